@@ -1,0 +1,3 @@
+from skillmanager.cli import main
+
+raise SystemExit(main())

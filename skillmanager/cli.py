@@ -1,0 +1,95 @@
+"""Headless entry point: `skillmanager [COMMAND] …`. No Qt is imported on any command path.
+
+Each command lives in `skillmanager/commands/<name>.py` and exposes:
+    NAME: str, HELP: str
+    def add_arguments(parser: argparse.ArgumentParser) -> None
+    def run(args: argparse.Namespace, out: TextIO) -> int
+Commands that read a workspace call `skillmanager.commands.common.workspace_from_args(args)`
+(the shared options are added to every command by `common.add_workspace_options`).
+With no command, the desktop app opens (imported lazily).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence, TextIO
+
+from skillmanager import __version__
+
+COMMAND_MODULES = (
+    "list", "conflicts", "show", "info", "listing", "expand", "simulate", "toggle", "validate", "audit",
+)
+
+EXIT_CODES_HELP = """exit codes:
+  0  success (audit: no finding at or above --fail-on)
+  1  the command ran and found a problem (audit findings, validate errors, refused toggle, unknown skill)
+  2  usage error: bad option, missing directory, unreadable input file
+"""
+
+
+def _load_command(name: str):
+    module_name = "list_cmd" if name == "list" else name
+    try:
+        return importlib.import_module(f"skillmanager.commands.{module_name}")
+    except ModuleNotFoundError as error:
+        if error.name == f"skillmanager.commands.{module_name}":
+            return None  # not built yet
+        raise
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one-line errors, exit 2
+        self.exit(2, f"skillmanager: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="skillmanager",
+        description="See every Claude Code skill, which one wins, and exactly what the model is sent.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"skillmanager {__version__}")
+    parser.add_argument("--demo", action="store_true", help="open the app on a built-in demo workspace")
+    parser.add_argument("--smoke-test", action="store_true",
+                        help="build the main window on the demo workspace offscreen-safe, render, exit 0/1")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        module = _load_command(name)
+        if module is None:
+            continue
+        sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP, epilog=EXIT_CODES_HELP,
+                                    formatter_class=argparse.RawDescriptionHelpFormatter)
+        module.add_arguments(sub)
+        sub.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    out = out or sys.stdout
+    if args.command is None:
+        return _open_gui(args, parser)
+    try:
+        return int(args._module.run(args, out) or 0)
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _open_gui(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    try:
+        app_module = importlib.import_module("skillmanager.gui.app")
+    except ModuleNotFoundError as error:
+        if error.name and (error.name.startswith("skillmanager.gui") or error.name.startswith("PySide6")):
+            parser.print_help()
+            return 0
+        raise
+    return int(app_module.main(demo=args.demo, smoke_test=args.smoke_test) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

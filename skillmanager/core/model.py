@@ -1,0 +1,170 @@
+"""The engine's vocabulary: sources, diagnostics, skills and their states.
+
+Plain dataclasses and enums only, so that every other module (and the GUI's item models) can
+share them without importing anything heavy.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class Severity(enum.Enum):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """Something wrong with an input, said plainly; never an exception."""
+
+    severity: Severity
+    code: str  # stable machine id, e.g. "yaml-recovered", "binary-file"
+    message: str  # one plain sentence for the UI/CLI
+    path: Path | None = None
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "path": str(self.path) if self.path else None,
+            "line": self.line,
+        }
+
+
+class SourceKind(enum.Enum):
+    """Where a skill came from. Values are the stable names used in JSON output."""
+
+    MANAGED = "managed"
+    USER = "user"
+    PROJECT = "project"
+    ADD_DIR = "add-dir"
+    COMMAND = "command"  # legacy .claude/commands/**/*.md (managed, user, project, add-dir)
+    PLUGIN_COMMAND = "plugin-command"
+    PLUGIN_SKILL = "plugin-skill"
+    BUNDLED = "bundled"
+    BUILTIN_COMMAND = "builtin-command"  # current: init, security-review
+    MCP = "mcp"
+    DYNAMIC = "dynamic"  # nested .claude/skills discovered mid-session (simulator)
+
+    @property
+    def label(self) -> str:
+        return _SOURCE_LABELS[self]
+
+    @property
+    def user_editable(self) -> bool:
+        """Whether skillmanager may edit the skill's own files (front matter toggles)."""
+        return self in (SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR, SourceKind.COMMAND, SourceKind.DYNAMIC)
+
+
+_SOURCE_LABELS = {
+    SourceKind.MANAGED: "Managed policy",
+    SourceKind.USER: "User",
+    SourceKind.PROJECT: "Project",
+    SourceKind.ADD_DIR: "Additional directory",
+    SourceKind.COMMAND: "Legacy commands",
+    SourceKind.PLUGIN_COMMAND: "Plugin commands",
+    SourceKind.PLUGIN_SKILL: "Plugin skills",
+    SourceKind.BUNDLED: "Bundled with Claude Code",
+    SourceKind.BUILTIN_COMMAND: "Built-in prompt commands",
+    SourceKind.MCP: "MCP servers",
+    SourceKind.DYNAMIC: "Discovered in session",
+}
+
+
+class Listed(enum.Enum):
+    """How a skill appears in the layer-1 listing at start-up (before the budget is applied)."""
+
+    FULL = "full"
+    NAME_ONLY = "name-only"
+    NO = "no"
+
+
+class Invoker(enum.Enum):
+    MODEL = "model"
+    USER = "user"
+    BOTH = "both"
+    NONE = "none"
+
+
+@dataclass
+class SettingDecision:
+    """A setting that changed a skill's state, and the file it came from."""
+
+    kind: str  # "skillOverrides", "deny", "disableBundledSkills", "enabledPlugins", "front-matter"
+    value: str
+    scope: str  # "user", "project", "local", "managed", "front-matter", "cli"
+    file: Path | None = None
+    rule: str | None = None  # e.g. the deny rule text "Skill(foo:*)"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "value": self.value, "scope": self.scope,
+                "file": str(self.file) if self.file else None, "rule": self.rule}
+
+
+@dataclass
+class SkillState:
+    """Everything the registry decided about one skill, each decision with its reason."""
+
+    listed: Listed = Listed.FULL
+    listed_reason: str = ""
+    invocable_by: Invoker = Invoker.BOTH
+    invocable_reason: str = ""
+    shadowed_by: "Skill | None" = None
+    shadow_reason: str = ""
+    duplicate_of: "Skill | None" = None  # realpath de-duplication: same file loaded earlier
+    conditional: bool = False  # has effective paths: patterns
+    active: bool = True  # False while a conditional skill waits for a matching file
+    activated_by: tuple[str, str] | None = None  # (pattern, relative path) once activated
+    decided_by: list[SettingDecision] = field(default_factory=list)
+
+    @property
+    def is_winner(self) -> bool:
+        return self.shadowed_by is None and self.duplicate_of is None
+
+
+@dataclass
+class Skill:
+    """One skill or legacy command as Claude Code loads it."""
+
+    name: str  # the invocation name: directory name, `a:b` for nested commands, `plugin:name`
+    kind: str  # "skill" | "command"
+    source: SourceKind
+    source_root: Path | None  # the skills/commands directory it was found in
+    path: Path | None  # SKILL.md / command file (None for bundled)
+    skill_dir: Path | None  # "Base directory for this skill" (None for commands)
+    front_matter: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    description: str = ""
+    description_from_body: bool = False  # the §2 fallback was used
+    when_to_use: str | None = None
+    display_name: str | None = None  # `name:` field when it differs from `name`
+    paths: list[str] | None = None  # effective conditional patterns (None = unconditional)
+    disable_model_invocation: bool = False
+    user_invocable: bool = True
+    arguments: list[str] = field(default_factory=list)
+    plugin: str | None = None
+    scope_dir: Path | None = None  # project level / add-dir / plugin root this skill belongs to
+    realpath: Path | None = None
+    load_index: int = 0
+    size_bytes: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    state: SkillState = field(default_factory=SkillState)
+    # bundled placeholders: measured entry width/length of Claude Code's own text
+    bundled_width: int | None = None
+    bundled_length: int | None = None
+    mcp_server: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Unique id inside one registry (a name can exist several times)."""
+        return f"{self.source.value}:{self.path or self.name}:{self.load_index}"
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)

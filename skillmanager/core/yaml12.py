@@ -1,0 +1,135 @@
+"""Front-matter YAML read the way Claude Code reads it.
+
+Claude Code parses front matter with the npm `yaml` package (2.1.88, under node) or `Bun.YAML`
+(2.1.3xx): YAML 1.2's core schema. PyYAML implements YAML 1.1, where `yes`, `on`, `2024-01-01`
+and `0777` are booleans, dates and octals. This module gives PyYAML (C loader when present) the
+1.2 core schema, rejects duplicate keys as `yaml` does, and converts the result into what the
+JavaScript side would hold: string keys, JS number formatting for scalars that are later
+stringified.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import yaml
+
+try:  # the C scanner/parser is several times faster on large trees
+    _BaseLoader = yaml.CSafeLoader  # type: ignore[attr-defined]
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _BaseLoader = yaml.SafeLoader
+
+
+class DuplicateKeyError(yaml.YAMLError):
+    pass
+
+
+class Yaml12Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """SafeLoader with YAML 1.2 core-schema scalars and unique keys."""
+
+
+Yaml12Loader.yaml_implicit_resolvers = {}
+
+_RESOLVERS = [
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", list("~nN") + [""]),
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+    (
+        "tag:yaml.org,2002:float",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        list("-+0123456789."),
+    ),
+]
+for _tag, _pattern, _first in _RESOLVERS:
+    Yaml12Loader.add_implicit_resolver(_tag, re.compile(_pattern), _first)
+
+
+def _construct_int(loader: yaml.Loader, node: yaml.Node) -> int:
+    value = loader.construct_scalar(node)
+    if value.startswith("0o"):
+        return int(value[2:], 8)
+    if value.startswith("0x"):
+        return int(value[2:], 16)
+    return int(value, 10)
+
+
+def _construct_float(loader: yaml.Loader, node: yaml.Node) -> float:
+    value = loader.construct_scalar(node).lower()
+    if value.endswith(".inf"):
+        return -math.inf if value.startswith("-") else math.inf
+    if value == ".nan":
+        return math.nan
+    return float(value)
+
+
+def _construct_mapping(loader: yaml.Loader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            hashable_key = key if not isinstance(key, (list, dict)) else repr(key)
+        except Exception:  # pragma: no cover - defensive
+            hashable_key = repr(key)
+        if hashable_key in seen:
+            raise DuplicateKeyError(f"Map keys must be unique (line {key_node.start_mark.line + 1})")
+        seen.add(hashable_key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+Yaml12Loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+Yaml12Loader.add_constructor(
+    "tag:yaml.org,2002:map", lambda loader, node: _construct_mapping(loader, node, deep=True)
+)
+
+
+def js_number_string(value: float | int) -> str:
+    """`String(n)` of a JavaScript number."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if abs(value) < 10**21:
+            return str(value)
+        value = float(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == int(value) and abs(value) < 1e21:
+        return str(int(value))
+    text = repr(value)
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        sign = "-" if exponent.startswith("-") else "+"
+        text = f"{mantissa.rstrip('0').rstrip('.') if '.' in mantissa else mantissa}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
+    return text
+
+
+def js_string(value: Any) -> str:
+    """`String(value)` as JavaScript would write it, for scalars read from YAML."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_number_string(value)
+    if isinstance(value, list):
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
+
+
+def _to_js(value: Any) -> Any:
+    """Object keys become strings, as in a JS object."""
+    if isinstance(value, dict):
+        return {js_string(k): _to_js(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_to_js(v) for v in value]
+    return value
+
+
+def load_yaml12(text: str) -> Any:
+    """Parse one YAML document; raises yaml.YAMLError like the JS parser throws."""
+    return _to_js(yaml.load(text, Loader=Yaml12Loader))  # noqa: S506 - safe loader subclass
