@@ -80,6 +80,7 @@ def parse_document(text: str, *, strip_bom: bool, path: Path | None = None) -> P
         return doc
     except (yaml.YAMLError, ValueError, RecursionError) as first_error:
         first = _short_yaml_error(first_error)
+        first_line = _yaml_line(first_error)  # `first_error` is unbound after the except block
     try:
         parsed = _mapping_or_none(load_yaml12(quote_problematic_values(fm_text)))
         doc.front_matter = parsed or {}
@@ -87,7 +88,7 @@ def parse_document(text: str, *, strip_bom: bool, path: Path | None = None) -> P
         doc.diagnostics.append(Diagnostic(
             Severity.WARNING, "yaml-recovered",
             f"The front matter is not valid YAML ({first}); Claude Code recovers it by quoting values "
-            "that contain special characters, and so does skillmanager.", path, _yaml_line(first_error)))
+            "that contain special characters, and so does skillmanager.", path, first_line))
     except (yaml.YAMLError, ValueError, RecursionError) as second_error:
         doc.yaml_error = _short_yaml_error(second_error)
         doc.diagnostics.append(Diagnostic(

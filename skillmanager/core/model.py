@@ -159,6 +159,8 @@ class Skill:
     bundled_width: int | None = None
     bundled_length: int | None = None
     mcp_server: str | None = None
+    plugin_id: str | None = None  # marketplace id `name@marketplace` (or `name@inline` for --plugin-dir)
+    group: str = ""  # registry grouping key for the GUI tree, e.g. "project:/repo/pkg"
 
     @property
     def key(self) -> str:

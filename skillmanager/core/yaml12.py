@@ -66,6 +66,11 @@ def _construct_float(loader: yaml.Loader, node: yaml.Node) -> float:
 def _construct_mapping(loader: yaml.Loader, node: yaml.MappingNode, deep: bool = False) -> dict:
     seen: set[Any] = set()
     for key_node, _ in node.value:
+        if isinstance(key_node, yaml.ScalarNode):  # fast path: no second construction of plain keys
+            if (key_node.tag, key_node.value) in seen:
+                raise DuplicateKeyError(f"Map keys must be unique (line {key_node.start_mark.line + 1})")
+            seen.add((key_node.tag, key_node.value))
+            continue
         key = loader.construct_object(key_node, deep=True)
         try:
             hashable_key = key if not isinstance(key, (list, dict)) else repr(key)

@@ -1,0 +1,121 @@
+"""Scan benchmark: a synthetic monorepo of ~5,000 skills, measured three ways in one run.
+
+1. the engine: `load_registry` (every source, settings, states);
+2. the floor: read every SKILL.md and parse its front matter with PyYAML's C loader, nothing else;
+3. skills-ref's `read_properties` on the same skill directories (the reference validator).
+Targets: engine within 2x the floor; >= 10x faster per skill than skills-ref.
+Usage: python benchmarks/scan.py [--skills 5000] [--packages 200] [--keep DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from skillmanager.core.registry import load_registry  # noqa: E402
+from skillmanager.core.workspace import Workspace  # noqa: E402
+
+BODY = "## Steps\n\n" + "\n".join(f"{i}. Do the thing number {i} carefully." for i in range(1, 30)) + "\n"
+
+
+def _skill(path: Path, name: str) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: Synthetic skill {name} for the scan benchmark.\n"
+        f"when_to_use: When the user asks about {name}.\nallowed-tools: Read, Grep\n---\n# {name}\n\n{BODY}",
+        encoding="utf-8")
+
+
+def build(root: Path, skills: int, packages: int) -> tuple[Workspace, list[Path]]:
+    home, repo = root / "home", root / "home" / "repo"
+    (repo / ".git").mkdir(parents=True)
+    dirs: list[Path] = []
+    per_package = max(1, (skills - 200) // packages)
+    for p in range(packages):  # nested package skills: walk-up only sees the cwd chain, so put the
+        pkg = repo / "packages" / f"pkg{p:03d}"  # cwd at the deepest package and add the others as --add-dir
+        for i in range(per_package):
+            d = pkg / ".claude" / "skills" / f"p{p:03d}-s{i:02d}"
+            _skill(d, d.name)
+            dirs.append(d)
+    for i in range(100):
+        d = home / ".claude" / "skills" / f"user-{i:03d}"
+        _skill(d, d.name)
+        dirs.append(d)
+    for i in range(50):
+        d = root / "managed" / ".claude" / "skills" / f"managed-{i:03d}"
+        _skill(d, d.name)
+        dirs.append(d)
+    plugin = root / "plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "bench"}')
+    for i in range(50):
+        d = plugin / "skills" / f"plug-{i:03d}"
+        _skill(d, d.name)
+        dirs.append(d)
+    packages_dirs = sorted((repo / "packages").iterdir())
+    ws = Workspace.create(home=home, cwd=packages_dirs[0], managed_root=root / "managed",
+                          add_dirs=packages_dirs[1:], plugin_dirs=[plugin], env={})
+    return ws, dirs
+
+
+def floor(dirs: list[Path]) -> int:
+    loader = yaml.CSafeLoader
+    count = 0
+    for d in dirs:
+        with open(d / "SKILL.md", "rb") as fh:
+            text = fh.read().decode("utf-8")
+        end = text.find("\n---", 4)
+        if yaml.load(text[4:end], Loader=loader):
+            count += 1
+    return count
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--skills", type=int, default=5000)
+    ap.add_argument("--packages", type=int, default=200)
+    ap.add_argument("--keep", help="build the tree here and keep it")
+    ap.add_argument("--ref-sample", type=int, default=500, help="skills-ref runs on this many skills (per-skill rate)")
+    args = ap.parse_args()
+    root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="skillmanager-bench-"))
+    ws, dirs = build(root, args.skills, args.packages)
+    n = len(dirs)
+    floor(dirs)  # warm the page cache for all three
+    t0 = time.perf_counter(); registry = load_registry(ws); t_engine = time.perf_counter() - t0
+    t0 = time.perf_counter(); floor(dirs); t_floor = time.perf_counter() - t0
+    t_ref = None
+    try:
+        from skills_ref import read_properties
+        sample = dirs[:args.ref_sample]
+        t0 = time.perf_counter()
+        for d in sample:
+            try:
+                read_properties(d)
+            except Exception:  # noqa: BLE001 - the reference may reject names; we time the attempt
+                pass
+        t_ref = (time.perf_counter() - t0) / len(sample)
+    except ImportError:
+        pass
+    loaded = len([s for s in registry.skills if s.path is not None])
+    print(f"skills on disk: {n}; engine loaded {loaded} (plus {len(registry.skills) - loaded} bundled/MCP)")
+    print(f"engine scan:  {t_engine * 1000:8.1f} ms  ({t_engine / n * 1e6:6.1f} us/skill)")
+    print(f"floor:        {t_floor * 1000:8.1f} ms  ({t_floor / n * 1e6:6.1f} us/skill)  ratio engine/floor = {t_engine / t_floor:.2f} (target <= 2)")
+    if t_ref is not None:
+        print(f"skills-ref:   {t_ref * n * 1000:8.1f} ms est. ({t_ref * 1e6:6.1f} us/skill over {min(n, args.ref_sample)})"
+              f"  speed-up per skill = {t_ref / (t_engine / n):.1f}x (target >= 10)")
+    else:
+        print("skills-ref:   not installed")
+    if not args.keep:
+        import shutil
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

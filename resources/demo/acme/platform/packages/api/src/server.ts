@@ -1,0 +1,3 @@
+export function start(port: number): void {
+  console.log(`api listening on ${port}`);
+}

@@ -1,0 +1,86 @@
+"""`skillmanager audit [PATH…] [--json|--sarif] [--fail-on LEVEL]`: what a skill would do to this machine."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TextIO
+
+from skillmanager.core.audit import LEVELS, SkillAudit, audit_paths, audit_skill, level_index, summarize
+
+NAME = "audit"
+HELP = ("security audit of skills: inline shell, download-and-execute, hidden Unicode, prompt injection, "
+        "secrets… (exit 1 when a finding at or above --fail-on exists)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", type=Path,
+                        help="a skill dir, a SKILL.md or a skills dir (none: every skill of the workspace)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="machine-readable output")
+    output.add_argument("--sarif", action="store_true", help="SARIF 2.1.0 output for CI code scanning")
+    parser.add_argument("--fail-on", choices=LEVELS, default="high", metavar="LEVEL",
+                        help=f"exit 1 when a finding at or above LEVEL exists ({' < '.join(LEVELS)}; default high)")
+    try:
+        from skillmanager.commands.common import add_workspace_options
+    except ImportError:
+        return
+    add_workspace_options(parser)
+
+
+def _workspace_audits(args: argparse.Namespace) -> list[SkillAudit]:
+    from skillmanager.commands.common import workspace_from_args
+    from skillmanager.core.registry import load_registry
+
+    registry = load_registry(workspace_from_args(args))
+    skills = getattr(registry, "skills", registry)
+    audits, seen = [], set()
+    for skill in skills:
+        path = getattr(skill, "path", None)
+        if path is None or path in seen:  # bundled / MCP: nothing on disk
+            continue
+        seen.add(path)
+        audits.append(audit_skill(Path(path), name=skill.name))
+    return audits
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    missing = [p for p in args.paths if not p.exists()]
+    if missing:
+        out.write(f"skillmanager: error: no such file or directory: {missing[0]}\n")
+        return 2
+    if args.paths:
+        audits = audit_paths(args.paths)
+    else:
+        try:
+            audits = _workspace_audits(args)
+        except ImportError as error:
+            out.write(f"skillmanager: error: workspace mode is not available ({error}); pass a PATH\n")
+            return 2
+        except ValueError as error:
+            out.write(f"skillmanager: error: {error}\n")
+            return 2
+    if args.sarif:
+        from skillmanager.core.sarif import to_sarif
+        out.write(json.dumps(to_sarif(audits, base=Path.cwd()), indent=2, ensure_ascii=False) + "\n")
+    elif args.json:
+        out.write(json.dumps({"fail_on": args.fail_on, "summary": summarize(audits),
+                              "skills": [a.to_json() for a in audits]}, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _write_text(audits, out)
+    threshold = level_index(args.fail_on)
+    return 1 if any(level_index(f.severity) >= threshold for a in audits for f in a.findings) else 0
+
+
+def _write_text(audits: list[SkillAudit], out: TextIO) -> None:
+    for audit in audits:
+        out.write(f"{(audit.max_severity or 'clean').upper():9} {audit.name}  ({audit.target})\n")
+        for finding in audit.findings:
+            out.write(f"    {finding.severity:8} {finding.rule:20} {finding.file.name}:{finding.line}  {finding.message}\n")
+            if finding.evidence:
+                out.write(f"{'':14}{finding.evidence}\n")
+        for note in audit.notes:
+            out.write(f"    note: {note}\n")
+    total = sum(len(a.findings) for a in audits)
+    flagged = sum(bool(a.findings) for a in audits)
+    out.write(f"{len(audits)} skills audited, {flagged} with findings, {total} findings\n")

@@ -1,0 +1,98 @@
+"""Workspace options shared by every command, and the JSON shape of a skill."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from skillmanager.core.model import Skill
+from skillmanager.core.profiles import CURRENT, PROFILE_NAMES
+from skillmanager.core.workspace import Workspace, WorkspaceError
+
+
+def add_workspace_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("workspace")
+    group.add_argument("--home", metavar="DIR", help="the home directory whose .claude/ is read (default: $HOME)")
+    group.add_argument("--cwd", metavar="DIR", help="the directory Claude Code runs in (default: current dir)")
+    managed = group.add_mutually_exclusive_group()
+    managed.add_argument("--managed-dir", metavar="ROOT",
+                         help="directory standing for /etc/claude-code (default: the OS managed root, if present)")
+    managed.add_argument("--no-managed", action="store_true", help="skip the managed (policy) layer")
+    group.add_argument("--add-dir", metavar="DIR", action="append", default=[], help="an --add-dir directory (repeatable)")
+    group.add_argument("--plugin-dir", metavar="DIR", action="append", default=[],
+                       help="a plugin root with .claude-plugin/plugin.json (repeatable)")
+    group.add_argument("--mcp-skills", metavar="FILE", help="JSON list of MCP skills {server,name,description,when_to_use,body}")
+    group.add_argument("--profile", choices=PROFILE_NAMES, default=CURRENT,
+                       help="Claude Code family: legacy = 2.1.88, current = 2.1.3xx (default: current)")
+    group.add_argument("--model", help="model id (default: settings `model`, $ANTHROPIC_MODEL, or the profile default)")
+    group.add_argument("--context-window", type=int, metavar="TOKENS", help="context window in tokens (listing budget)")
+    group.add_argument("--budget", type=int, metavar="CHARS", help="listing budget in characters (as SLASH_COMMAND_TOOL_CHAR_BUDGET)")
+
+
+def workspace_from_args(args: argparse.Namespace) -> Workspace:
+    """Raises WorkspaceError with a one-line message; callers print it and exit 2."""
+    managed: Any = True
+    if getattr(args, "no_managed", False):
+        managed = None
+    elif getattr(args, "managed_dir", None):
+        managed = args.managed_dir
+    return Workspace.create(home=args.home, cwd=args.cwd, managed_root=managed, add_dirs=args.add_dir or [],
+                            plugin_dirs=args.plugin_dir or [], mcp_skills_file=args.mcp_skills,
+                            profile=args.profile, model=args.model, context_window=args.context_window,
+                            budget=args.budget)
+
+
+def workspace_or_exit(args: argparse.Namespace):
+    """(workspace, None) or (None, exit code 2) after printing the one-line error."""
+    try:
+        return workspace_from_args(args), None
+    except WorkspaceError as error:
+        print(f"skillmanager: error: {error}", file=sys.stderr)
+        return None, 2
+
+
+def _path(value) -> str | None:
+    return str(value) if value is not None else None
+
+
+def skill_to_json(skill: Skill) -> dict[str, Any]:
+    """The documented shape (docs/cli-json.md) of one skill."""
+    state = skill.state
+    return {
+        "name": skill.name,
+        "display_name": skill.display_name,
+        "kind": skill.kind,
+        "source": skill.source.value,
+        "path": _path(skill.path),
+        "skill_dir": _path(skill.skill_dir),
+        "source_root": _path(skill.source_root),
+        "plugin": skill.plugin,
+        "plugin_id": skill.plugin_id,
+        "mcp_server": skill.mcp_server,
+        "description": skill.description,
+        "description_from_body": skill.description_from_body,
+        "when_to_use": skill.when_to_use,
+        "paths": skill.paths,
+        "arguments": skill.arguments,
+        "user_invocable": skill.user_invocable,
+        "disable_model_invocation": skill.disable_model_invocation,
+        "size_bytes": skill.size_bytes,
+        "load_index": skill.load_index,
+        "listed": state.listed.value,
+        "invocable_by": state.invocable_by.value,
+        "shadowed_by": _ref(state.shadowed_by),
+        "duplicate_of": _ref(state.duplicate_of),
+        "conditional": state.conditional,
+        "active": state.active,
+        "decided_by": [d.to_json() for d in state.decided_by],
+        "reasons": {"listed": state.listed_reason, "invocable_by": state.invocable_reason,
+                    "shadowed_by": state.shadow_reason or None},
+        "bundled_width": skill.bundled_width,
+        "diagnostics": [d.to_json() for d in skill.diagnostics],
+    }
+
+
+def _ref(other: Skill | None) -> dict[str, Any] | None:
+    if other is None:
+        return None
+    return {"name": other.name, "source": other.source.value, "path": _path(other.path)}

@@ -1,0 +1,47 @@
+"""`skillmanager list`: every skill in load order, with its state."""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TextIO
+
+from skillmanager.core.registry import load_registry
+
+from .common import add_workspace_options, skill_to_json, workspace_or_exit
+
+NAME = "list"
+HELP = "list every skill Claude Code would load, with source, state and shadowing"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print a JSON array (schema: docs/cli-json.md)")
+    add_workspace_options(parser)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    workspace, code = workspace_or_exit(args)
+    if workspace is None:
+        return code
+    registry = load_registry(workspace)
+    if args.json:
+        json.dump([skill_to_json(s) for s in registry.skills], out, indent=1, ensure_ascii=False)
+        out.write("\n")
+        return 0
+    for _key, label, skills in registry.by_source():
+        out.write(f"{label}\n")
+        width = max(len(s.name) for s in skills)
+        for s in skills:
+            flags = []
+            if s.state.duplicate_of is not None:
+                flags.append("duplicate")
+            if s.state.shadowed_by is not None:
+                flags.append(f"shadowed by {s.state.shadowed_by.source.value}")
+            if s.state.conditional:
+                flags.append("conditional (pending)")
+            if s.diagnostics:
+                flags.append(f"{len(s.diagnostics)} diagnostic(s)")
+            out.write(f"  {s.name.ljust(width)}  listed={s.state.listed.value:<9} invocable={s.state.invocable_by.value:<5}"
+                      f"  {', '.join(flags)}".rstrip() + "\n")
+    for d in registry.diagnostics:
+        out.write(f"! {d.severity.value}: {d.message}{' (' + str(d.path) + ')' if d.path else ''}\n")
+    return 0

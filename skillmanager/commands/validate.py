@@ -1,0 +1,78 @@
+"""`skillmanager validate [PATH…] [--standard agentskills|claude-code] [--json]`."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TextIO
+
+from skillmanager.core.model import Severity
+from skillmanager.core.validate import AGENTSKILLS, CLAUDE_CODE, STANDARDS, ValidationReport, validate_paths
+
+NAME = "validate"
+HELP = ("check skills against the Agent Skills standard or lint them for Claude Code "
+        "(PATH: a skill dir, a SKILL.md or a skills dir; none: every skill of the workspace)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", type=Path)
+    parser.add_argument("--standard", choices=STANDARDS, default=AGENTSKILLS,
+                        help="agentskills: the open standard (default); claude-code: what Claude Code will do with it")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    try:
+        from skillmanager.commands.common import add_workspace_options
+    except ImportError:  # the workspace mode is optional; PATH mode works without it
+        return
+    add_workspace_options(parser)
+
+
+def _workspace_report(args: argparse.Namespace) -> ValidationReport:
+    from skillmanager.commands.common import workspace_from_args
+    from skillmanager.core.registry import load_registry
+    from skillmanager.core.validate import validate_registry
+
+    workspace = workspace_from_args(args)
+    return validate_registry(load_registry(workspace), workspace, standard=args.standard)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    missing = [p for p in args.paths if not p.exists()]
+    if missing:
+        out.write(f"skillmanager: error: no such file or directory: {missing[0]}\n")
+        return 2
+    profile = getattr(args, "profile", None) or "current"
+    if args.paths:
+        report = validate_paths(args.paths, standard=args.standard, profile=profile)
+    else:
+        try:
+            report = _workspace_report(args)
+        except ImportError as error:
+            out.write(f"skillmanager: error: workspace mode is not available ({error}); pass a PATH\n")
+            return 2
+        except ValueError as error:  # WorkspaceError
+            out.write(f"skillmanager: error: {error}\n")
+            return 2
+    if args.json:
+        out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        _write_text(report, out)
+    return 1 if report.error_count else 0
+
+
+def _write_text(report: ValidationReport, out: TextIO) -> None:
+    label = "Agent Skills standard" if report.standard == AGENTSKILLS else "Claude Code lint"
+    for skill in report.reports:
+        mark = "ok" if skill.valid and not skill.findings else ("ok*" if skill.valid else "INVALID")
+        out.write(f"{mark:8} {skill.name}  ({skill.target})\n")
+        for finding in skill.findings:
+            where = finding.path.name if finding.path else ""
+            if finding.line:
+                where += f":{finding.line}"
+            out.write(f"    {finding.severity.value:7} {finding.code:26} {where:18} {finding.message}\n")
+    for note in report.notes:
+        out.write(f"note: {note}\n")
+    counts = report.counts()
+    invalid = sum(not r.valid for r in report.reports)
+    out.write(f"{label}: {len(report.reports)} checked, {invalid} invalid; "
+              f"{counts[Severity.ERROR.value]} errors, {counts[Severity.WARNING.value]} warnings, "
+              f"{counts[Severity.INFO.value]} notes\n")

@@ -1,0 +1,252 @@
+"""Layer 2: what a Skill call injects, or the refusal Claude Code returns instead.
+
+legacy: tools/SkillTool/SkillTool.ts (validateInput, checkPermissions) and skills/loadSkillsDir.ts
+`getPromptForCommand` (2.1.88). current: the 2.1.332 binary's `getPromptForCommand` + `_vt` + `QVt`,
+settled with the oracle (tests/oracle/FINDINGS-expansion.md). Inline shell is found with
+inline_shell.find_inline_shell and NEVER run unless the caller asks for it (run_shell=True).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from .arguments import (ArgumentsTooLong, escape_shell_bangs, js_replace_string, parse_argument_names,
+                        substitute_arguments)
+from .frontmatter import js_trim
+from .inline_shell import ShellSnippet, find_inline_shell
+from .model import Skill, SourceKind
+from .profiles import LEGACY, Profile, get_profile
+
+NO_OUTPUT = "(Bash completed with no output)"
+DENY_TEXT = "Skill execution blocked by permission rules"
+USER_ONLY_INVOCABLE_BY_CLAUDE = ('This skill can only be invoked by Claude, not directly by users. Ask Claude to use '
+                                 'the "{name}" skill for you.')
+
+
+@dataclass
+class ShellRun:
+    command: str
+    matched: str
+    output: str  # what replaced the match (trimmed, or the no-output text)
+    exit_code: int | None
+    timed_out: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class ExpansionResult:
+    requested: str
+    name: str  # the resolved name (leading `/` stripped)
+    profile: str
+    skill: Skill | None = None
+    launch_line: str | None = None  # `Launching skill: NAME` (model calls)
+    block: str | None = None  # exactly the injected text
+    refusal: str | None = None  # the error text Claude Code returns instead
+    is_error: bool = False
+    shell_snippets: list[ShellSnippet] = field(default_factory=list)  # what would run (or ran)
+    shell_ran: list[ShellRun] = field(default_factory=list)
+    session_id: str | None = None
+    notes: list[str] = field(default_factory=list)  # where we model rather than reproduce
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "requested": self.requested, "name": self.name, "profile": self.profile,
+            "path": str(self.skill.path) if self.skill and self.skill.path else None,
+            "launch_line": self.launch_line, "block": self.block, "refusal": self.refusal, "is_error": self.is_error,
+            "shell_commands": [s.to_json() for s in self.shell_snippets],
+            "shell_ran": [r.to_json() for r in self.shell_ran], "session_id": self.session_id, "notes": self.notes,
+        }
+
+
+# --- name resolution -------------------------------------------------------------------------------
+
+def _candidates(registry: Any) -> list[Skill]:
+    return [s for s in registry.skills if s.state.duplicate_of is None and s.state.active]
+
+
+def resolve_skill(registry: Any, name: str, profile: Profile) -> Skill | None:
+    """legacy `findCommand`: first with name or userFacingName; current `$s`: exact name first."""
+    skills = _candidates(registry)
+    if profile.name != LEGACY:
+        for skill in skills:
+            if skill.name == name:
+                return skill
+    for skill in skills:
+        if skill.name == name or (skill.display_name or skill.name) == name:
+            return skill
+    return None
+
+
+def _unknown_text(registry: Any, name: str, profile: Profile) -> str:
+    message = f"Unknown skill: {name}"
+    if profile.name != LEGACY:
+        variants = [s.name for s in _candidates(registry) if s.name.endswith(":" + name) and "/" in s.name.split(":")[0]
+                    and s.source is SourceKind.DYNAMIC]
+        if variants:
+            message += (f". Directory-scoped variants exist: {', '.join(variants)} — invoke the variant whose "
+                        "directory contains the files you are working on.")
+        else:
+            lower = [s.name for s in _candidates(registry) if s.name.lower() == name.lower()]
+            if lower:
+                message += f". Did you mean {lower[0]}?"
+    return f"<tool_use_error>{message}</tool_use_error>"
+
+
+def _dmi_text(name: str, profile: Profile) -> str:
+    text = f"Skill {name} cannot be used with Skill tool due to disable-model-invocation"
+    if profile.name != LEGACY:
+        text += (f". Ask the user to run /{name} themselves — it cannot be invoked via the Skill tool. Do not replicate "
+                 "this skill's workflow by other means — it is reserved for explicit user invocation.")
+    return f"<tool_use_error>{text}</tool_use_error>"
+
+
+# --- the expansion ---------------------------------------------------------------------------------
+
+def expand(registry: Any, name: str, *, args: str | None = "", session_id: str | None = None, as_user: bool = False,
+           run_shell: bool = False, shell_timeout: float = 10, profile: Profile | str | None = None,
+           cwd: Path | str | None = None) -> ExpansionResult:
+    """Model the model's Skill call (or the user's `/name` with as_user=True) against a Registry."""
+    profile = profile or registry.profile
+    profile = get_profile(profile) if isinstance(profile, str) else profile
+    requested = name
+    trimmed = name.strip()
+    resolved = trimmed[1:] if trimmed.startswith("/") else trimmed
+    result = ExpansionResult(requested=requested, name=resolved, profile=profile.name)
+    if not trimmed:
+        return _refuse(result, f"<tool_use_error>Invalid skill format: {name}</tool_use_error>")
+    skill = resolve_skill(registry, resolved, profile)
+    override = _override(registry, resolved, profile)
+    if skill is None or override == "off":
+        return _refuse(result, _unknown_text(registry, resolved, profile))
+    result.skill = skill
+    if as_user:
+        if not skill.user_invocable:
+            return _refuse(result, USER_ONLY_INVOCABLE_BY_CLAUDE.format(name=resolved))
+    else:
+        if skill.disable_model_invocation:
+            return _refuse(result, _dmi_text(resolved, profile))
+        if override == "user-invocable-only":
+            result.notes.append("skillOverrides user-invocable-only: refusal text modelled on disable-model-invocation")
+            return _refuse(result, _dmi_text(resolved, profile))
+        if _denied(registry, resolved):
+            return _refuse(result, DENY_TEXT)
+        result.launch_line = f"Launching skill: {resolved}"
+    if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND):
+        result.notes.append("Bundled with Claude Code: its text is Anthropic's and is not reproduced.")
+        result.block = None
+        return result
+    result.session_id = session_id or str(uuid.uuid4())
+    work_dir = Path(cwd) if cwd is not None else Path(getattr(getattr(registry, "workspace", None), "cwd", "."))
+    try:
+        text = expansion_text(skill, args, profile, session_id=result.session_id, project_dir=str(work_dir),
+                              notes=result.notes)
+    except ArgumentsTooLong as error:
+        return _refuse(result, f"<tool_use_error>{error}</tool_use_error>")
+    if skill.source is SourceKind.MCP:  # never run MCP skills' inline shell (loadSkillsDir.ts, `S3i`)
+        result.block = text
+        return result
+    result.shell_snippets = find_inline_shell(text)
+    if run_shell and result.shell_snippets:
+        text, failure = run_inline_shell(text, result.shell_snippets, cwd=work_dir, timeout=shell_timeout,
+                                         runs=result.shell_ran)
+        if failure is not None:
+            result.launch_line = None
+            return _refuse(result, failure)
+    result.block = text
+    return result
+
+
+def _refuse(result: ExpansionResult, text: str) -> ExpansionResult:
+    result.refusal = text
+    result.is_error = True
+    result.launch_line = None
+    return result
+
+
+def _override(registry: Any, name: str, profile: Profile) -> str | None:
+    if not profile.supports_skill_overrides:
+        return None
+    settings = getattr(registry, "settings", None)
+    finder = getattr(settings, "override_for", None)
+    found = finder(name) if finder else None
+    return found[0] if found else None
+
+
+def _denied(registry: Any, name: str) -> bool:
+    settings = getattr(registry, "settings", None)
+    finder = getattr(settings, "deny_rule_for", None)
+    return bool(finder and finder(name) is not None)
+
+
+def argument_names(skill: Skill) -> list[str]:
+    if skill.arguments:
+        return parse_argument_names(list(skill.arguments))
+    return parse_argument_names(skill.front_matter.get("arguments") if skill.front_matter else None)
+
+
+def expansion_text(skill: Skill, args: str | None, profile: Profile | str, *, session_id: str,
+                   project_dir: str = "", notes: list[str] | None = None) -> str:
+    """The injected text before inline shell runs: header, body, substitutions (both orders per profile)."""
+    profile = get_profile(profile) if isinstance(profile, str) else profile
+    args = "" if args is None else args  # an omitted `args` behaves exactly like "" (expand-args)
+    base_dir = str(skill.skill_dir) if skill.skill_dir is not None and skill.kind == "skill" else None
+    text = f"Base directory for this skill: {base_dir}\n\n{skill.body}" if base_dir else skill.body
+    names = argument_names(skill)
+    if profile.name == LEGACY:
+        text = substitute_arguments(text, args, profile, names)
+        if base_dir:  # loadSkillsDir.ts: string replacements (JS `$` patterns apply to the value)
+            text = js_replace_string(text, re.compile(r"\$\{CLAUDE_SKILL_DIR\}"), base_dir)
+        return js_replace_string(text, re.compile(r"\$\{CLAUDE_SESSION_ID\}"), session_id)
+    is_mcp = skill.source is SourceKind.MCP
+
+    def claude_vars(value: str, wrap) -> str:  # current `QVt`
+        if base_dir:
+            inserted = wrap(base_dir)
+            value = value.replace("${CLAUDE_SKILL_DIR}", inserted)
+        if not is_mcp:
+            project = wrap(project_dir)
+            value = value.replace("${CLAUDE_PROJECT_DIR}", project)
+            session = wrap(session_id)
+            value = value.replace("${CLAUDE_SESSION_ID}", session)
+        return value
+
+    def value_transform(value: str) -> str:
+        shown = escape_shell_bangs(claude_vars(value, lambda v: v))
+        return shown.replace("<", "&lt;").replace(">", "&gt;") if is_mcp else shown
+
+    if notes is not None and "${CLAUDE_EFFORT}" in text:
+        notes.append("${CLAUDE_EFFORT} is left as written: its value depends on the session's effort level.")
+    return substitute_arguments(text, args, profile, names, value_transform=value_transform,
+                                pre_transform=claude_vars)
+
+
+def run_inline_shell(text: str, snippets: Sequence[ShellSnippet], *, cwd: Path, timeout: float,
+                     runs: list[ShellRun]) -> tuple[str, str | None]:
+    """Run each command with bash in `cwd` (the session's cwd, as the Bash tool does), stderr merged
+    into stdout; replace the first occurrence of each match with the trimmed output
+    (promptShellExecution.ts). Returns (text, failure text or None)."""
+    for snippet in snippets:
+        try:
+            done = subprocess.run(["bash", "-c", snippet.command], cwd=str(cwd), stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            runs.append(ShellRun(snippet.command, snippet.matched, "", None, True))
+            return text, f'Shell command interrupted for pattern "{snippet.matched}": [Command interrupted]'
+        except OSError as error:
+            runs.append(ShellRun(snippet.command, snippet.matched, "", None))
+            return text, f"[Error]\n{error}"
+        merged = js_trim(done.stdout.decode("utf-8", errors="replace"))
+        if done.returncode != 0:
+            runs.append(ShellRun(snippet.command, snippet.matched, merged, done.returncode))
+            detail = f"[stderr]\n{merged}" if merged else ""
+            return text, f'Shell command failed for pattern "{snippet.matched}": {detail}'
+        output = merged or NO_OUTPUT
+        runs.append(ShellRun(snippet.command, snippet.matched, output, 0))
+        text = text.replace(snippet.matched, output, 1)
+    return text, None

@@ -1,0 +1,287 @@
+"""Every skill Claude Code would load, in load order, with the state each one ends up in.
+
+`load_registry(workspace)` scans all sources (sources.py, plugins.py, mcp.py), reads settings
+(settings.py) and decides for each skill: realpath duplicate, shadowed (first match wins, as
+findCommand in src/commands.ts), conditional/pending, listed (full / name-only / no) and who
+may invoke it — each with a plain reason.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .mcp import load_mcp_skills
+from .model import Diagnostic, Invoker, Listed, SettingDecision, Skill, SourceKind
+from .plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
+from .profiles import SOURCE_ORDER, Profile
+from .settings import EffectiveSettings, load_settings
+from .sources import collect_file_sources
+from .workspace import Workspace
+
+_SOURCE_RANK_WORDS = {
+    SourceKind.MANAGED: "managed policy", SourceKind.USER: "user", SourceKind.PROJECT: "project",
+    SourceKind.ADD_DIR: "--add-dir", SourceKind.COMMAND: "legacy command", SourceKind.PLUGIN_COMMAND: "plugin command",
+    SourceKind.PLUGIN_SKILL: "plugin skill", SourceKind.BUNDLED: "bundled", SourceKind.BUILTIN_COMMAND: "built-in",
+    SourceKind.MCP: "MCP",
+}
+
+
+@dataclass
+class Conflict:
+    name: str
+    winner: Skill
+    losers: list[tuple[Skill, str]]
+
+
+@dataclass
+class Registry:
+    skills: list[Skill]
+    diagnostics: list[Diagnostic]
+    settings: EffectiveSettings
+    profile: Profile
+    workspace: Workspace
+    plugins: list[Plugin] = field(default_factory=list)
+    model: str = ""
+    model_source: str = ""
+
+    def find(self, name: str) -> Skill | None:
+        """As the Skill tool resolves a name: leading `/` stripped, case-sensitive, first active match."""
+        name = name.strip()
+        if name.startswith("/"):
+            name = name[1:]
+        for skill in self.skills:
+            if skill.name == name and skill.state.duplicate_of is None and skill.state.active:
+                return skill
+        return None
+
+    def copies(self, name: str) -> list[Skill]:
+        name = name[1:] if name.startswith("/") else name
+        return [s for s in self.skills if s.name == name]
+
+    def winners(self) -> list[Skill]:
+        return [s for s in self.skills if s.state.is_winner]
+
+    def conflicts(self) -> list[Conflict]:
+        by_name: dict[str, list[Skill]] = {}
+        for skill in self.skills:
+            by_name.setdefault(skill.name, []).append(skill)
+        out: list[Conflict] = []
+        for name, copies in by_name.items():
+            if len(copies) < 2:
+                continue
+            winner = next((s for s in copies if s.state.is_winner), copies[0])
+            losers = [(s, s.state.shadow_reason or _dup_reason(s)) for s in copies if s is not winner]
+            out.append(Conflict(name, winner, losers))
+        for skill in self.skills:  # the same file loaded under another name (e.g. a symlinked alias)
+            first = skill.state.duplicate_of
+            if first is not None and first.name != skill.name and len(by_name[skill.name]) < 2:
+                out.append(Conflict(skill.name, first, [(skill, _dup_reason(skill))]))
+        return out
+
+    def by_source(self) -> list[tuple[str, str, list[Skill]]]:
+        """(group key, label, skills) in precedence order: managed, user, each project level, add-dirs,
+        legacy commands, plugins, bundled, MCP."""
+        order = [SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR, SourceKind.COMMAND,
+                 SourceKind.PLUGIN_COMMAND, SourceKind.PLUGIN_SKILL, SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND,
+                 SourceKind.MCP, SourceKind.DYNAMIC]
+        groups: dict[str, tuple[SourceKind, str, list[Skill]]] = {}
+        for skill in self.skills:
+            key = skill.group or skill.source.value
+            if key not in groups:
+                groups[key] = (skill.source, _group_label(skill), [])
+            groups[key][2].append(skill)
+        ranked = sorted(groups.items(), key=lambda kv: order.index(kv[1][0]))  # stable within a kind
+        return [(key, label, skills) for key, (_, label, skills) in ranked]
+
+
+def _group_label(skill: Skill) -> str:
+    if skill.source in (SourceKind.PROJECT, SourceKind.ADD_DIR, SourceKind.COMMAND) and skill.source_root:
+        return f"{skill.source.label}: {skill.source_root}"
+    if skill.plugin:
+        return f"Plugin {skill.plugin}"
+    if skill.mcp_server:
+        return f"MCP server {skill.mcp_server}"
+    return skill.source.label
+
+
+def _dup_reason(skill: Skill) -> str:
+    first = skill.state.duplicate_of
+    if first is None:
+        return ""
+    return getattr(skill, "_dup_reason", None) or (
+        f"same file as the {first.source.value} copy at {first.path} (realpath de-duplication: first loaded wins)")
+
+
+def _bundled_skills(profile: Profile) -> list[Skill]:
+    out = []
+    for entry in profile.bundled:
+        kind = SourceKind.BUILTIN_COMMAND if entry.kind == "builtin-command" else SourceKind.BUNDLED
+        skill = Skill(name=entry.name, kind="skill", source=kind, source_root=None, path=None, skill_dir=None,
+                      description="<bundled with Claude Code>", bundled_width=entry.width,
+                      bundled_length=entry.length)
+        skill.group = kind.value
+        out.append(skill)
+    return out
+
+
+def load_registry(workspace: Workspace, progress: Callable[[str], None] | None = None) -> Registry:
+    profile = workspace.rules
+    current = profile.name == "current"
+    report = progress or (lambda _m: None)
+    report("settings")
+    settings = load_settings(workspace.config_home, workspace.cwd, workspace.managed_root, current=current)
+    diagnostics: list[Diagnostic] = list(settings.diagnostics)
+
+    scan = collect_file_sources(workspace, progress)
+    diagnostics += scan.diagnostics
+    report("plugins")
+    plugins = [plugin_from_path(p, p.name, diagnostics) for p in workspace.plugin_dirs]
+    session_names = {p.name for p in plugins}
+    plugins += [p for p in marketplace_plugins(workspace.config_home, settings.enabled_plugins, diagnostics,
+                                               dict(workspace.env)) if p.name not in session_names]
+    plugin_skills = load_plugin_skills(plugins, profile, diagnostics)
+    report("MCP skills")
+    mcp_skills = load_mcp_skills(workspace.mcp_skills_file, profile, diagnostics)
+    bundled = _bundled_skills(profile)
+
+    by_kind: dict[SourceKind, list[Skill]] = {}
+    for skill in scan.skills + plugin_skills + bundled + mcp_skills:
+        by_kind.setdefault(skill.source, []).append(skill)
+    skills: list[Skill] = []
+    for kind in SOURCE_ORDER[profile.name]:
+        skills += by_kind.pop(kind, [])
+    for rest in by_kind.values():
+        skills += rest
+    for index, skill in enumerate(skills):
+        skill.load_index = index
+
+    model, model_source = workspace.resolved_model(settings.model)
+    registry = Registry(skills, diagnostics, settings, profile, workspace, plugins, model, model_source)
+    decide_states(registry)
+    return registry
+
+
+def decide_states(registry: Registry) -> None:
+    profile, settings = registry.profile, registry.settings
+    current = profile.name == "current"
+    winners: dict[str, Skill] = {}
+    for skill in registry.skills:
+        state = skill.state
+        state.decided_by = settings.decide(skill)
+        state.conditional = bool(skill.paths)
+        state.active = not state.conditional
+        if state.duplicate_of is not None:
+            state.listed, state.listed_reason = Listed.NO, "Not loaded: " + _dup_reason(skill) + "."
+            state.invocable_by, state.invocable_reason = Invoker.NONE, "Not loaded: a duplicate of an earlier copy."
+            continue
+        if state.conditional:
+            state.listed = Listed.NO
+            state.listed_reason = (f"Conditional: held back until a file matching {', '.join(skill.paths or [])} "
+                                   "is read, edited or written (paths are relative to the working directory).")
+            state.invocable_by = Invoker.NONE
+            state.invocable_reason = "Pending: not available until a matching file is touched."
+            continue
+        winner = winners.get(skill.name)
+        if winner is None:
+            winners[skill.name] = skill
+        else:
+            state.shadowed_by = winner
+            state.shadow_reason = _shadow_reason(skill, winner)
+        _decide_invocation(skill, settings, current)
+        _decide_listing(skill, settings, profile, current)
+
+
+def _shadow_reason(loser: Skill, winner: Skill) -> str:
+    if winner.kind == "skill" and loser.kind == "command" and loser.source in (SourceKind.COMMAND,):
+        return f"A skill beats a legacy command of the same name: {winner.source.value} skill {winner.path} wins."
+    if winner.source is loser.source and winner.source is SourceKind.PROJECT:
+        return (f"Project levels are searched from the working directory upward: {winner.source_root} "
+                f"is nearer and wins.")
+    if winner.source is loser.source:
+        return f"Loaded earlier from the same kind of source ({winner.source_root}); the first match wins."
+    return (f"Source precedence: {_SOURCE_RANK_WORDS.get(winner.source, winner.source.value)} beats "
+            f"{_SOURCE_RANK_WORDS.get(loser.source, loser.source.value)} (the first match wins).")
+
+
+def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool) -> None:
+    state = skill.state
+    if state.shadowed_by is not None:
+        state.invocable_by = Invoker.NONE
+        state.invocable_reason = f"Shadowed: /{skill.name} and the Skill tool reach the {state.shadowed_by.source.value} copy."
+        return
+    model_ok, user_ok = True, skill.user_invocable
+    reasons: list[str] = []
+    if not skill.user_invocable:
+        reasons.append("user-invocable: false hides it from the / menu")
+    if skill.disable_model_invocation:
+        model_ok = False
+        reasons.append("disable-model-invocation: true keeps the model from calling it")
+    rule = settings.deny_rule_for(skill.name)
+    if rule is not None:
+        model_ok = False
+        reasons.append(f"the deny rule {rule.text} in {rule.scope} settings ({rule.file}) blocks the Skill tool")
+    override = settings.override_for(skill.name)
+    if override is not None:
+        value, scope, file = override
+        if value == "off":
+            model_ok = user_ok = False
+            reasons.append(f"skillOverrides \"off\" in {scope} settings ({file}) turns it off")
+        elif value == "user-invocable-only":
+            model_ok = False
+            reasons.append(f"skillOverrides \"user-invocable-only\" in {scope} settings ({file}) hides it from the model")
+    if current and skill.source is SourceKind.BUNDLED and settings.disableBundledSkills:
+        model_ok = user_ok = False
+        reasons.append("disableBundledSkills removes bundled skills")
+    if current and skill.source is SourceKind.BUILTIN_COMMAND and settings.disableBundledSkills:
+        model_ok = False
+        reasons.append("disableBundledSkills hides built-in commands from the model")
+    state.invocable_by = {(True, True): Invoker.BOTH, (True, False): Invoker.MODEL,
+                          (False, True): Invoker.USER, (False, False): Invoker.NONE}[(model_ok, user_ok)]
+    state.invocable_reason = ("; ".join(reasons) + ".") if reasons else "Callable by the model and as /" + skill.name + "."
+    if reasons:
+        state.invocable_reason = state.invocable_reason[0].upper() + state.invocable_reason[1:]
+
+
+def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile, current: bool) -> None:
+    state = skill.state
+    if state.shadowed_by is not None and not profile.listing_keeps_every_copy:
+        state.listed, state.listed_reason = Listed.NO, "Shadowed: this version lists only the first copy of a name."
+        return
+    if skill.disable_model_invocation:
+        state.listed, state.listed_reason = Listed.NO, "disable-model-invocation hides it from the listing."
+        return
+    if skill.source in (SourceKind.PLUGIN_COMMAND, SourceKind.PLUGIN_SKILL, SourceKind.MCP) and \
+            skill.description_from_body and not skill.when_to_use:
+        state.listed = Listed.NO
+        state.listed_reason = "Plugin and MCP entries need a description or when_to_use to be listed."
+        return
+    if current and skill.source is SourceKind.BUNDLED and settings.disableBundledSkills:
+        state.listed, state.listed_reason = Listed.NO, "disableBundledSkills removes bundled skills."
+        return
+    if current and skill.source is SourceKind.BUILTIN_COMMAND and settings.disableBundledSkills:
+        state.listed, state.listed_reason = Listed.NO, "disableBundledSkills hides built-in commands from the listing."
+        return
+    override = settings.override_for(skill.name)
+    if override is not None and override[0] != "on":
+        value, scope, file = override
+        if value == "name-only":
+            state.listed = Listed.NAME_ONLY
+            state.listed_reason = f"skillOverrides \"name-only\" in {scope} settings ({file}): listed by name only."
+        else:
+            state.listed = Listed.NO
+            state.listed_reason = f"skillOverrides \"{value}\" in {scope} settings ({file}) removes it from the listing."
+        return
+    state.listed = Listed.FULL
+    if state.shadowed_by is not None:
+        state.listed_reason = "Listed although shadowed: this version lists every copy of a name."
+    elif settings.deny_rule_for(skill.name) is not None:
+        state.listed_reason = "Listed: a deny rule blocks invocation but does not hide the skill."
+    else:
+        state.listed_reason = "Listed with its description (before the listing budget is applied)."
+
+
+def decisions_as_text(decisions: list[SettingDecision]) -> list[str]:
+    return [f"{d.kind}={d.value} ({d.scope}{': ' + str(d.file) if d.file else ''})" for d in decisions]
+
+

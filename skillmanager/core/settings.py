@@ -1,0 +1,305 @@
+"""The read side of Claude Code's settings (spec §6): which files, in which order, merged how.
+
+Port of loadSettingsFromDisk / parseSettingsFile / loadManagedFileSettings
+(src/utils/settings/settings.ts): user < project < local < managed; objects merge key by key
+(lodash mergeWith), arrays are concatenated without duplicates. A file that is not valid JSON
+(or not a JSON object) is ignored whole, as Claude Code ignores it; we say so with file:line:col.
+"""
+from __future__ import annotations
+
+import fnmatch
+import json
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .model import Diagnostic, Severity, SettingDecision
+
+SCOPES = ("user", "project", "local", "managed")  # lowest to highest priority
+OVERRIDE_VALUES = ("on", "name-only", "user-invocable-only", "off")
+_BOM = "\ufeff"
+
+
+@dataclass
+class SettingsFile:
+    scope: str
+    path: Path
+    data: dict[str, Any] | None  # None: absent or ignored
+    exists: bool = False
+
+
+@dataclass(frozen=True)
+class DenyRule:
+    """One `Skill(...)` deny rule with the file it came from."""
+
+    text: str  # the rule as written, e.g. "Skill(review:*)"
+    content: str | None  # inside the parentheses; None = the whole Skill tool
+    form: str  # "tool" | "exact" | "prefix" | "word-prefix" | "glob"
+    scope: str
+    file: Path | None
+
+    def matches(self, name: str, *, current: bool) -> bool:
+        """SkillTool.checkPermissions ruleMatches (src/tools/SkillTool/SkillTool.ts); current adds
+        `prefix *` (its `y()` helper) and `*` globs."""
+        if self.content is None:
+            return True
+        if self.form == "exact":
+            return _strip_slash(self.content) == name
+        if self.form == "prefix":
+            return name.startswith(_strip_slash(self.content)[:-2])
+        if self.form == "word-prefix":
+            return current and name.startswith(_strip_slash(self.content)[:-2])
+        if self.form == "glob":
+            return current and fnmatch.fnmatchcase(name, _strip_slash(self.content))
+        return False
+
+
+def _strip_slash(text: str) -> str:
+    return text[1:] if text.startswith("/") else text
+
+
+def _rule_form(content: str | None) -> str:
+    if content is None:
+        return "tool"
+    body = _strip_slash(content)
+    if body.endswith(":*"):
+        return "prefix"
+    if body.endswith(" *"):
+        return "word-prefix"
+    if "*" in body or "?" in body or "[" in body:
+        return "glob"
+    return "exact"
+
+
+def parse_skill_rule(rule: str) -> tuple[bool, str | None]:
+    """`permissionRuleValueFromString` (src/utils/permissions/permissionRuleParser.ts) for Skill rules:
+    (is a Skill rule, content or None for the whole tool)."""
+    open_at = rule.find("(")
+    if open_at == -1:
+        return rule == "Skill", None
+    if not rule.endswith(")") or open_at == 0:
+        return rule == "Skill", None
+    if rule[:open_at] != "Skill":
+        return False, None
+    content = rule[open_at + 1:-1]
+    if content in ("", "*"):
+        return True, None
+    return True, content.replace("\\(", "(").replace("\\)", ")").replace("\\\\", "\\")
+
+
+def read_settings_json(path: Path) -> tuple[dict[str, Any] | None, bool, list[Diagnostic]]:
+    """(data or None, file exists, diagnostics). Empty file = {}; BOM stripped; JSON.parse rules."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, False, []
+    except NotADirectoryError:
+        return None, False, []
+    except IsADirectoryError:
+        return None, True, [Diagnostic(Severity.ERROR, "settings-unreadable",
+                                       "This settings path is a directory; Claude Code ignores it.", path)]
+    except OSError as error:
+        return None, True, [Diagnostic(Severity.ERROR, "settings-unreadable",
+                                       f"Cannot read this settings file ({error.strerror or error}); "
+                                       "Claude Code ignores it.", path)]
+    text = raw.decode("utf-8", errors="replace")
+    if text.strip() == "":
+        return {}, True, []
+    if text.startswith(_BOM):
+        text = text[1:]
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as error:
+        line = getattr(error, "lineno", None)
+        col = getattr(error, "colno", None)
+        where = f"{path}:{line}:{col}" if line else str(path)
+        msg = getattr(error, "msg", None) or str(error)
+        return None, True, [Diagnostic(Severity.ERROR, "settings-invalid-json",
+                                       f"{where}: not valid JSON ({msg}); Claude Code ignores this whole file.",
+                                       path, line)]
+    if not isinstance(data, dict):
+        return None, True, [Diagnostic(Severity.ERROR, "settings-not-object",
+                                       f"{path}: the settings must be a JSON object; Claude Code ignores this file.",
+                                       path, 1)]
+    return data, True, []
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"Unexpected token {name}")  # JSON.parse has no NaN / Infinity
+
+
+def _uniq_concat(a: list, b: list) -> list:
+    out: list = []
+    for item in a + b:
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def merge_settings(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    """lodash mergeWith + settingsMergeCustomizer: deep object merge, arrays uniq-concatenated."""
+    out = dict(base)
+    for key, value in top.items():
+        old = out.get(key)
+        if isinstance(old, list) and isinstance(value, list):
+            out[key] = _uniq_concat(old, value)
+        elif isinstance(old, dict) and isinstance(value, dict):
+            out[key] = merge_settings(old, value)
+        elif value is not None or key not in out:
+            out[key] = value
+    return out
+
+
+@dataclass
+class EffectiveSettings:
+    files: list[SettingsFile] = field(default_factory=list)
+    merged: dict[str, Any] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    skill_overrides: dict[str, tuple[str, str, Path | None]] = field(default_factory=dict)  # name -> (value, scope, file)
+    deny_rules: list[DenyRule] = field(default_factory=list)
+    disable_bundled_skills: tuple[bool, str, Path | None] | None = None
+    enabled_plugins: dict[str, tuple[Any, str, Path | None]] = field(default_factory=dict)
+    current: bool = True
+
+    # --- convenience views -------------------------------------------------------------------
+    @property
+    def skillOverrides(self) -> dict[str, str]:  # noqa: N802 - Claude Code's own key name
+        return {k: v[0] for k, v in self.skill_overrides.items()}
+
+    @property
+    def disableBundledSkills(self) -> bool:  # noqa: N802
+        return bool(self.disable_bundled_skills and self.disable_bundled_skills[0])
+
+    @property
+    def enabledPlugins(self) -> dict[str, Any]:  # noqa: N802
+        return {k: v[0] for k, v in self.enabled_plugins.items()}
+
+    @property
+    def model(self) -> str | None:
+        value = self.merged.get("model")
+        return value if isinstance(value, str) and value else None
+
+    @property
+    def skillListingBudgetFraction(self) -> float | None:  # noqa: N802
+        value = self.merged.get("skillListingBudgetFraction")
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1
+        return float(value) if ok else None
+
+    @property
+    def skillListingMaxDescChars(self) -> int | None:  # noqa: N802
+        value = self.merged.get("skillListingMaxDescChars")
+        return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+    def deny_rule_for(self, name: str) -> DenyRule | None:
+        for rule in self.deny_rules:
+            if rule.matches(name, current=self.current):
+                return rule
+        return None
+
+    def override_for(self, name: str) -> tuple[str, str, Path | None] | None:
+        if not self.current:
+            return None
+        return self.skill_overrides.get(name)
+
+    def decide(self, skill) -> list[SettingDecision]:
+        """Every setting that changes this skill's state, with the file it came from."""
+        decisions: list[SettingDecision] = []
+        rule = self.deny_rule_for(skill.name)
+        if rule is not None:
+            decisions.append(SettingDecision("deny", "deny", rule.scope, rule.file, rule.text))
+        override = self.override_for(skill.name)
+        if override is not None:
+            decisions.append(SettingDecision("skillOverrides", override[0], override[1], override[2]))
+        kind = getattr(getattr(skill, "source", None), "value", "")
+        if self.current and kind in ("bundled",) and self.disableBundledSkills:
+            _, scope, file = self.disable_bundled_skills  # type: ignore[misc]
+            decisions.append(SettingDecision("disableBundledSkills", "true", scope, file))
+        if skill.plugin and getattr(skill, "plugin_id", None):
+            entry = self.enabled_plugins.get(skill.plugin_id)
+            if entry is not None:
+                decisions.append(SettingDecision("enabledPlugins", json.dumps(entry[0]), entry[1], entry[2]))
+        return decisions
+
+
+def settings_paths(config_home: Path, cwd: Path, managed_root: Path | None) -> list[tuple[str, Path]]:
+    """getSettingsFilePathForSource: user, project, local (from the cwd only), managed base + drop-ins."""
+    paths = [("user", config_home / "settings.json"),
+             ("project", cwd / ".claude" / "settings.json"),
+             ("local", cwd / ".claude" / "settings.local.json")]
+    if managed_root is not None:
+        paths.append(("managed", managed_root / "managed-settings.json"))
+        drop_in = managed_root / "managed-settings.d"
+        try:
+            names = sorted(e.name for e in drop_in.iterdir()
+                           if e.name.endswith(".json") and not e.name.startswith(".")
+                           and (e.is_file() or e.is_symlink()))
+        except OSError:
+            names = []
+        paths.extend(("managed", drop_in / n) for n in names)
+    return paths
+
+
+def load_settings(config_home: Path, cwd: Path, managed_root: Path | None, *, current: bool = True) -> EffectiveSettings:
+    result = EffectiveSettings(current=current)
+    seen: set[Path] = set()
+    for scope, path in settings_paths(config_home, cwd, managed_root):
+        resolved = Path(path).absolute()
+        if scope != "managed" and resolved in seen:  # loadSettingsFromDisk skips a file seen twice
+            continue
+        seen.add(resolved)
+        data, exists, diags = read_settings_json(path)
+        result.diagnostics.extend(diags)
+        if data is not None:
+            data = _filter_rules(data, path, result.diagnostics)
+        result.files.append(SettingsFile(scope, path, data, exists))
+        if not data:
+            continue
+        result.merged = merge_settings(result.merged, data)
+        _record_keys(result, scope, path, data)
+    return result
+
+
+def _filter_rules(data: dict[str, Any], path: Path, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+    """filterInvalidPermissionRules: non-string rules are dropped with a warning."""
+    perms = data.get("permissions")
+    if not isinstance(perms, dict):
+        return data
+    for key in ("allow", "deny", "ask"):
+        rules = perms.get(key)
+        if isinstance(rules, list):
+            kept = [r for r in rules if isinstance(r, str)]
+            if len(kept) != len(rules):
+                diagnostics.append(Diagnostic(Severity.WARNING, "settings-bad-rule",
+                                              f"{path}: a non-string value in permissions.{key} is ignored.", path))
+            perms[key] = kept
+    return data
+
+
+def _record_keys(result: EffectiveSettings, scope: str, path: Path, data: dict[str, Any]) -> None:
+    overrides = data.get("skillOverrides")
+    if isinstance(overrides, dict):
+        for name, value in overrides.items():
+            if value in OVERRIDE_VALUES:
+                result.skill_overrides[name] = (value, scope, path)  # later (higher) scope wins
+            else:
+                result.diagnostics.append(Diagnostic(
+                    Severity.WARNING, "settings-bad-override",
+                    f"{path}: skillOverrides[{name!r}] = {value!r} is not one of {', '.join(OVERRIDE_VALUES)}.", path))
+    elif overrides is not None:
+        result.diagnostics.append(Diagnostic(Severity.WARNING, "settings-bad-override",
+                                              f"{path}: skillOverrides must be an object.", path))
+    perms = data.get("permissions")
+    if isinstance(perms, dict) and isinstance(perms.get("deny"), list):
+        for rule in perms["deny"]:
+            is_skill, content = parse_skill_rule(rule)
+            if is_skill and not any(r.text == rule for r in result.deny_rules):
+                result.deny_rules.append(DenyRule(rule, content, _rule_form(content), scope, path))
+    if "disableBundledSkills" in data and isinstance(data["disableBundledSkills"], bool):
+        result.disable_bundled_skills = (data["disableBundledSkills"], scope, path)
+    plugins = data.get("enabledPlugins")
+    if isinstance(plugins, dict):
+        for plugin_id, value in plugins.items():
+            result.enabled_plugins[plugin_id] = (value, scope, path)
+
+

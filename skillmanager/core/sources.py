@@ -1,0 +1,341 @@
+"""Find every skill Claude Code would load at start-up, in its load order (spec §1).
+
+Ports: getSkillDirCommands / loadSkillsFromSkillsDir / loadSkillsFromCommandsDir / transformSkillFiles
+(src/skills/loadSkillsDir.ts), getProjectDirsUpToHome / loadMarkdownFilesForSubdir
+(src/utils/markdownConfigLoader.ts). Plugins live in plugins.py, MCP in mcp.py.
+Nothing here raises on bad input: problems become Diagnostics on the skill or the scan.
+"""
+from __future__ import annotations
+
+import os
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .model import Diagnostic, Severity, Skill, SourceKind
+from .profiles import Profile
+from .skill_file import load_skill_file
+
+Progress = Callable[[str], None] | None
+
+
+@dataclass
+class ScanResult:
+    skills: list[Skill] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEntry] | None:
+    """Entries in byte order of their names; None when the dir is absent (silently, as Claude Code)."""
+    try:
+        with os.scandir(path) as it:
+            entries = list(it)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except PermissionError as error:
+        diagnostics.append(Diagnostic(Severity.ERROR, "dir-unreadable",
+                                      f"Cannot list this directory ({error.strerror or 'permission denied'}); "
+                                      "Claude Code skips it silently.", path))
+        return None
+    except OSError as error:
+        code = "symlink-loop" if error.errno == 40 else "dir-unreadable"
+        diagnostics.append(Diagnostic(Severity.ERROR, code,
+                                      f"Cannot list this directory ({error.strerror or error}); "
+                                      "Claude Code skips it silently.", path))
+        return None
+    entries.sort(key=lambda e: e.name)
+    return entries
+
+
+def _is_dir_or_link(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False) or entry.is_symlink()
+    except OSError:
+        return False
+
+
+def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
+                    scope_dir: Path | None = None) -> list[Skill]:
+    """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored."""
+    entries = _scandir_sorted(base, diagnostics)
+    if not entries:
+        return []
+    out: list[Skill] = []
+    for entry in entries:
+        if not _is_dir_or_link(entry):
+            continue
+        skill_dir = base / entry.name
+        skill = load_skill_file(skill_dir / "SKILL.md", name=entry.name, kind="skill", source=source,
+                                profile=profile, source_root=base, skill_dir=skill_dir,
+                                fallback_label="Skill", scope_dir=scope_dir)
+        if skill is not None:
+            skill.group = f"{source.value}:{scope_dir or base}"
+            skill._via_link = entry.is_symlink()  # type: ignore[attr-defined]
+            out.append(skill)
+    return out
+
+
+def _same_path(a: Path, b: Path) -> bool:
+    return unicodedata.normalize("NFC", os.path.normcase(str(a))) == unicodedata.normalize("NFC", os.path.normcase(str(b)))
+
+
+def find_git_root(start: Path) -> Path | None:
+    """findGitRoot (src/utils/git.ts): the nearest ancestor holding a `.git` file or directory."""
+    current = start
+    while True:
+        if os.path.lexists(current / ".git"):
+            return current
+        parent = current.parent
+        if parent == current:
+            return None
+        current = parent
+
+
+def project_dirs_up_to_home(subdir: str, cwd: Path, home: Path) -> list[Path]:
+    """getProjectDirsUpToHome: cwd first, then parents; stop at the git root (inclusive) or below home."""
+    git_root = find_git_root(cwd)
+    current = Path(os.path.abspath(cwd))
+    home_abs = Path(unicodedata.normalize("NFC", os.path.abspath(home)))
+    dirs: list[Path] = []
+    while True:
+        if _same_path(current, home_abs):
+            break
+        candidate = current / ".claude" / subdir
+        try:
+            os.stat(candidate)
+            dirs.append(candidate)
+        except OSError:
+            pass
+        if git_root is not None and _same_path(current, git_root):
+            break
+        parent = current.parent
+        if parent == current:
+            break
+        current = parent
+    return dirs
+
+
+def _is_skill_md(name: str) -> bool:
+    return name.lower() == "skill.md"
+
+
+def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]:
+    """What `rg --files --hidden --follow --no-ignore --glob '*.md'` lists (src/utils/markdownConfigLoader.ts).
+
+    2.1.88 returns ripgrep's order, which is not stable between runs; we use byte order of the
+    relative path so results are reproducible."""
+    found: list[Path] = []
+    visited: set[tuple[int, int]] = set()
+
+    def walk(directory: Path) -> None:
+        try:
+            st = os.stat(directory)
+        except OSError as error:
+            if error.errno == 40:
+                diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
+                                              "A symbolic link loop; Claude Code skips it.", directory))
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in visited:
+            diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
+                                          "This directory is reached again through a symbolic link; "
+                                          "it is read once.", directory))
+            return
+        visited.add(key)
+        entries = _scandir_sorted(directory, diagnostics)
+        for entry in entries or ():
+            full = directory / entry.name
+            try:
+                if entry.is_symlink():
+                    try:
+                        target = os.stat(full)
+                    except OSError as error:
+                        if error.errno == 40:
+                            diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
+                                                          "A symbolic link loop; Claude Code skips it.", full))
+                        continue
+                    import stat as _stat
+                    if _stat.S_ISDIR(target.st_mode):
+                        walk(full)
+                    elif _stat.S_ISREG(target.st_mode) and entry.name.endswith(".md"):
+                        found.append(full)
+                elif entry.is_dir():
+                    walk(full)
+                elif entry.is_file() and entry.name.endswith(".md"):
+                    found.append(full)
+            except OSError:
+                continue
+
+    walk(root)
+    found.sort(key=lambda p: str(p.relative_to(root)).encode("utf-8", "surrogateescape"))
+    return found
+
+
+def _namespace(target_dir: Path, base: Path) -> str:
+    """buildNamespace: sub-folders become `a:b`."""
+    if target_dir == base:
+        return ""
+    try:
+        rel = target_dir.relative_to(base)
+    except ValueError:
+        return ""
+    return ":".join(rel.parts)
+
+
+def command_name(path: Path, base: Path) -> str:
+    """getCommandName: SKILL.md takes its folder's name; other files their name without `.md`."""
+    if _is_skill_md(path.name):
+        ns = _namespace(path.parent.parent, base)
+        stem = path.parent.name
+    else:
+        ns = _namespace(path.parent, base)
+        stem = path.name[:-3] if path.name.endswith(".md") else path.name
+    return f"{ns}:{stem}" if ns else stem
+
+
+def transform_skill_files(files: list[Path]) -> list[Path]:
+    """transformSkillFiles: in a folder holding SKILL.md, only that file is loaded."""
+    by_dir: dict[Path, list[Path]] = {}
+    for f in files:
+        by_dir.setdefault(f.parent, []).append(f)
+    out: list[Path] = []
+    for group in by_dir.values():
+        skills = [f for f in group if _is_skill_md(f.name)]
+        out.extend(skills[:1] if skills else group)
+    return out
+
+
+def load_commands_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
+                      scope_dir: Path | None, origin: str) -> list[Skill]:
+    """Legacy `.claude/commands/**/*.md` of one directory."""
+    try:
+        if not base.is_dir():
+            return []
+    except OSError:
+        return []
+    out: list[Skill] = []
+    for path in transform_skill_files(find_markdown_files(base, diagnostics)):
+        is_skill = _is_skill_md(path.name)
+        skill = load_skill_file(path, name=command_name(path, base), kind="command", source=source,
+                                profile=profile, source_root=base, skill_dir=path.parent if is_skill else None,
+                                fallback_label="Custom command", scope_dir=scope_dir, allow_paths=False,
+                                display_names=False)
+        if skill is not None:
+            skill.group = f"command:{origin}:{base}"
+            out.append(skill)
+    return out
+
+
+def _inode_dedupe(skills: list[Skill]) -> None:
+    """loadMarkdownFilesForSubdir drops a command file whose lstat dev:ino was already loaded (hard links)."""
+    seen: dict[tuple[int, int], Skill] = {}
+    for skill in skills:
+        try:
+            st = os.lstat(skill.path)  # type: ignore[arg-type]
+        except OSError:
+            continue
+        if st.st_dev == 0 and st.st_ino == 0:
+            continue
+        first = seen.get((st.st_dev, st.st_ino))
+        if first is not None:
+            skill.state.duplicate_of = first
+            skill._dup_reason = "same file (hard link) already loaded"  # type: ignore[attr-defined]
+        else:
+            seen[(st.st_dev, st.st_ino)] = skill
+
+
+def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
+    """managed, user, project levels, add-dirs, legacy commands: the part getSkillDirCommands loads."""
+    profile = workspace.rules
+    result = ScanResult()
+    diags = result.diagnostics
+    report = progress or (lambda _msg: None)
+    config_home = workspace.config_home
+    skills: list[Skill] = []
+
+    if workspace.managed_root is not None and not _env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
+        report("managed skills")
+        skills += load_skills_dir(workspace.managed_root / ".claude" / "skills", SourceKind.MANAGED, profile, diags,
+                                  scope_dir=workspace.managed_root)
+    report("user skills")
+    skills += load_skills_dir(config_home / "skills", SourceKind.USER, profile, diags, scope_dir=config_home)
+    for skills_dir in project_dirs_up_to_home("skills", workspace.cwd, workspace.home):
+        report(f"project skills: {skills_dir}")
+        skills += load_skills_dir(skills_dir, SourceKind.PROJECT, profile, diags, scope_dir=skills_dir.parent.parent)
+    for add_dir in workspace.add_dirs:
+        report(f"add-dir skills: {add_dir}")
+        skills += load_skills_dir(add_dir / ".claude" / "skills", SourceKind.ADD_DIR, profile, diags, scope_dir=add_dir)
+
+    report("legacy commands")
+    commands: list[Skill] = []
+    if workspace.managed_root is not None:
+        commands += load_commands_dir(workspace.managed_root / ".claude" / "commands", SourceKind.COMMAND, profile,
+                                      diags, scope_dir=workspace.managed_root, origin="managed")
+    commands += load_commands_dir(config_home / "commands", SourceKind.COMMAND, profile, diags,
+                                  scope_dir=config_home, origin="user")
+    for commands_dir in project_dirs_up_to_home("commands", workspace.cwd, workspace.home):
+        commands += load_commands_dir(commands_dir, SourceKind.COMMAND, profile, diags,
+                                      scope_dir=commands_dir.parent.parent, origin="project")
+    if profile.add_dir_commands:  # current lists an add-dir's .claude/commands [obs]
+        for add_dir in workspace.add_dirs:
+            commands += load_commands_dir(add_dir / ".claude" / "commands", SourceKind.COMMAND, profile, diags,
+                                          scope_dir=add_dir, origin="add-dir")
+    _inode_dedupe(commands)
+    if profile.commands_sorted_by_name:
+        commands.sort(key=lambda s: s.name)  # stable: same names keep their source order
+    skills += commands
+    realpath_dedupe(skills)
+    result.skills = skills
+    return result
+
+
+def _env_truthy(value: str | None) -> bool:
+    return bool(value) and value.strip().lower() in ("1", "true", "yes", "on")
+
+
+_REAL_DIR_CACHE: dict[str, str] = {}
+
+
+def _fast_realpath(skill: Skill) -> str | None:
+    """realpath(SKILL.md) with one lstat in the common case: the skills dir is resolved once and the
+    per-skill realpath is only computed when the entry or the file is a symbolic link."""
+    path = skill.path
+    if path is None:
+        return None
+    try:
+        if getattr(skill, "_via_link", True) or os.path.islink(path):
+            return os.path.realpath(path, strict=True)
+        parent = str(path.parent.parent)
+        real_parent = _REAL_DIR_CACHE.get(parent)
+        if real_parent is None:
+            real_parent = os.path.realpath(parent)
+            _REAL_DIR_CACHE[parent] = real_parent
+        return os.path.join(real_parent, path.parent.name, path.name)
+    except OSError:
+        return None
+
+
+def realpath_dedupe(skills: list[Skill]) -> None:
+    """getSkillDirCommands: the first copy of a real file wins; later ones are duplicates (kept, marked)."""
+    _REAL_DIR_CACHE.clear()
+    seen: dict[str, Skill] = {}
+    for skill in skills:
+        if skill.state.duplicate_of is not None:
+            continue
+        real = _fast_realpath(skill) if skill.kind == "skill" else _command_realpath(skill)
+        if real is None:
+            continue
+        skill.realpath = Path(real)
+        first = seen.get(real)
+        if first is not None:
+            skill.state.duplicate_of = first
+        else:
+            seen[real] = skill
+
+
+def _command_realpath(skill: Skill) -> str | None:
+    try:
+        return os.path.realpath(skill.path, strict=True) if skill.path else None
+    except OSError:
+        return None

@@ -1,0 +1,298 @@
+"""The GUI's single doorway into skillmanager.core: build a workspace, scan, list, expand, audit.
+
+Everything here runs without Qt (scans run in a worker thread). The GUI applies no rule of its
+own: it calls the engine and shows what comes back. When an engine module is missing (being
+written, or failing to import), the matching panel shows "not available" with the reason.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from skillmanager.core.model import Skill, SourceKind
+
+
+def optional_module(name: str):
+    """Import `skillmanager.core.<name>`; return (module, None) or (None, reason)."""
+    try:
+        return importlib.import_module(f"skillmanager.core.{name}"), None
+    except ImportError as error:  # the module is not there yet or cannot load
+        return None, f"skillmanager.core.{name} is not available ({error})"
+
+
+def skill_identity(skill: Skill) -> tuple[str, str, str]:
+    """A key that survives a rescan (load_index changes when skills are added before this one)."""
+    return (skill.source.value, str(skill.path) if skill.path else "", skill.name)
+
+
+@dataclass
+class WorkspaceSpec:
+    """What the user chose in the workspace bar (plain values, persisted in QSettings)."""
+
+    cwd: Path
+    home: Path | None = None
+    managed_root: Path | None | bool = True
+    add_dirs: list[Path] = field(default_factory=list)
+    plugin_dirs: list[Path] = field(default_factory=list)
+    mcp_skills_file: Path | None = None
+    profile: str = "current"
+    model: str | None = None
+    env: dict[str, str] | None = None
+
+    def build(self):
+        from skillmanager.core.workspace import Workspace
+
+        return Workspace.create(home=self.home, cwd=self.cwd, managed_root=self.managed_root,
+                                add_dirs=list(self.add_dirs), plugin_dirs=list(self.plugin_dirs),
+                                mcp_skills_file=self.mcp_skills_file, profile=self.profile, model=self.model,
+                                env=self.env)
+
+    @classmethod
+    def from_workspace(cls, workspace) -> "WorkspaceSpec":
+        profile = getattr(workspace, "profile_name", None) or getattr(workspace, "profile", "current")
+        if not isinstance(profile, str):
+            profile = getattr(profile, "name", "current")
+        return cls(cwd=workspace.cwd, home=workspace.home, managed_root=workspace.managed_root or False,
+                   add_dirs=list(workspace.add_dirs), plugin_dirs=list(workspace.plugin_dirs),
+                   mcp_skills_file=workspace.mcp_skills_file, profile=profile, model=workspace.model,
+                   env=dict(workspace.env) if getattr(workspace, "env", None) is not None else None)
+
+
+@dataclass
+class Snapshot:
+    """One consistent view of the workspace, computed off the UI thread."""
+
+    workspace: Any
+    registry: Any = None
+    listing: Any = None
+    entries: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> listing entry
+    tokens: dict[tuple, int] = field(default_factory=dict)  # skill identity -> tokens of its listing entry
+    problems: dict[str, str] = field(default_factory=dict)  # panel -> why it is not available
+    generation: int = 0
+
+    @property
+    def skills(self) -> list[Skill]:
+        return list(getattr(self.registry, "skills", []) or [])
+
+    def find(self, identity: tuple) -> Skill | None:
+        for skill in self.skills:
+            if skill_identity(skill) == identity:
+                return skill
+        return None
+
+
+def profile_of(workspace):
+    profile = getattr(workspace, "profile", None)
+    if isinstance(profile, str) or profile is None:
+        from skillmanager.core.profiles import get_profile
+
+        return get_profile(profile or getattr(workspace, "profile_name", "current"))
+    return profile
+
+
+def scan(spec_or_workspace, progress: Callable[..., None] | None = None, generation: int = 0) -> Snapshot:
+    """Build the workspace, load the registry, build the listing and count tokens per entry."""
+    workspace = spec_or_workspace.build() if isinstance(spec_or_workspace, WorkspaceSpec) else spec_or_workspace
+    snapshot = Snapshot(workspace=workspace, generation=generation)
+    registry_module, why = optional_module("registry")
+    if registry_module is None:
+        snapshot.problems["registry"] = why
+        return snapshot
+    snapshot.registry = registry_module.load_registry(workspace, progress=progress)
+    listing_module, why = optional_module("listing")
+    if listing_module is None:
+        snapshot.problems["listing"] = why
+        return snapshot
+    try:
+        snapshot.listing = build_listing(listing_module, snapshot.registry, workspace)
+    except Exception as error:  # noqa: BLE001 - shown in the preview instead of breaking the scan
+        snapshot.problems["listing"] = f"the listing could not be built: {error!r}"
+        return snapshot
+    _index_entries(snapshot)
+    return snapshot
+
+
+def build_listing(listing_module, registry, workspace):
+    # the registry carries the profile, the resolved model and the settings; the engine reads them
+    return listing_module.build_listing(registry)
+
+
+def listing_entries(listing) -> list:
+    for name in ("entries", "results", "per_entry"):
+        value = getattr(listing, name, None)
+        if value is not None:
+            return list(value)
+    return []
+
+
+def _index_entries(snapshot: Snapshot) -> None:
+    from skillmanager.core.tokens import count_tokens
+
+    by_key = {skill.key: skill for skill in snapshot.skills}
+    for entry in listing_entries(snapshot.listing):
+        skill = getattr(entry, "skill", None) or by_key.get(getattr(entry, "key", None))
+        if skill is None:
+            continue
+        identity = skill_identity(skill)
+        snapshot.entries[identity] = entry
+        shown = entry_text(entry)
+        snapshot.tokens[identity] = count_tokens(shown) if shown else 0
+
+
+def entry_text(entry) -> str:
+    for name in ("shown_text", "shown", "text"):
+        value = getattr(entry, name, None)
+        if isinstance(value, str):
+            return value
+    return ""
+
+
+def expand_skill(registry, name: str, args: str = "", run_shell: bool = False, session_id: str | None = None,
+                 as_user: bool = False):
+    module, why = optional_module("expansion")
+    if module is None:
+        raise RuntimeError(why)
+    kwargs: dict[str, Any] = {"args": args, "run_shell": run_shell, "as_user": as_user}
+    if session_id:
+        kwargs["session_id"] = session_id
+    return module.expand(registry, name, **kwargs)
+
+
+def audit_skill(skill: Skill):
+    """(findings, None) or (None, why not available)."""
+    module, why = optional_module("audit")
+    if module is None:
+        return None, why
+    if skill.path is None or skill.kind != "skill":
+        target = skill.path
+        if target is None:
+            return [], None  # bundled / built-in: no file of ours to audit
+    else:
+        target = skill.path
+    try:
+        result = module.audit_skill(target, name=skill.name)
+        return list(getattr(result, "findings", result) or []), None
+    except Exception as error:  # noqa: BLE001 - a bad skill must not break the detail pane
+        return None, f"the audit failed on this skill: {error!r}"
+
+
+def installed_claude_profile() -> tuple[str | None, str]:
+    """Profile preset from the installed `claude --version` (via core), with a message for the bar."""
+    from skillmanager.core.profiles import profile_for_version
+
+    exe = shutil.which("claude")
+    if not exe:
+        return None, "Claude Code not found on PATH"
+    try:
+        output = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=5).stdout
+    except (OSError, subprocess.SubprocessError) as error:
+        return None, f"could not run claude --version: {error}"
+    name, warning = profile_for_version(output)
+    return name, warning or f"preset from {output.strip()}"
+
+
+SOURCE_ORDER_FALLBACK = tuple(SourceKind)
+
+
+@dataclass
+class SkillGroup:
+    """One top-level row of the tree: a source (a project level, a plugin…) and its skills."""
+
+    key: str
+    label: str
+    skills: list[Skill]
+    tooltip: str = ""
+
+
+WAITING_KEY = "conditional"
+
+
+def _scope_label(workspace, scope: Path | None) -> str:
+    """A folder as the user thinks of it: relative to the cwd (up to three `..`), else `~/…`, else absolute."""
+    if scope is None:
+        return ""
+    scope = Path(scope)
+    cwd, home = getattr(workspace, "cwd", None), getattr(workspace, "home", None)
+    for base, prefix in ((cwd, "."), (home, "~")):
+        if base is None:
+            continue
+        try:
+            relative = scope.relative_to(base)
+        except ValueError:
+            continue
+        return prefix if str(relative) == "." else f"{prefix}/{relative.as_posix()}"
+    if cwd is not None:
+        relative = os.path.relpath(scope, cwd)
+        if relative.split(os.sep).count("..") <= 3:
+            return relative
+    return str(scope)
+
+
+def group_skills(snapshot: Snapshot) -> list[SkillGroup]:
+    """Sources in the profile's precedence order; project levels and plugins apart; waiting skills last.
+
+    Uses the registry's own `by_source()` when it has one (the engine owns the grouping rule).
+    """
+    registry, workspace = snapshot.registry, snapshot.workspace
+    if registry is None:
+        return []
+    waiting = [s for s in snapshot.skills if s.state.conditional and not s.state.active]
+    groups: list[SkillGroup] = []
+    by_source = getattr(registry, "by_source", None)
+    raw = by_source() if callable(by_source) else None
+    if raw is not None:
+        items = raw.items() if isinstance(raw, dict) else raw
+        for item in items:
+            key, label, skills = _unpack_group(item, workspace)
+            skills = [s for s in skills if s not in waiting]
+            if skills:
+                groups.append(SkillGroup(key, label, skills))
+    else:
+        from skillmanager.core.profiles import SOURCE_ORDER
+
+        order = SOURCE_ORDER.get(profile_of(workspace).name, tuple(SourceKind))
+        order = tuple(order) + tuple(k for k in SourceKind if k not in order)
+        buckets: dict[tuple, list[Skill]] = {}
+        for skill in snapshot.skills:
+            if skill in waiting:
+                continue
+            scope = skill.scope_dir if skill.source in (SourceKind.PROJECT, SourceKind.ADD_DIR, SourceKind.DYNAMIC,
+                                                         SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND) else None
+            buckets.setdefault((skill.source, str(scope) if scope else ""), []).append(skill)
+        for (source, scope), skills in sorted(buckets.items(), key=lambda kv: order.index(kv[0][0])):
+            where = _scope_label(workspace, Path(scope)) if scope else ""
+            label = f"{source.label} — {where}" if where else source.label
+            groups.append(SkillGroup(f"{source.value}:{scope}", label, skills, scope))
+    if waiting:
+        groups.append(SkillGroup(WAITING_KEY, "Conditional — waiting for a matching file", waiting))
+    return groups
+
+
+def _unpack_group(item, workspace) -> tuple[str, str, list[Skill]]:
+    if isinstance(item, tuple) and len(item) == 3:  # registry.by_source(): (key, label, skills)
+        key, label, skills = item
+        skills = list(skills)
+        first = skills[0] if skills else None
+        if first is not None and first.source_root is not None and str(first.source_root) in str(label):
+            # keep the engine's label but name the folder the way the user thinks of it: the dir that
+            # holds `.claude/`, relative to the working directory
+            root = Path(first.source_root)
+            base = root.parent.parent if root.parent.name == ".claude" else root
+            where = _scope_label(workspace, base)
+            where = {".": "working dir", "~": "home"}.get(where, where)
+            label = f"{first.source.label} — {where}"
+        return str(key), str(label), skills
+    key, skills = item if isinstance(item, tuple) and len(item) == 2 else (getattr(item, "key", None), None)
+    if skills is None:
+        skills = list(getattr(item, "skills", []))
+        label = getattr(item, "label", None) or str(key)
+        return str(key), label, skills
+    skills = list(skills)
+    if isinstance(key, SourceKind):
+        return key.value, key.label, skills
+    return str(key), str(key), skills

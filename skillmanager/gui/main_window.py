@@ -1,0 +1,268 @@
+"""The main window: workspace bar on top; registry tree | selected skill | tabs (preview, conflicts, simulator)."""
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QLabel, QMainWindow, QProgressBar, QPushButton, QSplitter, QTabWidget, QToolBar,
+                               QHBoxLayout, QVBoxLayout, QWidget, QFrame)
+
+from skillmanager.gui import states
+from skillmanager.gui.context import AppContext
+from skillmanager.gui.engine import Snapshot, installed_claude_profile
+from skillmanager.gui.watcher import SkillWatcher
+from skillmanager.gui.widgets.about_dialog import AboutDialog
+from skillmanager.gui.widgets.conflicts_panel import ConflictsPanel
+from skillmanager.gui.widgets.detail_pane import DetailPane
+from skillmanager.gui.widgets.preview_panel import PreviewPanel
+from skillmanager.gui.widgets.registry_panel import RegistryPanel
+from skillmanager.gui.widgets.simulator_panel import SimulatorPanel
+from skillmanager.gui.widgets.workspace_bar import WorkspaceBar
+
+RECENT_KEY = "workspace/recent"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, context: AppContext, watch: bool = True):
+        super().__init__()
+        self.context = context
+        self.setWindowTitle("skillmanager")
+        self.setWindowIcon(states.app_icon())
+
+        self.workspace_bar = WorkspaceBar(self)
+        self.workspace_bar.apply_requested.connect(self._on_spec_requested)
+        bar = QToolBar("Workspace", self)
+        bar.setObjectName("workspace-toolbar")
+        bar.setMovable(False)
+        bar.addWidget(self.workspace_bar)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+
+        self.banner = QFrame(self)
+        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
+        banner_layout = QHBoxLayout(self.banner)
+        self.banner_text = QLabel(self.banner)
+        self.banner_text.setWordWrap(True)
+        self.banner_button = QPushButton("Open the demo workspace", self.banner)
+        self.banner_close = QPushButton("Dismiss", self.banner)
+        self.banner_close.clicked.connect(self.banner.hide)
+        banner_layout.addWidget(self.banner_text, 1)
+        banner_layout.addWidget(self.banner_button)
+        banner_layout.addWidget(self.banner_close)
+        self.banner.hide()
+        self._demo_offered = False
+
+        self.registry_panel = RegistryPanel(context, self)
+        self.detail = DetailPane(context, self)
+        self.preview = PreviewPanel(context, self)
+        self.conflicts = ConflictsPanel(context, self)
+        self.conflicts.identity_clicked.connect(self.select_identity)
+        self.simulator = SimulatorPanel(context, self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.preview, "Listing && expansion")
+        self.tabs.addTab(self.conflicts, "Conflicts")
+        self.tabs.addTab(self.simulator, "Simulator")
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.registry_panel)
+        self.splitter.addWidget(self.detail)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(2, 5)
+        self.splitter.setSizes([420, 380, 800])
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(160)
+        self.progress.hide()
+        self.watch_label = QLabel(self)
+        self.statusBar().addPermanentWidget(self.watch_label)
+        self.statusBar().addPermanentWidget(self.progress)
+
+        self._build_actions()
+        context.scan_started.connect(self._on_scan_started)
+        context.scan_progress.connect(lambda text: self.statusBar().showMessage(f"Scanning… {text}"))
+        context.scan_failed.connect(self._on_scan_failed)
+        context.snapshot_changed.connect(self._on_snapshot)
+        context.spec_changed.connect(self.workspace_bar.set_spec)
+
+        self.watcher = SkillWatcher(self) if watch else None
+        if self.watcher is not None:
+            self.watcher.changed.connect(self._on_files_changed)
+            self.watcher.mode_changed.connect(self._on_watch_mode)
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(0)
+        self._refresh_timer.timeout.connect(self.context.rescan)
+        self._pending_paths: set[str] = set()
+        self.workspace_bar.set_recent(self._recent())
+        QTimer.singleShot(0, self._preset_profile_note)
+
+    # --- actions -------------------------------------------------------------------------------
+    def _build_actions(self) -> None:
+        menu = self.menuBar()
+        file_menu = menu.addMenu("&File")
+        self.demo_action = QAction("Open &demo workspace", self)
+        self.demo_action.triggered.connect(self.open_demo)
+        file_menu.addAction(self.demo_action)
+        rescan = QAction("&Rescan", self)
+        rescan.setShortcut(QKeySequence(Qt.Key.Key_F5))
+        rescan.triggered.connect(self.context.rescan)
+        file_menu.addAction(rescan)
+        file_menu.addSeparator()
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+        if quit_action.shortcut().isEmpty():
+            quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+
+        edit_menu = menu.addMenu("&Edit")
+        self.undo_action = QAction("&Undo toggle", self)
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setEnabled(False)
+        self.undo_action.setToolTip("Toggling skills is not available in this build yet")
+        edit_menu.addAction(self.undo_action)
+        find = QAction("&Find skill", self)
+        find.setShortcut(QKeySequence.StandardKey.Find)
+        find.triggered.connect(self.registry_panel.focus_filter)
+        edit_menu.addAction(find)
+        self.addAction(find)
+
+        view_menu = menu.addMenu("&View")
+        for index, title in enumerate(("&Listing and expansion", "&Conflicts", "&Simulator")):
+            action = QAction(title, self)
+            action.setShortcut(QKeySequence(f"Alt+{index + 1}"))
+            action.triggered.connect(lambda _c=False, i=index: self.tabs.setCurrentIndex(i))
+            view_menu.addAction(action)
+
+        help_menu = menu.addMenu("&Help")
+        about = QAction("&About skillmanager", self)
+        about.triggered.connect(self.show_about)
+        help_menu.addAction(about)
+
+    def show_about(self) -> AboutDialog:
+        dialog = AboutDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()  # non-modal
+        return dialog
+
+    # --- workspace -----------------------------------------------------------------------------
+    def _on_spec_requested(self, spec) -> None:
+        self.context.set_spec(spec)
+
+    def open_demo(self) -> None:
+        from skillmanager.core.demo import create_demo_workspace
+
+        self.banner.hide()
+        self.context.set_workspace(create_demo_workspace(profile=self.context.profile_name))
+        self.statusBar().showMessage("Demo workspace copied to a temp folder: edits there are safe.", 8000)
+
+    def _preset_profile_note(self) -> None:
+        name, note = installed_claude_profile()
+        self.workspace_bar.set_profile_note(f"claude: {name}" if name else "")
+        self.workspace_bar.profile_note.setToolTip(note)
+
+    def _recent(self) -> list[str]:
+        value = self.context.settings.value(RECENT_KEY, [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _remember(self, folder: str) -> None:
+        recent = [folder] + [f for f in self._recent() if f != folder]
+        self.context.settings.setValue(RECENT_KEY, recent[:10])
+        self.workspace_bar.set_recent(recent[:10])
+
+    # --- scanning ------------------------------------------------------------------------------
+    def _on_scan_started(self) -> None:
+        self.progress.show()
+        self.statusBar().showMessage("Scanning skills…")
+
+    def _on_scan_failed(self, message: str) -> None:
+        self.progress.hide()
+        self.statusBar().showMessage(f"Scan failed: {message.splitlines()[0] if message else ''}")
+
+    def _on_snapshot(self, snapshot: Snapshot) -> None:
+        self.progress.hide()
+        count = len(snapshot.skills)
+        cwd = str(getattr(snapshot.workspace, "cwd", ""))
+        self.setWindowTitle(f"skillmanager — {cwd}")
+        self.statusBar().showMessage(f"{count} skills loaded", 4000)
+        if cwd and not getattr(snapshot.workspace, "demo_paths", None):
+            self._remember(cwd)
+        if count == 0 and not self._demo_offered and snapshot.registry is not None:
+            self._demo_offered = True
+            self.banner_text.setText("No skills found in this workspace. Want to look around a demo monorepo "
+                                     "with every kind of skill and conflict? It is copied to a temp folder.")
+            try:
+                self.banner_button.clicked.disconnect()
+            except (RuntimeError, TypeError):
+                pass
+            self.banner_button.clicked.connect(self.open_demo)
+            self.banner.show()
+        if self.watcher is not None:
+            self.watcher.start(snapshot.workspace)
+
+    def _on_files_changed(self, paths: set) -> None:
+        self._pending_paths |= set(paths)
+        self._refresh_timer.start()  # coalesce bursts into one off-thread rescan
+
+    def _on_watch_mode(self, mode: str) -> None:
+        if mode.startswith("polling"):
+            self.watch_label.setText("Watching by polling")
+            self.watch_label.setToolTip(mode)
+            self.statusBar().showMessage(f"File watching fell back to polling: {mode[len('polling: '):]}", 10000)
+        elif mode == "inotify":
+            self.watch_label.setText("Watching for changes")
+            self.watch_label.setToolTip("Skill, command and settings folders are watched")
+        else:
+            self.watch_label.setText("Not watching")
+            self.watch_label.setToolTip(mode)
+
+    # --- selection -----------------------------------------------------------------------------
+    def select_identity(self, identity) -> None:
+        self.registry_panel.select_identity(tuple(identity))
+
+    # --- state ---------------------------------------------------------------------------------
+    def restore_state(self) -> None:
+        settings = self.context.settings
+        geometry = settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1400, 860)
+        state = settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        splitter = settings.value("window/splitter")
+        if isinstance(splitter, QByteArray):
+            self.splitter.restoreState(splitter)
+
+    def save_state(self) -> None:
+        settings = self.context.settings
+        settings.setValue("window/geometry", self.saveGeometry())
+        settings.setValue("window/state", self.saveState())
+        settings.setValue("window/splitter", self.splitter.saveState())
+        spec = self.context.spec
+        if spec is not None and not getattr(self.context.workspace, "demo_paths", None):
+            settings.setValue("workspace/cwd", str(spec.cwd))
+            settings.setValue("workspace/home", str(spec.home) if spec.home else "")
+            settings.setValue("workspace/profile", spec.profile)
+            settings.setValue("workspace/model", spec.model or "")
+            settings.setValue("workspace/add_dirs", [str(p) for p in spec.add_dirs])
+            settings.setValue("workspace/plugin_dirs", [str(p) for p in spec.plugin_dirs])
+
+    def closeEvent(self, event) -> None:
+        self.save_state()
+        if self.watcher is not None:
+            self.watcher.stop()
+        self.context.wait_for_scans(3000)
+        super().closeEvent(event)

@@ -1,0 +1,356 @@
+"""The registry as a Qt tree: sources (in precedence order, with counts) → skills.
+
+A custom QAbstractItemModel over the engine's own objects. `apply_snapshot()` updates the tree
+in place — rows are inserted, removed and moved, changed rows emit dataChanged — so that
+persistent indexes (the selection, the expanded groups) survive a rescan.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Any, Callable, Hashable, Sequence
+
+from PySide6.QtCore import (QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt)
+from PySide6.QtGui import QBrush, QFont
+
+from skillmanager.core.model import Skill
+from skillmanager.gui import states
+from skillmanager.gui.engine import SkillGroup, Snapshot, group_skills, skill_identity
+
+_USER = Qt.ItemDataRole.UserRole.value
+
+
+class Role(enum.IntEnum):
+    """Typed data roles of the registry model."""
+
+    Name = _USER + 1
+    Source = _USER + 2
+    State = _USER + 3  # states.Visual
+    Tokens = _USER + 4  # int, tokens of the skill's listing entry (0 when not listed)
+    Path = _USER + 5  # str
+    Diagnostics = _USER + 6  # list[Diagnostic]
+    Skill = _USER + 7  # the core Skill object
+    Identity = _USER + 8  # a key that survives rescans
+    IsGroup = _USER + 9
+    SortKey = _USER + 10  # used by the proxy: name (lower-case) or tokens
+
+
+class Column(enum.IntEnum):
+    Name = 0
+    State = 1
+    Tokens = 2
+
+
+HEADERS = {Column.Name: "Skill", Column.State: "State", Column.Tokens: "Tokens"}
+
+
+class TreeItem:
+    """A node: the invisible root, a source group, or a skill."""
+
+    __slots__ = ("parent", "children", "key", "group", "skill", "visual", "tokens", "entry")
+
+    def __init__(self, parent: "TreeItem | None", key: Hashable, group: SkillGroup | None = None,
+                 skill: Skill | None = None):
+        self.parent = parent
+        self.children: list[TreeItem] = []
+        self.key = key
+        self.group = group
+        self.skill = skill
+        self.visual: states.Visual | None = None
+        self.tokens = 0
+        self.entry = None
+
+    def row(self) -> int:
+        return self.parent.children.index(self) if self.parent else 0
+
+
+class RegistryModel(QAbstractItemModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._root = TreeItem(None, "root")
+        self._snapshot: Snapshot | None = None
+
+    # --- reading -------------------------------------------------------------------------------
+    def _item(self, index: QModelIndex) -> TreeItem:
+        return index.internalPointer() if index.isValid() else self._root
+
+    def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
+        if column < 0 or column >= len(Column) or row < 0:
+            return QModelIndex()
+        if parent.isValid() and parent.column() != 0:
+            return QModelIndex()
+        item = self._item(parent)
+        if row >= len(item.children):
+            return QModelIndex()
+        return self.createIndex(row, column, item.children[row])
+
+    def parent(self, index: QModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid():
+            return QModelIndex()
+        item: TreeItem = index.internalPointer()
+        parent = item.parent
+        if parent is None or parent is self._root:
+            return QModelIndex()
+        return self.createIndex(parent.row(), 0, parent)
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._item(parent).children)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        return len(Column)
+
+    def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:
+        return self.rowCount(parent) > 0
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation is Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(Column):
+            return HEADERS[Column(section)]
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        item: TreeItem = index.internalPointer()
+        column = Column(index.column())
+        if item.group is not None:
+            return self._group_data(item, column, role)
+        return self._skill_data(item, column, role)
+
+    def _group_data(self, item: TreeItem, column: Column, role: int):
+        group = item.group
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column is Column.Name:
+                return f"{group.label} ({len(item.children)})"
+            if column is Column.Tokens:
+                return str(sum(child.tokens for child in item.children))
+            return None
+        if role == Qt.ItemDataRole.FontRole and column is Column.Name:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return group.tooltip or group.label
+        if role == Role.Name:
+            return group.label
+        if role == Role.IsGroup:
+            return True
+        if role == Role.Identity:
+            return item.key
+        if role == Role.Tokens:
+            return sum(child.tokens for child in item.children)
+        if role == Role.SortKey:
+            return item.row() if column is not Column.Tokens else sum(c.tokens for c in item.children)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column is Column.Tokens:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _skill_data(self, item: TreeItem, column: Column, role: int):
+        skill = item.skill
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column is Column.Name:
+                return skill.name
+            if column is Column.State:
+                return item.visual.label
+            return str(item.tokens) if item.tokens else "—"
+        if role == Qt.ItemDataRole.DecorationRole and column is Column.Name:
+            return states.icon(item.visual)
+        if role == Qt.ItemDataRole.ForegroundRole and column is Column.State:
+            return QBrush(states.colour(item.visual))
+        if role == Qt.ItemDataRole.FontRole and column is Column.Name and item.visual is states.Visual.SHADOWED:
+            font = QFont()
+            font.setStrikeOut(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _tooltip(skill, item.visual)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column is Column.Tokens:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Role.Name:
+            return skill.name
+        if role == Role.Source:
+            return skill.source.label
+        if role == Role.State:
+            return item.visual
+        if role == Role.Tokens:
+            return item.tokens
+        if role == Role.Path:
+            return str(skill.path) if skill.path else ""
+        if role == Role.Diagnostics:
+            return list(skill.diagnostics)
+        if role == Role.Skill:
+            return skill
+        if role == Role.Identity:
+            return item.key
+        if role == Role.IsGroup:
+            return False
+        if role == Role.SortKey:
+            return item.tokens if column is Column.Tokens else skill.name.casefold()
+        return None
+
+    # --- lookups -------------------------------------------------------------------------------
+    @property
+    def snapshot(self) -> Snapshot | None:
+        return self._snapshot
+
+    def index_for_identity(self, identity: Hashable) -> QModelIndex:
+        for group in self._root.children:
+            if group.key == identity:
+                return self.createIndex(group.row(), 0, group)
+            for child in group.children:
+                if child.key == identity:
+                    return self.createIndex(child.row(), 0, child)
+        return QModelIndex()
+
+    def index_for_skill(self, skill: Skill) -> QModelIndex:
+        return self.index_for_identity(skill_identity(skill))
+
+    def group_keys(self) -> list[Hashable]:
+        return [g.key for g in self._root.children]
+
+    # --- incremental update --------------------------------------------------------------------
+    def apply_snapshot(self, snapshot: Snapshot) -> None:
+        """Bring the tree in line with `snapshot` using row inserts/removes/moves and dataChanged."""
+        self._snapshot = snapshot
+        groups = group_skills(snapshot)
+        targets = [(g.key, g) for g in groups]
+        self._sync_children(QModelIndex(), self._root, targets,
+                            make=lambda key, group: self._make_group(key, group),
+                            update=lambda item, group: self._update_group(item, group, snapshot))
+
+    def _make_group(self, key, group: SkillGroup) -> TreeItem:
+        item = TreeItem(self._root, key, group=group)
+        for skill in group.skills:
+            child = TreeItem(item, skill_identity(skill), skill=skill)
+            self._fill(child, skill)
+            item.children.append(child)
+        return item
+
+    def _fill(self, item: TreeItem, skill: Skill) -> bool:
+        snapshot = self._snapshot
+        identity = skill_identity(skill)
+        entry = snapshot.entries.get(identity) if snapshot else None
+        tokens = snapshot.tokens.get(identity, 0) if snapshot else 0
+        visual = states.visual_state(skill, entry)
+        changed = item.skill is not skill or item.visual is not visual or item.tokens != tokens
+        item.skill, item.entry, item.tokens, item.visual = skill, entry, tokens, visual
+        return changed
+
+    def _update_group(self, item: TreeItem, group: SkillGroup, snapshot: Snapshot) -> None:
+        label_changed = item.group is None or item.group.label != group.label
+        item.group = group
+        parent_index = self.createIndex(item.row(), 0, item)
+        before = len(item.children)
+
+        def make(key, skill):
+            child = TreeItem(item, key, skill=skill)
+            self._fill(child, skill)
+            return child
+
+        def update(child: TreeItem, skill: Skill):
+            if self._fill(child, skill):
+                row = child.row()
+                self.dataChanged.emit(self.createIndex(row, 0, child), self.createIndex(row, len(Column) - 1, child))
+
+        self._sync_children(parent_index, item, [(skill_identity(s), s) for s in group.skills], make, update)
+        if label_changed or before != len(item.children):
+            row = item.row()
+            self.dataChanged.emit(self.createIndex(row, 0, item), self.createIndex(row, len(Column) - 1, item))
+
+    def _sync_children(self, parent_index: QModelIndex, parent: TreeItem, targets: Sequence[tuple[Hashable, Any]],
+                       make: Callable[[Hashable, Any], TreeItem], update: Callable[[TreeItem, Any], None]) -> None:
+        """Turn parent.children into `targets` (key, payload) with minimal row operations."""
+        wanted = {key for key, _ in targets}
+        # 1. removals, in contiguous runs from the bottom
+        row = len(parent.children) - 1
+        while row >= 0:
+            if parent.children[row].key in wanted:
+                row -= 1
+                continue
+            last = row
+            while row - 1 >= 0 and parent.children[row - 1].key not in wanted:
+                row -= 1
+            self.beginRemoveRows(parent_index, row, last)
+            del parent.children[row:last + 1]
+            self.endRemoveRows()
+            row -= 1
+        # 2. inserts and moves, walking the target order
+        for position, (key, payload) in enumerate(targets):
+            current = parent.children[position] if position < len(parent.children) else None
+            if current is not None and current.key == key:
+                update(current, payload)
+                continue
+            existing = next((i for i in range(position + 1, len(parent.children))
+                             if parent.children[i].key == key), None)
+            if existing is None:
+                self.beginInsertRows(parent_index, position, position)
+                child = make(key, payload)
+                child.parent = parent
+                parent.children.insert(position, child)
+                self.endInsertRows()
+            else:
+                self.beginMoveRows(parent_index, existing, existing, parent_index, position)
+                child = parent.children.pop(existing)
+                parent.children.insert(position, child)
+                self.endMoveRows()
+                update(child, payload)
+
+
+def _tooltip(skill: Skill, visual: states.Visual) -> str:
+    parts = [f"{skill.name} — {visual.label}", skill.source.label]
+    if skill.path:
+        parts.append(str(skill.path))
+    if skill.diagnostics:
+        parts.append(f"{len(skill.diagnostics)} diagnostic(s)")
+    return "\n".join(parts)
+
+
+class RegistryFilterProxy(QSortFilterProxyModel):
+    """Recursive filter on name/description/source; sort by name or tokens via Role.SortKey."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setRecursiveFilteringEnabled(True)
+        self.setAutoAcceptChildRows(True)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setSortRole(Role.SortKey)
+        self._needle = ""
+
+    def set_text(self, text: str) -> None:
+        needle = text.strip().casefold()
+        if needle == self._needle:
+            return
+        if hasattr(self, "beginFilterChange"):  # Qt 6.10+: invalidateFilter() is deprecated
+            self.beginFilterChange()
+            self._needle = needle
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self._needle = needle
+            self.invalidateFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
+        if not self._needle:
+            return True
+        model = self.sourceModel()
+        index = model.index(source_row, 0, source_parent)
+        if model.data(index, Role.IsGroup):
+            return False  # a group is shown when one of its skills matches (recursive filtering)
+        skill: Skill = model.data(index, Role.Skill)
+        haystack = f"{skill.name}\n{skill.description}\n{skill.source.label}".casefold()
+        return self._needle in haystack
+
+    def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
+        model = self.sourceModel()
+        if model.data(left, Role.IsGroup):  # groups always keep precedence order
+            return left.row() < right.row() if self.sortOrder() is Qt.SortOrder.AscendingOrder else left.row() > right.row()
+        a, b = model.data(left, Role.SortKey), model.data(right, Role.SortKey)
+        if a == b:
+            return left.row() < right.row()
+        return a < b
+
+
+__all__ = ["Role", "Column", "RegistryModel", "RegistryFilterProxy", "TreeItem", "QPersistentModelIndex"]

@@ -1,0 +1,142 @@
+"""How a skill's engine-decided state is shown: one visual category, a colour, an icon, plain words.
+
+The categories only read what core decided (SkillState, diagnostics, the listing entry); they
+decide nothing themselves.
+"""
+from __future__ import annotations
+
+import enum
+from functools import lru_cache
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
+
+from skillmanager.core.model import Invoker, Listed, Severity, Skill
+
+
+class Visual(enum.Enum):
+    ACTIVE = "active"
+    NAME_ONLY = "name-only"
+    HIDDEN = "hidden"
+    BLOCKED = "blocked"
+    SHADOWED = "shadowed"
+    CONDITIONAL = "conditional"
+    INVALID = "invalid"
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self]
+
+
+_LABELS = {
+    Visual.ACTIVE: "Active",
+    Visual.NAME_ONLY: "Name only",
+    Visual.HIDDEN: "Hidden from Claude",
+    Visual.BLOCKED: "Blocked",
+    Visual.SHADOWED: "Shadowed",
+    Visual.CONDITIONAL: "Waiting",
+    Visual.INVALID: "Invalid",
+}
+
+# Colours chosen to read on both light and dark palettes.
+_COLOURS = {
+    Visual.ACTIVE: "#2e9d4f",
+    Visual.NAME_ONLY: "#3a7bd5",
+    Visual.HIDDEN: "#8a8f98",
+    Visual.BLOCKED: "#d0453b",
+    Visual.SHADOWED: "#9a7b4f",
+    Visual.CONDITIONAL: "#d69a1c",
+    Visual.INVALID: "#c2185b",
+}
+
+_GLYPHS = {
+    Visual.ACTIVE: "✓",
+    Visual.NAME_ONLY: "N",
+    Visual.HIDDEN: "–",
+    Visual.BLOCKED: "×",
+    Visual.SHADOWED: "↓",
+    Visual.CONDITIONAL: "…",
+    Visual.INVALID: "!",
+}
+
+
+def is_deny_blocked(skill: Skill) -> bool:
+    return any(d.kind == "deny" for d in skill.state.decided_by)
+
+
+def visual_state(skill: Skill, entry=None) -> Visual:
+    state = skill.state
+    if skill.has_errors:
+        return Visual.INVALID
+    if not state.is_winner:
+        return Visual.SHADOWED
+    if state.conditional and not state.active:
+        return Visual.CONDITIONAL
+    if is_deny_blocked(skill) or state.invocable_by is Invoker.NONE:
+        return Visual.BLOCKED
+    if state.listed is Listed.NO:
+        return Visual.HIDDEN
+    if state.listed is Listed.NAME_ONLY or bool(getattr(entry, "name_only", False)):
+        return Visual.NAME_ONLY
+    return Visual.ACTIVE
+
+
+def colour(visual: Visual) -> QColor:
+    return QColor(_COLOURS[visual])
+
+
+@lru_cache(maxsize=None)
+def icon(visual: Visual) -> QIcon:
+    """A round badge with a glyph, drawn at two resolutions so it stays crisp on high-DPI screens."""
+    result = QIcon()
+    for size in (16, 32, 48):
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colour(visual))
+        margin = size * 0.08
+        painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin))
+        painter.setPen(QPen(QColor("white")))
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(int(size * 0.62))
+        painter.setFont(font)
+        painter.drawText(QRectF(0, 0, size, size), Qt.AlignmentFlag.AlignCenter, _GLYPHS[visual])
+        painter.end()
+        result.addPixmap(pixmap)
+    return result
+
+
+@lru_cache(maxsize=None)
+def app_icon() -> QIcon:
+    from skillmanager.core.resources import resource_path
+
+    path = resource_path("icons", "skillmanager.svg")
+    if path.exists():
+        return QIcon(str(path))
+    result = QIcon()
+    for size in (16, 32, 64, 128):
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        path_ = QPainterPath()
+        path_.addRoundedRect(QRectF(0, 0, size, size), size * 0.2, size * 0.2)
+        painter.fillPath(path_, QColor("#3a5bd5"))
+        painter.setPen(QPen(QColor("white"), size * 0.08))
+        painter.drawLine(QPointF(size * 0.25, size * 0.35), QPointF(size * 0.75, size * 0.35))
+        painter.drawLine(QPointF(size * 0.25, size * 0.55), QPointF(size * 0.65, size * 0.55))
+        painter.drawLine(QPointF(size * 0.25, size * 0.75), QPointF(size * 0.5, size * 0.75))
+        painter.end()
+        result.addPixmap(pixmap)
+    return result
+
+
+def worst_severity(skill: Skill) -> Severity | None:
+    order = [Severity.ERROR, Severity.WARNING, Severity.INFO]
+    for severity in order:
+        if any(d.severity is severity for d in skill.diagnostics):
+            return severity
+    return None

@@ -1,0 +1,317 @@
+"""Preview tab: layer 1 (the exact listing + budget) beside layer 2 (the selected skill's expansion)."""
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Qt, Signal
+from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QPlainTextEdit, QProgressBar, QPushButton, QSplitter, QStackedWidget, QTextBrowser,
+                               QTextEdit, QVBoxLayout, QWidget)
+
+from skillmanager.core.model import Skill
+from skillmanager.gui.context import AppContext
+from skillmanager.gui.engine import Snapshot, entry_text, expand_skill, listing_entries
+from skillmanager.gui.wording import entry_attr
+
+
+def monospace_font():
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+
+def render_markdown(text: str) -> str:
+    """Markdown → HTML with markdown-it-py (front matter blocks are recognised and left out)."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table").use(front_matter_plugin)
+    return md.render(text)
+
+
+class ListingView(QWidget):
+    """Layer 1: what the model is sent at start-up, with the budget and every cut explained."""
+
+    def __init__(self, context: AppContext, parent=None):
+        super().__init__(parent)
+        self.context = context
+        self.heading = QLabel("<b>Listing</b> — the text Claude receives (layer 1)", self)
+        self.meter = QProgressBar(self)
+        self.meter.setTextVisible(False)  # the figures go in a label: text drawn on the bar can be hidden
+        self.meter.setMaximumHeight(12)
+        self.meter_text = QLabel(self)
+        self.meter_label = QLabel(self)
+        self.meter_label.setWordWrap(True)
+        self.text = QPlainTextEdit(self)
+        self.text.setReadOnly(True)
+        self.text.setFont(monospace_font())
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.cuts = QListWidget(self)
+        self.cuts.setMaximumHeight(120)
+        self.cuts.setToolTip("Entries the budget or the per-entry cap shortened, and why")
+        self.cuts.currentRowChanged.connect(self._reveal_cut)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.meter_text)
+        layout.addWidget(self.meter)
+        layout.addWidget(self.meter_label)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(QLabel("Cut or shortened entries:", self))
+        layout.addWidget(self.cuts)
+        self._cut_spans: list[tuple[int, int]] = []
+        context.snapshot_changed.connect(self.apply_snapshot)
+
+    def apply_snapshot(self, snapshot: Snapshot) -> None:
+        listing = snapshot.listing
+        self.cuts.clear()
+        self._cut_spans = []
+        if listing is None:
+            why = snapshot.problems.get("listing") or snapshot.problems.get("registry") or "no workspace loaded"
+            self.text.setPlainText("")
+            self.meter.setRange(0, 1)
+            self.meter.setValue(0)
+            self.meter_text.setText("Budget: not available")
+            self.meter_label.setText(f"Listing not available: {why}")
+            return
+        text = getattr(listing, "text", "") or ""
+        self.text.setPlainText(text)
+        totals = getattr(listing, "totals", listing)
+        budget = int(entry_attr(totals, "budget", default=0) or 0)
+        used = int(entry_attr(totals, "used", "width", default=0) or 0)
+        level = entry_attr(totals, "level", default="")
+        level = getattr(level, "value", level)
+        undroppable = entry_attr(totals, "undroppable_cost", "names_cost", default=None)
+        names = entry_attr(totals, "undroppable", default=[]) or []
+        self.meter.setRange(0, max(budget, used, 1))
+        self.meter.setValue(min(used, max(budget, used, 1)))
+        self.meter_text.setText(f"<b>{used:,}</b> of {budget:,} characters of the listing budget"
+                                + (" — <b>over budget</b>" if budget and used > budget else ""))
+        if budget and used > budget:
+            palette = self.meter.palette()
+            palette.setColor(palette.ColorRole.Highlight, QColor("#d0453b"))
+            self.meter.setPalette(palette)
+        else:
+            self.meter.setPalette(self.palette())
+        notes = [f"Budget level: {level}" if level else ""]
+        if undroppable is not None:
+            notes.append(f"the smallest listing Claude Code can make (names it cannot drop) costs "
+                         f"{int(undroppable):,} characters")
+        if names:
+            notes.append(f"{len(names)} names stay past the budget")
+        self.meter_label.setText("; ".join(n for n in notes if n))
+        self._highlight_cuts(listing, text)
+
+    def _highlight_cuts(self, listing, text: str) -> None:
+        selections = []
+        fmt = QTextCharFormat()
+        fmt.setBackground(QColor(214, 154, 28, 90))
+        fmt.setProperty(QTextFormat.Property.FullWidthSelection, False)
+        search_from = 0
+        for entry in listing_entries(listing):
+            shown = entry_text(entry)
+            cut = bool(entry_attr(entry, "cut", default=False))
+            start = text.find(shown, search_from) if shown else -1
+            if start >= 0:
+                search_from = start + len(shown)
+            if not cut:
+                continue
+            name = getattr(getattr(entry, "skill", None), "name", None) or entry_attr(entry, "name", default="?")
+            why = entry_attr(entry, "cut_reason", "why", "reason", default="shortened")
+            full = entry_attr(entry, "full", "full_text", default="")
+            item = QListWidgetItem(f"{name} — {why}")
+            item.setToolTip(f"Sent: {shown}\n\nFull entry: {full}" if full else f"Sent: {shown}")
+            self.cuts.addItem(item)
+            self._cut_spans.append((start, len(shown)))
+            if start >= 0:
+                selection = QTextEdit.ExtraSelection()
+                cursor = QTextCursor(self.text.document())
+                cursor.setPosition(start)
+                cursor.setPosition(start + len(shown), QTextCursor.MoveMode.KeepAnchor)
+                selection.cursor = cursor
+                selection.format = fmt
+                selections.append(selection)
+        self.text.setExtraSelections(selections)
+        if not self._cut_spans:
+            self.cuts.addItem("Nothing was cut: every entry is sent in full.")
+
+    def _reveal_cut(self, row: int) -> None:
+        if 0 <= row < len(self._cut_spans):
+            start, length = self._cut_spans[row]
+            if start >= 0:
+                cursor = self.text.textCursor()
+                cursor.setPosition(start)
+                cursor.setPosition(start + length, QTextCursor.MoveMode.KeepAnchor)
+                self.text.setTextCursor(cursor)
+                self.text.ensureCursorVisible()
+
+
+class _ShellSignals(QObject):
+    done = Signal(object, object)  # result, error
+
+
+class _ShellRun(QRunnable):
+    def __init__(self, registry, name: str, args: str, as_user: bool):
+        super().__init__()
+        self.registry, self.name, self.args, self.as_user = registry, name, args, as_user
+        self.signals = _ShellSignals()
+
+    def run(self) -> None:
+        try:
+            result = expand_skill(self.registry, self.name, self.args, run_shell=True, as_user=self.as_user)
+        except Exception as error:  # noqa: BLE001 - shown in the panel
+            self.signals.done.emit(None, error)
+            return
+        self.signals.done.emit(result, None)
+
+
+class ExpansionView(QWidget):
+    """Layer 2: what invoking the selected skill injects, rendered or raw; shell only on request."""
+
+    def __init__(self, context: AppContext, parent=None):
+        super().__init__(parent)
+        self.context = context
+        self.skill: Skill | None = None
+        self.result = None
+        self.heading = QLabel("<b>Expansion</b> — what invoking the skill injects (layer 2)", self)
+        self.args_edit = QLineEdit(self)
+        self.args_edit.setPlaceholderText("Arguments, as typed after /name")
+        self.args_edit.textChanged.connect(lambda _t: self.refresh())
+        self.as_user = QCheckBox("Typed as /name", self)
+        self.as_user.setToolTip("Expand as if you typed /name, instead of Claude calling the Skill tool")
+        self.as_user.toggled.connect(lambda _c: self.refresh())
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        self.note.hide()
+        self.raw_toggle = QCheckBox("Raw", self)
+        self.raw_toggle.setToolTip("Show the exact text instead of rendered Markdown")
+        self.raw_toggle.toggled.connect(self._show_mode)
+        self.launch = QLabel(self)
+        self.launch.setFont(monospace_font())
+        self.launch.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.rendered = QTextBrowser(self)
+        self.rendered.setOpenExternalLinks(False)
+        self.raw = QPlainTextEdit(self)
+        self.raw.setReadOnly(True)
+        self.raw.setFont(monospace_font())
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.rendered)
+        self.stack.addWidget(self.raw)
+        self.shell_box = QGroupBox("Inline shell — would run (nothing runs unless you press the button)", self)
+        self.shell_list = QListWidget(self.shell_box)
+        self.shell_list.setFont(monospace_font())
+        self.shell_list.setMaximumHeight(90)
+        self.run_button = QPushButton(self.shell_box)
+        self.run_button.clicked.connect(self._run_shell)
+        shell_layout = QVBoxLayout(self.shell_box)
+        shell_layout.addWidget(self.shell_list)
+        shell_layout.addWidget(self.run_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self.shell_box.hide()
+        top = QHBoxLayout()
+        top.addWidget(self.args_edit, 1)
+        top.addWidget(self.as_user)
+        top.addWidget(self.raw_toggle)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.heading)
+        layout.addLayout(top)
+        layout.addWidget(self.note)
+        layout.addWidget(self.launch)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.shell_box)
+        self.pool = QThreadPool(self)
+        self._runs: list[_ShellRun] = []
+        context.selection_changed.connect(self.show_skill)
+        context.snapshot_changed.connect(lambda _s: self.refresh())
+        self.show_skill(None)
+
+    def show_skill(self, skill: Skill | None) -> None:
+        self.skill = skill
+        self.refresh()
+
+    def refresh(self) -> None:
+        registry = self.context.registry
+        skill = self.skill
+        self.shell_box.hide()
+        self.note.hide()
+        if skill is None or registry is None:
+            self.launch.setText("")
+            self._set_text("Select a skill to see what invoking it would inject.", markdown=False)
+            return
+        try:
+            result = expand_skill(registry, skill.name, self.args_edit.text(), as_user=self.as_user.isChecked())
+        except Exception as error:  # noqa: BLE001 - "not available" state instead of a crash
+            self.result = None
+            self.launch.setText("")
+            self._set_text(f"Expansion not available: {error}", markdown=False)
+            return
+        self.result = result
+        self.launch.setText(str(getattr(result, "launch_line", "") or ""))
+        resolved = getattr(result, "skill", None)
+        if resolved is not None and resolved is not skill:
+            self.note.setText(f"Invoking “{skill.name}” runs the {resolved.source.label.lower()} copy: "
+                              "the selected one is shadowed.")
+            self.note.show()
+        refusal = getattr(result, "refusal", None)
+        if refusal:
+            self._set_text(str(refusal), markdown=False)
+            return
+        block = getattr(result, "block", "") or ""
+        self._set_text(block, markdown=True)
+        snippets = list(getattr(result, "shell_snippets", []) or [])
+        if snippets:
+            self.shell_list.clear()
+            for snippet in snippets:
+                self.shell_list.addItem(f"$ {getattr(snippet, 'command', snippet)}")
+            count = len(snippets)
+            self.run_button.setText(f"Run these {count} command{'s' if count != 1 else ''}")
+            self.run_button.setEnabled(bool(getattr(result, "shell_allowed", True)))
+            self.shell_box.show()
+
+    def _set_text(self, text: str, markdown: bool) -> None:
+        self.raw.setPlainText(text)
+        if markdown:
+            self.rendered.setHtml(render_markdown(text))
+        else:
+            self.rendered.setHtml(f"<p><i>{html.escape(text)}</i></p>")
+        self._show_mode(self.raw_toggle.isChecked())
+
+    def _show_mode(self, raw: bool) -> None:
+        self.stack.setCurrentWidget(self.raw if raw else self.rendered)
+
+    def _run_shell(self) -> None:
+        if self.skill is None or self.context.registry is None:
+            return
+        self.run_button.setEnabled(False)
+        self.run_button.setText("Running…")
+        job = _ShellRun(self.context.registry, self.skill.name, self.args_edit.text(), self.as_user.isChecked())
+        job.signals.done.connect(self._shell_done)
+        self._runs.append(job)
+        self.pool.start(job)
+
+    def _shell_done(self, result, error) -> None:
+        self._runs.clear()
+        self.run_button.setEnabled(True)
+        if error is not None:
+            self.run_button.setText(f"Failed: {error}")
+            return
+        self.run_button.setText("Ran once — edit the arguments or reselect to preview again")
+        block = getattr(result, "block", "") or ""
+        self._set_text(block, markdown=True)
+
+
+class PreviewPanel(QWidget):
+    def __init__(self, context: AppContext, parent=None):
+        super().__init__(parent)
+        self.listing = ListingView(context, self)
+        self.expansion = ExpansionView(context, self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.listing)
+        self.splitter.addWidget(self.expansion)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.splitter)
+
+    def resizeEvent(self, event) -> None:  # side by side when there is room, stacked otherwise
+        wide = event.size().width() >= 760
+        self.splitter.setOrientation(Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical)
+        super().resizeEvent(event)

@@ -1,0 +1,390 @@
+"""Simulator tab: pick project files and a tool, see what each step discovers or activates.
+
+The project tree is a QFileSystemModel (it lists a folder only when it is expanded) behind a proxy
+that refuses to open heavy dirs (node_modules, .git, …) and dirs git ignores, so they are never
+scanned; the ignore decision and its rule come from the engine.
+"""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QDir, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFileSystemModel, QHBoxLayout, QLabel,
+                               QListWidget, QListWidgetItem, QPushButton, QSplitter, QTextBrowser, QTreeView,
+                               QVBoxLayout, QWidget)
+
+from skillmanager.gui.context import AppContext
+from skillmanager.gui.engine import Snapshot, optional_module
+
+OPERATIONS = ("Read", "Edit", "Write", "Bash", "Grep", "Glob")
+HEAVY_DIRS = frozenset({"node_modules", ".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "dist", "build",
+                        ".next", ".cache", "target"})
+
+
+class LazyProjectProxy(QSortFilterProxyModel):
+    """Heavy and ignored dirs show as closed leaves (never fetched); the reason is in the tooltip."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.ignore_reason = None  # callable(Path) -> str | None, from the engine when available
+        self._reasons: dict[str, str | None] = {}
+
+    def reset_reasons(self) -> None:
+        self._reasons.clear()
+
+    def _path(self, proxy_index: QModelIndex) -> Path:
+        source = self.mapToSource(proxy_index)
+        return Path(self.sourceModel().filePath(source))
+
+    def skipped_reason(self, proxy_index: QModelIndex) -> str | None:
+        if not proxy_index.isValid():
+            return None
+        source = self.mapToSource(proxy_index)
+        model: QFileSystemModel = self.sourceModel()
+        if not model.isDir(source):
+            return None
+        path = Path(model.filePath(source))
+        key = str(path)
+        if key not in self._reasons:
+            reason = None
+            if path.name in HEAVY_DIRS:
+                reason = f"{path.name}: heavy folder, not scanned"
+            if self.ignore_reason is not None:
+                try:
+                    rule = self.ignore_reason(path)
+                except Exception:  # noqa: BLE001 - fail open, like git check-ignore outside a repo
+                    rule = None
+                if rule:
+                    reason = f"ignored by {rule}" + (" — not scanned" if reason is None else f"; {reason}")
+            self._reasons[key] = reason
+        return self._reasons[key]
+
+    def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:
+        if self.skipped_reason(parent):
+            return False
+        return super().hasChildren(parent)
+
+    def canFetchMore(self, parent: QModelIndex) -> bool:
+        if self.skipped_reason(parent):
+            return False
+        return super().canFetchMore(parent)
+
+    def fetchMore(self, parent: QModelIndex) -> None:
+        if self.skipped_reason(parent):
+            return
+        super().fetchMore(parent)
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if role in (Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.ToolTipRole) and index.column() == 0:
+            reason = self.skipped_reason(index)
+            if reason:
+                return QBrush(QColor("#8a8f98")) if role == Qt.ItemDataRole.ForegroundRole else reason
+        return super().data(index, role)
+
+
+class SimulatorPanel(QWidget):
+    def __init__(self, context: AppContext, parent=None):
+        super().__init__(parent)
+        self.context = context
+        self.session = None
+        self.fs_model = QFileSystemModel(self)
+        self.fs_model.setFilter(QDir.Filter.AllEntries | QDir.Filter.NoDotAndDotDot | QDir.Filter.Hidden)
+        self.fs_model.setReadOnly(True)
+        self.proxy = LazyProjectProxy(self)
+        self.proxy.setSourceModel(self.fs_model)
+        self.files = QTreeView(self)
+        self.files.setModel(self.proxy)
+        self.files.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        for column in (1, 2, 3):
+            self.files.hideColumn(column)
+        self.files.setHeaderHidden(True)
+        self.operation = QComboBox(self)
+        self.operation.addItems(OPERATIONS)
+        self.operation.setToolTip("Read, Edit and Write trigger discovery; Bash, Grep and Glob do not")
+        self.add_button = QPushButton("Add step", self)
+        self.add_button.clicked.connect(self._add_selected)
+        self.back_button = QPushButton("Step back", self)
+        self.back_button.clicked.connect(self.step_back)
+        self.save_button = QPushButton("Save…", self)
+        self.save_button.clicked.connect(self._save)
+        self.load_button = QPushButton("Load…", self)
+        self.load_button.clicked.connect(self._load)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.timeline = QListWidget(self)
+        self.timeline.currentRowChanged.connect(self._show_step)
+        self.step_view = QTextBrowser(self)
+
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(QLabel("<b>Project files</b> — pick files, then a tool", left))
+        left_layout.addWidget(self.files, 1)
+        row = QHBoxLayout()
+        row.addWidget(self.operation)
+        row.addWidget(self.add_button)
+        left_layout.addLayout(row)
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        buttons = QHBoxLayout()
+        buttons.addWidget(QLabel("<b>Timeline</b>", right))
+        buttons.addStretch(1)
+        for button in (self.back_button, self.save_button, self.load_button):
+            buttons.addWidget(button)
+        right_layout.addLayout(buttons)
+        right_layout.addWidget(self.status)
+        steps_split = QSplitter(Qt.Orientation.Vertical, right)
+        steps_split.addWidget(self.timeline)
+        steps_split.addWidget(self.step_view)
+        steps_split.setStretchFactor(1, 3)
+        right_layout.addWidget(steps_split, 1)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+        self._root: str | None = None
+        context.snapshot_changed.connect(self.apply_snapshot)
+        self._update_buttons()
+
+    # --- workspace -----------------------------------------------------------------------------
+    def apply_snapshot(self, snapshot: Snapshot) -> None:
+        cwd = str(getattr(snapshot.workspace, "cwd", "") or "")
+        if cwd and cwd != self._root:
+            self._root = cwd
+            self.proxy.reset_reasons()
+            self.proxy.ignore_reason = _ignore_reason_function(snapshot.workspace)
+            root = self.fs_model.setRootPath(cwd)
+            self.files.setRootIndex(self.proxy.mapFromSource(root))
+            self.session = None
+            self.timeline.clear()
+            self.step_view.clear()
+        if self.session is None:
+            self._new_session(snapshot)
+        self._update_buttons()
+
+    def _new_session(self, snapshot: Snapshot) -> None:
+        module, why = optional_module("session")
+        if module is None or snapshot.registry is None:
+            self.session = None
+            self.status.setText(f"Simulator not available: {why or snapshot.problems.get('registry', '')}")
+            return
+        try:
+            self.session = module.Session(snapshot.registry)
+        except Exception as error:  # noqa: BLE001
+            self.session = None
+            self.status.setText(f"Simulator not available: {error}")
+            return
+        self.status.setText("Pick a file and a tool, then Add step. Steps build on each other, like one session.")
+
+    def _update_buttons(self) -> None:
+        enabled = self.session is not None
+        self.add_button.setEnabled(enabled)
+        self.save_button.setEnabled(enabled and self.timeline.count() > 0)
+        self.load_button.setEnabled(enabled)
+        self.back_button.setEnabled(enabled and self.timeline.count() > 0)
+
+    # --- steps ---------------------------------------------------------------------------------
+    def _add_selected(self) -> None:
+        paths = []
+        for index in self.files.selectionModel().selectedRows(0):
+            paths.append(Path(self.fs_model.filePath(self.proxy.mapToSource(index))))
+        if not paths:
+            self.status.setText("Select one or more files in the project tree first.")
+            return
+        for path in paths:
+            self.add_step(self.operation.currentText(), path)
+
+    def add_step(self, operation: str, path: Path):
+        if self.session is None:
+            return None
+        try:
+            result = self.session.add_step(operation, str(path))
+        except Exception as error:  # noqa: BLE001 - a bad step is reported, the session goes on
+            self.status.setText(f"That step could not be simulated: {error}")
+            return None
+        self._append(operation, Path(path), result)
+        self._update_buttons()
+        return result
+
+    def _append(self, operation: str, path: Path, result) -> None:
+        discovered = list(_field(result, "discovered_dirs", "discovered", default=[]))
+        activated = list(_field(result, "activated", "activated_skills", default=[]))
+        summary = []
+        if discovered:
+            summary.append(f"discovered {len(discovered)} skills dir{'s' if len(discovered) != 1 else ''}")
+        if activated:
+            summary.append(f"activated {len(activated)}")
+        label = f"{self.timeline.count() + 1}. {operation} {self._relative(path)}"
+        label += f" — {', '.join(summary)}" if summary else " — nothing new"
+        item = QListWidgetItem(label)
+        item.setData(Qt.ItemDataRole.UserRole, result)
+        self.timeline.addItem(item)
+        self.timeline.setCurrentRow(self.timeline.count() - 1)
+
+    def _relative(self, path: Path) -> str:
+        try:
+            return str(Path(path).relative_to(self._root)) if self._root else str(path)
+        except ValueError:
+            return str(path)
+
+    def _show_step(self, row: int) -> None:
+        item = self.timeline.item(row) if row >= 0 else None
+        if item is None:
+            self.step_view.clear()
+            return
+        self.step_view.setHtml(step_html(item.data(Qt.ItemDataRole.UserRole), self._relative))
+
+    def step_back(self) -> None:
+        if self.session is None or self.timeline.count() == 0:
+            return
+        try:
+            self.session.undo()
+        except Exception as error:  # noqa: BLE001
+            self.status.setText(f"Could not step back: {error}")
+            return
+        self.timeline.takeItem(self.timeline.count() - 1)
+        self.timeline.setCurrentRow(self.timeline.count() - 1)
+        self._update_buttons()
+
+    # --- scenarios -----------------------------------------------------------------------------
+    def _save(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Save scenario", "scenario.json", "Scenario (*.json)")
+        if name:
+            self.save_scenario(Path(name))
+
+    def save_scenario(self, path: Path) -> None:
+        data = self.session.to_json()
+        Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False) if not isinstance(data, str) else data,
+                              encoding="utf-8")
+        self.status.setText(f"Saved {self.timeline.count()} steps to {path}")
+
+    def _load(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Load scenario", "", "Scenario (*.json)")
+        if name:
+            self.load_scenario(Path(name))
+
+    def load_scenario(self, path: Path) -> None:
+        module, why = optional_module("session")
+        if module is None or self.context.registry is None:
+            self.status.setText(f"Simulator not available: {why}")
+            return
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            session = module.Session.from_json(data, self.context.registry)
+        except Exception as error:  # noqa: BLE001 - a bad scenario file is reported, not fatal
+            self.status.setText(f"Could not load {path.name}: {error}")
+            return
+        self.session = session
+        self.timeline.clear()
+        for result in list(getattr(session, "results", [])):
+            step = result.step
+            self._append(step.op, Path(step.path), result)
+        self.status.setText(f"Loaded {self.timeline.count()} steps from {path.name}")
+        self._update_buttons()
+
+
+def _field(obj, *names, default=None):
+    for name in names:
+        value = getattr(obj, name, None)
+        if value is None and isinstance(obj, dict):
+            value = obj.get(name)
+        if value is not None:
+            return value
+    return default
+
+
+def _ignore_reason_function(workspace):
+    """Path -> "file:line (pattern)" when git would ignore it, using the engine's ignore rules."""
+    module, _why = optional_module("ignore_rules")
+    if module is None or not hasattr(module, "IgnoreOracle"):
+        return None
+    sources, _ = optional_module("sources")
+    cwd = Path(workspace.cwd)
+    root = (sources.find_git_root(cwd) if sources is not None and hasattr(sources, "find_git_root") else None) or cwd
+    try:
+        oracle = module.IgnoreOracle(Path(root))
+    except Exception:  # noqa: BLE001
+        return None
+
+    def reason(path: Path) -> str | None:
+        decision = oracle.check(str(path), True)
+        if not decision or not getattr(decision, "ignored", bool(decision)):
+            return None
+        source = _field(decision, "source_file", "source", "file")
+        line = _field(decision, "line_no", "line")
+        pattern = _field(decision, "pattern")
+        where = f"{source}:{line}" if source else "an ignore rule"
+        return where + (f" ({pattern})" if pattern else "")
+
+    return reason
+
+
+def step_html(result, relative) -> str:
+    summary = getattr(result, "summary_lines", None)
+    if callable(summary):  # the engine's own plain account of the step
+        parts = ["<h3>What happened</h3><ul>"]
+        parts += [f"<li>{html.escape(line)}</li>" for line in summary()]
+        parts.append("</ul>")
+        for diagnostic in getattr(result, "diagnostics", []) or []:
+            parts.append(f"<p><b>{diagnostic.severity.value}</b>: {html.escape(diagnostic.message)}</p>")
+        text = getattr(result, "model_text", "")
+        placement = getattr(result, "placement", None)
+        where = {"tool_result": " (appended to the tool result)", "system": " (as system messages)"}.get(placement, "")
+        parts.append(f"<h3>What the model received{where}</h3>")
+        parts.append(f"<pre>{html.escape(text)}</pre>" if text else "<p>Nothing new.</p>")
+        return "".join(parts)
+    parts = []
+    discovered = list(_field(result, "discovered", "discovered_dirs", default=[]))
+    ignored = list(_field(result, "ignored", "ignored_dirs", default=[]))
+    activated = list(_field(result, "activated", "activated_skills", default=[]))
+    parts.append("<h3>Discovered</h3>")
+    if discovered:
+        parts.append("<ul>" + "".join(f"<li>{html.escape(_describe(d, relative))}</li>" for d in discovered) + "</ul>")
+    else:
+        parts.append("<p>No new skills directory.</p>")
+    if ignored:
+        parts.append("<h3>Skipped (ignored by git)</h3><ul>"
+                     + "".join(f"<li>{html.escape(_describe(d, relative))}</li>" for d in ignored) + "</ul>")
+    parts.append("<h3>Activated</h3>")
+    if activated:
+        parts.append("<ul>" + "".join(f"<li>{html.escape(_describe(a, relative))}</li>" for a in activated) + "</ul>")
+    else:
+        parts.append("<p>No conditional skill activated.</p>")
+    text = _field(result, "model_text", "text", default="")
+    parts.append("<h3>What the model received</h3>")
+    if text:
+        parts.append(f"<pre>{html.escape(str(text))}</pre>")
+    else:
+        parts.append("<p>Nothing new.</p>")
+    return "".join(parts)
+
+
+def _describe(value, relative) -> str:
+    if isinstance(value, (str, Path)):
+        return relative(Path(value)) if Path(str(value)).is_absolute() else str(value)
+    name = _field(value, "name")
+    skill = _field(value, "skill")
+    if skill is not None and name is None:
+        name = getattr(skill, "name", None)
+    directory = _field(value, "dir", "directory", "path")
+    pattern = _field(value, "pattern")
+    rule = _field(value, "rule")
+    bits = []
+    if name:
+        bits.append(str(name))
+    if directory:
+        bits.append(relative(Path(str(directory))))
+    if pattern:
+        bits.append(f"matches {pattern}")
+    if rule:
+        bits.append(f"rule {rule}")
+    names = _field(value, "skills", "names")
+    if names:
+        bits.append("skills: " + ", ".join(getattr(s, "name", str(s)) for s in names))
+    return " — ".join(bits) if bits else str(value)

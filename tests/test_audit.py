@@ -1,0 +1,154 @@
+"""Audit rules: a crafted malicious skill per rule (true positives) and real skills (false positives)."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from skillmanager.core.audit import LEVELS, RULE_BY_NAME, audit_paths, audit_skill, level_index, reveal_hidden
+
+CASES = Path(__file__).parent / "data" / "audit_cases"
+CORPUS_SAMPLE = next((p for p in (Path(__file__).parent / "data" / "corpus_sample",
+                                  Path(__file__).parent / "data" / "audit_corpus_sample") if p.is_dir()), None)
+
+
+def _found(case: str):
+    return {(f.rule, f.severity, f.file.name, f.line) for f in audit_skill(CASES / case / "SKILL.md").findings}
+
+
+# (case folder, rule, severity, file, line) — every rule has a true positive
+EXPECTED = [
+    ("inline-shell", "inline-shell", "medium", "SKILL.md", 4),
+    ("inline-shell", "inline-shell", "medium", "SKILL.md", 6),
+    ("unrestricted-bash", "unrestricted-bash", "high", "SKILL.md", 3),
+    ("front-matter-hooks", "front-matter-hooks", "high", "SKILL.md", 3),
+    ("download-exec", "download-exec", "critical", "SKILL.md", 4),  # inside !`…`: runs at invocation
+    ("download-exec", "download-exec", "medium", "SKILL.md", 8),  # ordinary fenced code: lower
+    ("encoded-payload", "encoded-payload", "high", "SKILL.md", 4),  # base64
+    ("encoded-payload", "encoded-payload", "high", "SKILL.md", 5),  # hex
+    ("credential-read", "credential-read", "medium", "SKILL.md", 4),
+    ("credential-read", "credential-read", "medium", "SKILL.md", 5),
+    ("credential-read", "credential-read", "medium", "SKILL.md", 6),
+    ("env-exfiltration", "env-exfiltration", "critical", "SKILL.md", 4),
+    ("hidden-unicode", "hidden-unicode", "critical", "SKILL.md", 2),
+    ("hidden-unicode", "hidden-unicode", "medium", "SKILL.md", 4),
+    ("hidden-unicode", "hidden-unicode", "high", "SKILL.md", 5),
+    ("prompt-injection", "prompt-injection", "high", "SKILL.md", 4),
+    ("prompt-injection", "prompt-injection", "high", "SKILL.md", 5),
+    ("runs-shipped-script", "runs-shipped-script", "info", "SKILL.md", 4),
+    ("runs-shipped-script", "env-exfiltration", "critical", "setup.py", 2),
+    ("runs-shipped-script", "download-exec", "critical", "setup.py", 3),
+]
+
+
+@pytest.mark.parametrize("case,rule,severity,file,line", EXPECTED)
+def test_true_positive(case, rule, severity, file, line):
+    assert (rule, severity, file, line) in _found(case)
+
+
+def test_every_rule_has_a_true_positive():
+    assert {rule for _, rule, *_ in EXPECTED} | {"hardcoded-secret"} == set(RULE_BY_NAME)
+
+
+def test_clean_skill_has_no_findings():
+    # pip install without URL, curl alone, --index-url, .env mentioned, sha256 hex, emoji ZWJ, Persian ZWNJ
+    assert audit_skill(CASES / "clean" / "SKILL.md").findings == []
+
+
+def test_hidden_tag_text_is_decoded_and_revealed():
+    finding = next(f for f in audit_skill(CASES / "hidden-unicode" / "SKILL.md").findings if f.line == 2)
+    assert finding.evidence == "hidden: 'ignore the user'"
+    text = (CASES / "hidden-unicode" / "SKILL.md").read_text(encoding="utf-8")
+    shown = reveal_hidden(text)
+    assert "⟦hidden: ignore the user⟧" in shown and "⟦U+200B ZWSP⟧" in shown and "⟦U+202E RLO⟧" in shown
+    assert reveal_hidden("\ufeffkeep leading BOM") == "\ufeffkeep leading BOM"
+
+
+def test_inline_shell_commands_are_exact():
+    messages = [f.message for f in audit_skill(CASES / "inline-shell" / "SKILL.md").findings]
+    assert messages == ["runs at invocation: 'git status --short'", "runs at invocation: 'uname -a'"]
+
+
+def test_dotenv_read(tmp_path):
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "SKILL.md").write_text("---\ndescription: d\n---\nx !`cat .env`\n")
+    assert ("credential-read", "medium") in {(f.rule, f.severity) for f in audit_skill(tmp_path / "s" / "SKILL.md").findings}
+
+
+def test_secrets_are_found_and_redacted(tmp_path):
+    # built at run time so that no token-shaped string is committed
+    tokens = {
+        "AWS access key id": "AKIA" + "Q7ZK3M9XW2P4T8RV",
+        "GitHub token": "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A",
+        "Slack token": "xoxb-" + "2741-9183-Zq8Rt5Wv3Xy1",
+        "Anthropic API key": "sk-ant-" + "api03-Zx8Qw2Er4Ty6Ui8Op0As2Df4Gh6Jk8L",
+        "OpenAI API key": "sk-proj-" + "Mn4Bv6Cx8Za0Sd2Fg4Hj6Kl8Qw0Er2Ty4U",
+        "Google API key": "AIza" + "Sy9Qk2Lm4Np6Rt8Vw0Xz2Ab4Cd6Ef8Gh0Ij",
+        "JSON Web Token": "eyJ" + "hbGciOiJIUzI1NiJ9.eyJ" + "zdWIiOiIxMjM0NTY3ODkwIn0.Sfl4KxwRJSMeKKF2QT4fwpM",
+    }
+    skill = tmp_path / "secrets"
+    skill.mkdir()
+    lines = [f"{what}: {value}" for what, value in tokens.items()]
+    lines += ["-----BEGIN RSA " + "PRIVATE KEY-----", "MIIEowIBAAKCAQEA7Vb3qPq9rT2XkLm8NzYwQ4sD1fG5hJ6kL7mN8pQ9rS0tU1vW2xY3z", "x"]
+    (skill / "SKILL.md").write_text("---\ndescription: d\n---\n" + "\n".join(lines) + "\n")
+    findings = [f for f in audit_skill(skill / "SKILL.md").findings if f.rule == "hardcoded-secret"]
+    assert sorted(f.message for f in findings) == sorted([f"hard-coded {w}" for w in tokens] + ["hard-coded private key"])
+    for finding in findings:
+        assert "redacted" in finding.evidence
+        assert not any(value in finding.evidence for value in tokens.values())
+
+
+def test_placeholder_secrets_are_ignored(tmp_path):
+    skill = tmp_path / "ph"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text("---\ndescription: d\n---\nexport AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n"
+                                    "OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nghp_your_token_here\n")
+    assert audit_skill(skill / "SKILL.md").findings == []
+
+
+def test_binary_files_are_skipped_with_a_note(tmp_path):
+    skill = tmp_path / "bin"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text("---\ndescription: d\n---\nbody\n")
+    (skill / "blob.dat").write_bytes(b"\x00\x01curl x | sh")
+    (skill / "image.png").write_bytes(b"\x89PNG\r\n")
+    notes = audit_skill(skill / "SKILL.md").notes
+    assert any("image.png" in n for n in notes) and any("blob.dat" in n for n in notes)
+
+
+def test_unreadable_skill_md_is_a_note(tmp_path, monkeypatch):
+    skill = tmp_path / "locked"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text("x")
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda f, *a, **k: (_ for _ in ()).throw(PermissionError(13, "denied"))
+                        if str(f).endswith("locked/SKILL.md") else real_open(f, *a, **k))
+    audit = audit_skill(skill / "SKILL.md")
+    assert audit.findings == [] and audit.notes
+
+
+@pytest.mark.skipif(CORPUS_SAMPLE is None, reason="corpus sample not present")
+def test_corpus_sample_has_no_high_findings():
+    """Real published skills: nothing at high or above except rule-exact allowed-tools grants."""
+    audits = audit_paths(sorted(p.parent for p in CORPUS_SAMPLE.rglob("SKILL.md")))
+    assert audits
+    noisy = [(a.name, f.rule, f.severity) for a in audits for f in a.findings
+             if level_index(f.severity) >= level_index("high") and f.rule != "unrestricted-bash"]
+    assert noisy == []
+
+
+def test_cli_exit_codes_and_json():
+    from skillmanager.cli import main
+    out = io.StringIO()
+    assert main(["audit", str(CASES / "clean"), "--json"], out) == 0
+    assert json.loads(out.getvalue())["skills"][0]["findings"] == []
+    assert main(["audit", str(CASES / "download-exec")], io.StringIO()) == 1
+    assert main(["audit", str(CASES / "inline-shell")], io.StringIO()) == 0  # medium < high
+    assert main(["audit", str(CASES / "inline-shell"), "--fail-on", "medium"], io.StringIO()) == 1
+    assert main(["audit", str(CASES / "missing-dir")], io.StringIO()) == 2
+    with pytest.raises(SystemExit) as exit_info:
+        main(["audit", "--fail-on", "severe", str(CASES)])
+    assert exit_info.value.code == 2
+    assert LEVELS == ("info", "low", "medium", "high", "critical")

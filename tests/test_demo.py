@@ -1,0 +1,102 @@
+"""The demo workspace: copied safely, and it really has every kind of skill and conflict (per the engine)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from skillmanager.core.demo import copy_demo, create_demo_workspace
+from skillmanager.core.model import Listed, SourceKind
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    return create_demo_workspace(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture(scope="module")
+def registry(demo):
+    from skillmanager.core.registry import load_registry
+
+    return load_registry(demo)
+
+
+def test_copy_is_a_git_repo_with_symlink_and_ignore_file(tmp_path):
+    paths = copy_demo(tmp_path / "copy")
+    assert (paths.repo / ".git").is_dir() or not __import__("shutil").which("git")
+    assert (paths.repo / ".gitignore").read_text().count("platform/vendor/") == 1
+    assert not (paths.repo / "dot-gitignore").exists()
+    link = paths.home / ".claude" / "skills" / "team-style"
+    assert link.is_symlink()
+    assert os.path.realpath(link) == os.path.realpath(paths.repo / ".claude" / "skills" / "team-style")
+    assert (paths.cwd / "node_modules" / "left-pad" / "index.js").is_file()
+
+
+def test_two_copies_are_independent(tmp_path):
+    first, second = copy_demo(tmp_path / "a"), copy_demo(tmp_path / "b")
+    target = first.cwd / ".claude" / "skills" / "deploy" / "SKILL.md"
+    target.write_text("changed", encoding="utf-8")
+    assert (second.cwd / ".claude" / "skills" / "deploy" / "SKILL.md").read_text(encoding="utf-8") != "changed"
+
+
+def test_workspace_points_into_the_copy(demo):
+    paths = demo.demo_paths
+    assert demo.cwd == paths.cwd and demo.home == paths.home
+    assert paths.add_dir in demo.add_dirs and paths.plugin_dir in demo.plugin_dirs
+    assert "CLAUDE_CONFIG_DIR" not in demo.env and demo.env["HOME"] == str(paths.home)
+
+
+def test_every_source_kind_is_present(registry):
+    kinds = {s.source for s in registry.skills}
+    for kind in (SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR, SourceKind.COMMAND,
+                 SourceKind.PLUGIN_COMMAND, SourceKind.PLUGIN_SKILL, SourceKind.MCP):
+        assert kind in kinds, kind
+    project_levels = {s.source_root for s in registry.skills if s.source is SourceKind.PROJECT}
+    assert len(project_levels) == 2  # the cwd and the repo root (walk-up)
+
+
+def test_every_conflict_kind_is_present(registry):
+    conflicts = {c.name: c for c in registry.conflicts()}
+    # managed > user > project for the same name
+    assert [l.source for l, _ in conflicts["commit-message"].losers] == [SourceKind.USER, SourceKind.PROJECT]
+    assert conflicts["commit-message"].winner.source is SourceKind.MANAGED
+    # the symlinked copy collapses by realpath
+    team = conflicts["team-style"]
+    assert any(l.state.duplicate_of is not None for l, _ in team.losers)
+    # a skill beats a legacy command of the same name
+    assert conflicts["deploy"].winner.kind == "skill"
+    assert any(l.kind == "command" for l, _ in conflicts["deploy"].losers)
+    # project beats --add-dir
+    assert conflicts["release-notes"].winner.source is SourceKind.PROJECT
+
+
+def test_states_of_the_special_skills(registry):
+    def one(name, source=SourceKind.PROJECT):
+        return next(s for s in registry.skills if s.name == name and s.source is source)
+
+    assert one("scaffold-component").state.listed is Listed.NO  # disable-model-invocation
+    assert one("internal-helper").user_invocable is False
+    assert any(d.kind == "deny" for d in one("db-reset").state.decided_by)
+    assert one("verbose-logger").state.listed is Listed.NAME_ONLY  # skillOverrides name-only (current)
+    assert one("sql-review").state.conditional and not one("sql-review").state.active
+    assert one("typescript-style").state.conditional
+    assert one("broken-yaml").has_errors
+    assert any(d.code == "yaml-recovered" for d in one("ticket-triage").diagnostics)
+    assert one("frontend:build", SourceKind.COMMAND).kind == "command"
+
+
+def test_inline_shell_and_cjk_and_long_description(registry):
+    from skillmanager.core.inline_shell import find_inline_shell
+
+    env_check = next(s for s in registry.skills if s.name == "env-check")
+    commands = [snippet.command for snippet in find_inline_shell(env_check.body)]
+    assert "git branch --show-current" in commands and any("git status" in c for c in commands)
+    assert any("\u4e00" <= ch <= "\u9fff" for s in registry.skills for ch in s.description)
+    assert len(next(s for s in registry.skills if s.name == "incident-runbook").description) > 250
+
+
+def test_nested_packages_for_discovery(demo):
+    cwd = demo.cwd
+    assert (cwd / "packages" / "api" / ".claude" / "skills" / "api-conventions" / "SKILL.md").is_file()
+    assert (cwd / "packages" / "web" / ".claude" / "skills" / "api-conventions" / "SKILL.md").is_file()
+    assert (cwd / "vendor" / "old-sdk" / ".claude" / "skills" / "sdk-helper" / "SKILL.md").is_file()

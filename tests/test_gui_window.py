@@ -1,0 +1,164 @@
+"""The real main window on the demo workspace, driven with pytest-qt (offscreen)."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from skillmanager.gui.engine import skill_identity  # noqa: E402
+from skillmanager.gui.models.registry_model import Role  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+LONG = 20_000  # generous: latency is measured in benchmarks/gui.py, not asserted here
+
+
+def _has(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(f"skillmanager.core.{module}") is not None
+    except ImportError:
+        return False
+
+
+@pytest.fixture()
+def window(qtbot, tmp_path):
+    from skillmanager.gui.app import build_window
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    context, win = build_window(demo=True, settings=settings, watch=True)
+    qtbot.addWidget(win)
+    win.resize(1500, 900)
+    win.show()
+    qtbot.waitUntil(lambda: context.snapshot is not None, timeout=LONG)
+    yield win
+    if win.watcher is not None:
+        win.watcher.stop()
+    context.wait_for_scans(5000)
+
+
+def _skill(win, name, kind=None):
+    return next(s for s in win.context.snapshot.skills if s.name == name and (kind is None or s.kind == kind))
+
+
+def _current_name(win):
+    return win.registry_panel.view.currentIndex().data(Role.Name)
+
+
+def test_selecting_a_skill_updates_detail_and_preview(qtbot, window):
+    skill = _skill(window, "env-check")
+    assert window.registry_panel.select_skill(skill)
+    assert window.detail.title.text() == "env-check"
+    assert window.detail.sentence.text().count("Active")
+    assert "env-check" in window.preview.listing.text.toPlainText()
+    if not _has("expansion"):
+        pytest.skip("skillmanager.core.expansion not available yet")
+    expansion = window.preview.expansion
+    qtbot.waitUntil(lambda: expansion.result is not None, timeout=LONG)
+    assert "Base directory for this skill:" in expansion.raw.toPlainText()
+    # the inline shell is shown as "would run", with a button naming how many commands
+    assert not expansion.shell_box.isHidden()
+    assert expansion.run_button.text() == f"Run these {expansion.shell_list.count()} commands"
+    assert "git branch --show-current" in expansion.shell_list.item(0).text() + expansion.shell_list.item(1).text() + (
+        expansion.shell_list.item(2).text() if expansion.shell_list.count() > 2 else "")
+
+
+def test_shadowed_skill_says_who_wins(window):
+    shadowed = next(s for s in window.context.snapshot.skills if s.name == "commit-message" and not s.state.is_winner)
+    window.registry_panel.select_skill(shadowed)
+    assert window.detail.sentence.text().count("Shadowed by the managed policy skill")
+
+
+def test_conditional_skill_says_when_it_activates(window):
+    window.registry_panel.select_skill(_skill(window, "sql-review"))
+    assert "Waiting: activates when a file matching `db/migrations/*.sql` is touched" in window.detail.sentence.text()
+
+
+def test_editing_a_skill_on_disk_updates_the_tree_keeping_selection(qtbot, window):
+    skill = _skill(window, "deploy", "skill")
+    window.registry_panel.select_skill(skill)
+    assert _current_name(window) == "deploy"
+    qtbot.waitUntil(lambda: window.watcher.mode == "inotify" or window.watcher.mode.startswith("polling"),
+                    timeout=LONG)
+    skill.path.write_text(skill.path.read_text(encoding="utf-8").replace(
+        "Deploy a platform service", "Roll out a platform service"), encoding="utf-8")
+
+    def updated():
+        current = window.registry_panel.view.currentIndex().data(Role.Skill)
+        return current is not None and current.description.startswith("Roll out")
+
+    qtbot.waitUntil(updated, timeout=LONG)
+    assert _current_name(window) == "deploy"
+    assert window.detail.title.text() == "deploy"
+    assert "Roll out a platform service" in window.preview.listing.text.toPlainText()
+
+
+def test_a_new_skills_dir_appears(qtbot, window):
+    qtbot.waitUntil(lambda: window.watcher.mode != "idle", timeout=LONG)
+    window.registry_panel.select_skill(_skill(window, "env-check"))
+    new_dir = window.context.workspace.cwd / ".claude" / "skills" / "hotfix"
+    new_dir.mkdir()
+    (new_dir / "SKILL.md").write_text("---\ndescription: Ship an urgent fix.\n---\nBody\n", encoding="utf-8")
+    model = window.registry_panel.model
+    qtbot.waitUntil(lambda: any(s.name == "hotfix" for s in window.context.snapshot.skills)
+                    and model.index_for_skill(_skill(window, "hotfix")).isValid(), timeout=LONG)
+    assert _current_name(window) == "env-check"
+    # a nested command folder too (`ops:rollback`)
+    ops = window.context.workspace.cwd / ".claude" / "commands" / "ops"
+    ops.mkdir()
+    (ops / "rollback.md").write_text("---\ndescription: Roll back the last deploy.\n---\nRoll back.\n",
+                                     encoding="utf-8")
+    qtbot.waitUntil(lambda: any(s.name == "ops:rollback" for s in window.context.snapshot.skills), timeout=LONG)
+
+
+def test_conflicts_panel_lists_the_contested_names_and_selects(qtbot, window):
+    panel = window.conflicts
+    assert {"commit-message", "team-style", "deploy", "release-notes"} <= set(panel.contested_names())
+    top = next(panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount())
+               if panel.tree.topLevelItem(i).text(0) == "release-notes")
+    panel.tree.setCurrentItem(top.child(1))  # the shadowed add-dir copy
+    assert window.registry_panel.view.currentIndex().data(Role.Source) == "Additional directory"
+
+
+@pytest.mark.skipif(not (_has("session") and _has("path_patterns")), reason="the session engine is not available yet")
+def test_simulator_read_step_shows_the_discovered_skill(qtbot, window):
+    simulator = window.simulator
+    qtbot.waitUntil(lambda: simulator.session is not None, timeout=LONG)
+    target = window.context.workspace.cwd / "packages" / "api" / "src" / "server.ts"
+    result = simulator.add_step("Read", target)
+    assert result is not None
+    assert simulator.timeline.count() == 1
+    assert "discovered" in simulator.timeline.item(0).text()
+    html = simulator.step_view.toPlainText()
+    assert "packages/api/.claude/skills" in html
+    assert "api-conventions" in html
+    simulator.step_back()
+    assert simulator.timeline.count() == 0
+
+
+def test_about_dialog_lists_data_licences(window):
+    dialog = window.show_about()
+    titles = [dialog.findChild(type(dialog.children()[0]).__mro__[0]) for _ in range(1)]
+    from PySide6.QtWidgets import QTabWidget
+
+    tabs = dialog.findChild(QTabWidget)
+    names = [tabs.tabText(i) for i in range(tabs.count())]
+    assert "Libraries" in names and any(n.startswith("Data: ") for n in names)
+    dialog.close()
+    del titles
+
+
+def test_smoke_test_exits_zero():
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run([sys.executable, "-m", "skillmanager", "--smoke-test"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=60)
+    if not _has("expansion"):
+        assert done.returncode == 1  # no expansion engine: the smoke test must fail, not pretend
+        return
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "smoke test: ok" in done.stdout
