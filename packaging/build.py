@@ -40,6 +40,15 @@ def platform_tag() -> str:
     return f"{system}-{arch}"
 
 
+def frozen_executable(dist: Path) -> Path:
+    """The binary to run from a terminal (CLI and --smoke-test): on Windows the console twin of the GUI exe."""
+    if sys.platform == "win32":
+        return dist / "skillmanager" / "skillmanager-cli.exe"
+    if sys.platform == "darwin":
+        return dist / "skillmanager.app" / "Contents" / "MacOS" / "skillmanager"
+    return dist / "skillmanager" / "skillmanager"
+
+
 def tree_size(path: Path) -> int:
     """Bytes of all regular files under path (symlinks not followed, counted once)."""
     return sum(p.lstat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
@@ -69,7 +78,8 @@ def _normalised(info: tarfile.TarInfo) -> tarfile.TarInfo:
 
 
 def make_tar_gz(source_dir: Path, archive: Path) -> None:
-    with tarfile.open(archive, "w:gz", compresslevel=9) as tar:
+    # gzip level 6: level 9 takes 3.5x as long here for 0.4% less size.
+    with tarfile.open(archive, "w:gz", compresslevel=6) as tar:
         tar.add(source_dir, arcname=source_dir.name, filter=_normalised)
 
 
@@ -78,7 +88,7 @@ def make_zip(source: Path, archive: Path) -> None:
         # ditto keeps the .app's framework symlinks and extended attributes; zipfile would not.
         subprocess.run(["ditto", "-c", "-k", "--sequesterRsrc", "--keepParent", str(source), str(archive)], check=True)
         return
-    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
         for path in sorted(source.rglob("*")):
             zf.write(path, path.relative_to(source.parent).as_posix())
 
@@ -97,7 +107,7 @@ def build(dist: Path, work: Path, *, archive: bool = True, clean: bool = False) 
         "version": version,
         "platform": platform_tag(),
         "app_dir": str(bundle),
-        "executable": str(app_dir / ("skillmanager-cli.exe" if sys.platform == "win32" else "skillmanager")),
+        "executable": str(frozen_executable(dist)),
         "build_seconds": round(build_seconds, 1),
         "onedir_bytes": tree_size(bundle),
     }

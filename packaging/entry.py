@@ -43,12 +43,12 @@ def install_first_paint_probe(mode: str) -> None:
                     QApplication.instance().exit(0)
             return False
 
-    original_exec = QApplication.exec
+    original_exec = QApplication.exec  # static in PySide6: called as app.exec() or QApplication.exec()
 
-    def exec_with_probe(app, *args):
-        probe = FirstPaint(app)
-        app.installEventFilter(probe)
-        return original_exec(app, *args)
+    def exec_with_probe(*_ignored):
+        app = QApplication.instance()
+        app.installEventFilter(FirstPaint(app))
+        return original_exec()
 
     QApplication.exec = exec_with_probe
 

@@ -95,11 +95,14 @@ def test_editing_a_skill_on_disk_updates_the_tree_keeping_selection(qtbot, windo
     qtbot.waitUntil(updated, timeout=LONG)
     assert _current_name(window) == "deploy"
     assert window.detail.title.text() == "deploy"
-    assert "Roll out a platform service" in window.preview.listing.text.toPlainText()
+    # the rows update first; the listing follows once the engine has rebuilt it
+    qtbot.waitUntil(lambda: "Roll out a platform service" in window.preview.listing.text.toPlainText(), timeout=LONG)
+    assert _current_name(window) == "deploy"
 
 
 def test_a_new_skills_dir_appears(qtbot, window):
-    qtbot.waitUntil(lambda: window.watcher.mode != "idle", timeout=LONG)
+    qtbot.waitUntil(lambda: window.watcher.mode == "inotify" or window.watcher.mode.startswith("polling"),
+                    timeout=LONG)
     window.registry_panel.select_skill(_skill(window, "env-check"))
     new_dir = window.context.workspace.cwd / ".claude" / "skills" / "hotfix"
     new_dir.mkdir()

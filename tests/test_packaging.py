@@ -51,14 +51,14 @@ def app_dir(build, tmp_path_factory) -> Path:
         return Path(build["app_dir"])
     target = tmp_path_factory.mktemp("unpacked")
     with tarfile.open(build["archive"]) as tar:
-        tar.extractall(target, filter="tar")
+        # extraction filters exist from Python 3.11.4 on; "tar" keeps the archive's symlinks and modes
+        tar.extractall(target, **({"filter": "tar"} if hasattr(tarfile, "tar_filter") else {}))
     return target / "skillmanager"
 
 
 @pytest.fixture(scope="module")
 def executable(build, app_dir) -> Path:
-    built_app = Path(build["app_dir"])
-    return app_dir / Path(build["executable"]).relative_to(built_app.parent / "skillmanager")
+    return app_dir / Path(build["executable"]).relative_to(build["app_dir"])
 
 
 def _offline_prefix() -> list[str]:
@@ -117,6 +117,24 @@ def test_smoke_test_runs_frozen_offline_and_writes_only_user_dirs(app_dir, execu
     assert outside_user_dirs == [], f"files written in HOME outside the XDG config/data/cache dirs: {outside_user_dirs}"
 
 
+def test_double_click_path_paints_a_window(executable, tmp_path):
+    """No arguments (what a double-click runs) opens and paints the main window; the probe in packaging/entry.py
+    prints the wall-clock time of the first paint and quits there."""
+    home, tmp, folder = tmp_path / "home", tmp_path / "tmp", tmp_path / "somewhere"
+    for path in (home, tmp, folder):
+        path.mkdir()
+    env = _user_env(home, tmp) | {"SKILLMANAGER_FIRST_PAINT_PROBE": "exit"}
+    launched = time.time()
+    result = subprocess.run(_offline_prefix() + [str(executable)], env=env, cwd=folder, capture_output=True,
+                            text=True, encoding="utf-8", timeout=120)
+    painted = [float(line.split(":", 1)[1]) for line in result.stderr.splitlines()
+               if line.startswith("first-paint-epoch:")]
+    assert painted, f"no window painted (exit {result.returncode}): {result.stderr}"
+    print(f"\nfrozen app, no arguments: first paint {painted[0] - launched:.2f} s after launch "
+          f"(load average {os.getloadavg()[0]:.1f})" if hasattr(os, "getloadavg") else "")
+    assert result.returncode == 0, result.stderr
+
+
 def test_frozen_cli_lists_a_workspace_as_json(executable, tmp_path):
     home, project, tmp = tmp_path / "home", tmp_path / "project", tmp_path / "tmp"
     for skill_dir, name in ((home / ".claude" / "skills" / "greet", "greet"),
@@ -150,6 +168,15 @@ def test_bundle_ships_every_resource_byte_for_byte(app_dir):
     for name in expected:
         assert (bundled / name).is_file(), f"missing from the bundle: resources/{name}"
         assert _sha256(bundled / name) == _sha256(RESOURCES / name), f"differs in the bundle: resources/{name}"
+
+
+def test_bundle_ships_library_licences_and_metadata(app_dir):
+    bundle_root = _bundled_resources(app_dir).parent
+    for name in ("LGPL-3.0.txt", "GPL-3.0.txt", "Python.txt"):
+        assert (bundle_root / "licenses" / name).is_file(), f"licenses/{name} missing"
+    for dist in ("pyside6_essentials", "pyyaml", "pathspec", "tiktoken", "markdown_it_py"):
+        assert list(bundle_root.glob(f"{dist}-*.dist-info/METADATA")), f"{dist} metadata missing"
+    assert list(bundle_root.glob("pyyaml-*.dist-info/licenses/LICENSE"))
 
 
 def test_unused_qt_modules_and_translations_are_left_out(app_dir):

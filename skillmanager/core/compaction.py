@@ -7,11 +7,11 @@ Port of services/compact/compact.ts `createSkillAttachmentIfNeeded` / `truncateT
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Sequence
 
 from .textwidth import utf16_len, utf16_slice
+from .tokens import estimate_compaction_tokens
 
 MAX_TOKENS_PER_SKILL = 5_000  # POST_COMPACT_MAX_TOKENS_PER_SKILL
 SKILLS_TOKEN_BUDGET = 25_000  # POST_COMPACT_SKILLS_TOKEN_BUDGET
@@ -46,8 +46,8 @@ class CompactionRestore:
 
 
 def rough_tokens(text: str) -> int:
-    """roughTokenCountEstimation: Math.round(length / 4) (JS rounds halves up)."""
-    return math.floor(utf16_len(text) / 4 + 0.5)
+    """roughTokenCountEstimation: Math.round(UTF-16 length / 4), halves up (tokens.estimate_compaction_tokens)."""
+    return estimate_compaction_tokens(text)
 
 
 def truncate_to_tokens(content: str, max_tokens: int = MAX_TOKENS_PER_SKILL) -> str:

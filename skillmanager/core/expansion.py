@@ -198,14 +198,22 @@ def expansion_text(skill: Skill, args: str | None, profile: Profile | str, *, se
     base_dir = str(skill.skill_dir) if skill.skill_dir is not None and skill.kind == "skill" else None
     text = f"Base directory for this skill: {base_dir}\n\n{skill.body}" if base_dir else skill.body
     names = argument_names(skill)
+    plugin_root = (str(skill.scope_dir) if skill.source in (SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND)
+                   and skill.scope_dir is not None else None)
+    if notes is not None and plugin_root and "${CLAUDE_PLUGIN_DATA}" in text:
+        notes.append("${CLAUDE_PLUGIN_DATA} is left as written: the plugin data dir is not modelled.")
     if profile.name == LEGACY:
         text = substitute_arguments(text, args, profile, names)
+        if plugin_root:  # loadPluginCommands.ts substitutePluginVariables (function replacement: literal)
+            text = text.replace("${CLAUDE_PLUGIN_ROOT}", plugin_root)
         if base_dir:  # loadSkillsDir.ts: string replacements (JS `$` patterns apply to the value)
             text = js_replace_string(text, re.compile(r"\$\{CLAUDE_SKILL_DIR\}"), base_dir)
         return js_replace_string(text, re.compile(r"\$\{CLAUDE_SESSION_ID\}"), session_id)
     is_mcp = skill.source is SourceKind.MCP
 
-    def claude_vars(value: str, wrap) -> str:  # current `QVt`
+    def claude_vars(value: str, wrap) -> str:  # current `QVt` (plugins: `NDn`, plugin root included)
+        if plugin_root:
+            value = value.replace("${CLAUDE_PLUGIN_ROOT}", wrap(plugin_root))
         if base_dir:
             inserted = wrap(base_dir)
             value = value.replace("${CLAUDE_SKILL_DIR}", inserted)

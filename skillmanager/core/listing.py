@@ -17,6 +17,7 @@ import re
 
 import regex
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from .model import Listed, SourceKind
@@ -143,6 +144,32 @@ class BudgetFacts:
     placement: str
 
 
+# --- widths ------------------------------------------------------------------------------------------
+# textwidth.display_width sums per-character widths unless the string needs grapheme segmentation
+# (emoji blocks, regional indicators, variation selectors, ZWJ), holds ESC or surrogates. In that
+# additive case a per-character cache gives the same number much faster (5,000-skill listings).
+_NEEDS_FULL_MEASURE = re.compile("[\U0001F300-\U0001FAFF\u2600-\u27BF\U0001F1E6-\U0001F1FF\uFE00-\uFE0F\u200D"
+                                 "\x1b\ud800-\udfff]")
+
+
+def _utf16_len(text: str) -> int:
+    return len(text) if text.isascii() else utf16_len(text)
+
+
+@lru_cache(maxsize=None)
+def _char_width(ch: str) -> int:
+    return display_width(ch)
+
+
+def entry_width(text: str) -> int:
+    """display_width(text), computed per character where that is exactly equivalent."""
+    if text.isascii():
+        return len(text) if text.isprintable() else display_width(text)  # printable ASCII: 1 column each
+    if _NEEDS_FULL_MEASURE.search(text):
+        return display_width(text)
+    return sum(map(_char_width, text))
+
+
 # --- model facts and budget -------------------------------------------------------------------------
 
 def _model_base(model: str) -> str:
@@ -182,7 +209,8 @@ def budget_facts(profile: Profile | str, *, model: str | None = None, context_wi
         placement = REMINDER if old_family else SYSTEM
         fraction = _setting_number(setting_value(settings, "skillListingBudgetFraction"))
     if budget is not None and _js_number_truthy(budget):
-        return BudgetFacts(int(budget), window, bytes_per_token, fraction, "SLASH_COMMAND_TOOL_CHAR_BUDGET", placement)
+        return BudgetFacts(int(budget), window, bytes_per_token, fraction if fraction is not None else DEFAULT_FRACTION,
+                           "SLASH_COMMAND_TOOL_CHAR_BUDGET", placement)
     if profile.name == LEGACY:
         value = math.floor(window * bytes_per_token * DEFAULT_FRACTION) if window else 8000
     else:
@@ -238,7 +266,7 @@ def entry_description(entry: ListingEntry, profile: Profile) -> str:
 
 def capped_description(text: str, cap: int) -> tuple[str, bool]:
     """Cut to `cap` UTF-16 units: first cap-1 units + `…` (may leave a lone high surrogate, as JS does)."""
-    if utf16_len(text) > cap:
+    if _utf16_len(text) > cap:
         return utf16_slice(text, cap - 1) + ELLIPSIS, True
     return text, False
 
@@ -308,8 +336,8 @@ def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
         desc, cut = capped_description(entry_description(entry, profile), cap)
         full = f"- {name}: {desc}"
         name_only = f"- {name}"
-        rows.append(_Row(entry, name, full, name_only, desc, display_width(full), display_width(name_only),
-                         utf16_len(full), cut))
+        rows.append(_Row(entry, name, full, name_only, desc, entry_width(full), entry_width(name_only),
+                         _utf16_len(full), cut))
     return rows
 
 
@@ -371,7 +399,7 @@ def _legacy_levels(rows: list[_Row], budget: int) -> tuple[list[str], list[list[
         return full_texts, cap_reasons, "full", None
     bundled_chars = sum(r.width + 1 for r, b in zip(rows, bundled) if b)
     remaining = budget - bundled_chars
-    overhead = sum(display_width(r.entry.name) + 4 for r in rest) + len(rest) - 1
+    overhead = sum(entry_width(r.entry.name) + 4 for r in rest) + len(rest) - 1
     max_desc = (remaining - overhead) // len(rest)  # Math.floor
     shown, reasons = [], []
     if max_desc < LEGACY_MIN_DESC_LENGTH:
@@ -428,7 +456,7 @@ def _result(rows: list[_Row], shown: list[str], reasons: list[list[str]], level:
             profile: Profile, facts: BudgetFacts, placement: str, model: str | None) -> ListingResult:
     results = []
     for r, text, why in zip(rows, shown, reasons):
-        shown_width = r.width if text == r.full else display_width(text)
+        shown_width = r.width if text == r.full else (r.name_only_width if text == r.name_only else entry_width(text))
         fixed = r.override or r.entry.kind == BUNDLED
         results.append(EntryResult(r.entry.name, r.name, r.entry.kind, r.full, text, r.width, shown_width, r.length,
                                    bool(why), why[0] if why else None, list(why), fixed, r.placeholder, r.entry.key))
@@ -436,7 +464,7 @@ def _result(rows: list[_Row], shown: list[str], reasons: list[list[str]], level:
     used = sum(e.shown_width for e in results) + max(n - 1, 0)
     full_total = sum(r.width for r in rows) + max(n - 1, 0)
     # The smallest listing Claude Code can send: bundled (and overridden) entries full, the rest `- name`.
-    minimal = sum(r.width if (r.override or r.entry.kind == BUNDLED) else display_width(f"- {r.entry.name}")
+    minimal = sum(r.width if (r.override or r.entry.kind == BUNDLED) else _plain_name_width(r)
                   for r in rows) + max(n - 1, 0)
     over = used > facts.budget
     totals = ListingTotals(
@@ -446,6 +474,12 @@ def _result(rows: list[_Row], shown: list[str], reasons: list[list[str]], level:
         fraction=facts.fraction, budget_source=facts.source)
     body = "\n".join(shown)
     return ListingResult(wrap_listing(body, profile, placement), body, placement, profile.name, model, results, totals)
+
+
+def _plain_name_width(row: _Row) -> int:
+    """Width of `- {name}` (legacy's names-only form; current's collapsed form is row.name_only)."""
+    plain = f"- {row.entry.name}"
+    return row.name_only_width if plain == row.name_only else entry_width(plain)
 
 
 def wrap_listing(body: str, profile: Profile, placement: str) -> str:
@@ -467,8 +501,11 @@ class DiscoveredDir:
     """One nested `.claude/skills` dir found mid-session (current's "New skills discovered" block)."""
 
     rel_dir: str  # relative to the cwd, no trailing slash: "packages/api"
-    entries: list[ListingEntry]  # new skills from it, in the order the block lists them
+    entries: list[ListingEntry]  # new skills from it, in the order Claude Code read them (directory order)
     scoped: set[str] = field(default_factory=set)  # bare names that clash → listed as `rel_dir:name`
+    # of those, the ones whose bare name is also an unscoped skill: their suffix is "(scoped to …)";
+    # a clash only between nested dirs keeps "(from …)" (sim-two-levels `both`). None = all of `scoped`.
+    unscoped_clash: set[str] | None = None
 
 
 @dataclass
@@ -477,6 +514,11 @@ class DeltaResult:
     placement: str
     listing: ListingResult | None
     tool_result_suffix: str  # REMINDER: what is appended to the tool_result text ("" for SYSTEM)
+
+    @property
+    def system_text(self) -> str:
+        """SYSTEM placement: the one role=system message Claude Code sends (blocks joined by a blank line)."""
+        return "\n\n".join(self.blocks) if self.placement == SYSTEM else ""
 
 
 def render_delta(profile: Profile | str, *, discovered: Sequence[DiscoveredDir] = (),
@@ -488,7 +530,7 @@ def render_delta(profile: Profile | str, *, discovered: Sequence[DiscoveredDir] 
     legacy: one `<system-reminder>` listing of `new_entries` (the caller passes them in Claude Code's
     order: activated first, then discovered, names already known removed), appended to the tool result
     after a blank line. current: one "New skills discovered in {dir}/.claude/skills" block per dir
-    (deepest first, scoped names first), then one listing of every new entry (discovered + `activated`)
+    (deepest first, names in the given order: the CLI's directory order), then one listing of every new entry (discovered + `activated`)
     sorted by bare name (ties: shallower dir first), nested ones with their `(from …)`/`(scoped to …)`
     suffix. The same budget rules apply to the new entries only.
     """
@@ -503,15 +545,14 @@ def render_delta(profile: Profile | str, *, discovered: Sequence[DiscoveredDir] 
     blocks_inner = []
     listed: list[tuple[str, int, ListingEntry]] = []  # (bare name, depth, entry)
     for d in discovered:
-        scoped = [e for e in d.entries if e.name in d.scoped]
-        plain = [e for e in d.entries if e.name not in d.scoped]
-        names = [f"{d.rel_dir}:{e.name}" for e in scoped] + [e.name for e in plain]
+        names = [f"{d.rel_dir}:{e.name}" if e.name in d.scoped else e.name for e in d.entries]
         if names:
             blocks_inner.append(f"New skills discovered in {d.rel_dir}/.claude/skills, now available via the Skill tool:\n"
                                 + "\n".join(f"- {n}" for n in names))
         depth = d.rel_dir.count("/") + 1
         for e in d.entries:
-            listed.append((e.name, depth, nested_entry(e, d.rel_dir, e.name in d.scoped)))
+            clash = d.scoped if d.unscoped_clash is None else d.unscoped_clash
+            listed.append((e.name, depth, nested_entry(e, d.rel_dir, e.name in d.scoped, e.name in clash)))
     for e in activated:
         listed.append((e.name, 0, e))
     items = [e for _, _, e in sorted(listed, key=lambda t: (t[0], t[1]))]
@@ -525,16 +566,19 @@ def render_delta(profile: Profile | str, *, discovered: Sequence[DiscoveredDir] 
     return DeltaResult(blocks, REMINDER, listing, "".join("\n\n" + b for b in blocks))
 
 
-def nested_entry(entry: ListingEntry, rel_dir: str, scoped: bool) -> ListingEntry:
-    """current `Xvo`/`YXs`: the description gains the `(from …)` or `(scoped to …)` suffix; a scoped
-    skill is renamed `{dir}:{name}`."""
-    if scoped:
+def nested_entry(entry: ListingEntry, rel_dir: str, scoped: bool, clashes_with_unscoped: bool | None = None) -> ListingEntry:
+    """current `Xvo`/`YXs`: a scoped skill is renamed `{dir}:{name}`; the description gains
+    `(scoped to …)` when an unscoped skill has the bare name, else `(from …)`."""
+    if clashes_with_unscoped is None:
+        clashes_with_unscoped = scoped
+    if scoped and clashes_with_unscoped:
         suffix = (f"scoped to {rel_dir}/ \u2014 use this instead of the unscoped \"{entry.name}\" skill when the "
                   f"files being changed are under {rel_dir}/")
-        name = f"{rel_dir}:{entry.name}"
-        display = name
     else:
         suffix = f"from {rel_dir}/.claude/skills \u2014 applies when working on files under {rel_dir}/"
+    if scoped:
+        name = display = f"{rel_dir}:{entry.name}"
+    else:
         name, display = entry.name, entry.display_name
     return ListingEntry(name=name, description=f"{entry.description} ({suffix})", when_to_use=entry.when_to_use,
                         display_name=display, kind=entry.kind, force_name_only=entry.force_name_only,
@@ -575,9 +619,8 @@ def entries_from_registry(registry: Any, profile: Profile | str | None = None, *
     skills wait for a matching file), not a realpath duplicate; shadowed copies only where the profile
     lists every copy (legacy). The registry has already applied disable-model-invocation, skillOverrides
     and the plugin/MCP description rule to `state.listed`."""
-    profile = get_profile(profile) if isinstance(profile, str) else (profile or get_profile(registry.profile)
-                                                                       if isinstance(registry.profile, str)
-                                                                       else registry.profile)
+    profile = profile or registry.profile
+    profile = get_profile(profile) if isinstance(profile, str) else profile
     out = []
     for skill in registry.skills:
         state = skill.state

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from .discovery import IgnoredDir, SkillDirDiscovery, expand_path
-from .model import Diagnostic, Listed, Severity, Skill, SourceKind
+from .model import Diagnostic, Listed, Skill, SourceKind
 from .profiles import LEGACY
 from .session_text import ModelText, render_current, render_legacy
 from .sources import load_skills_dir
@@ -189,9 +189,8 @@ class Session:
             if s.state.conditional and s.paths:
                 pending[s.name] = s
         self.initial_pending = pending
-        self._matchers: dict[str, Any] = {}
-        for name, s in pending.items():
-            self._matchers[s.key] = _make_matcher(s.paths or [])
+        self._matchers: dict[str, Callable[[str], str | None]] = {
+            name: _make_matcher(s.paths or []) for name, s in pending.items()}
 
     def _reset_state(self) -> None:
         ignore_checks = self._ignore_cache
@@ -205,9 +204,12 @@ class Session:
         self._pending: dict[str, Skill] = dict(self.initial_pending)
         self._activated: dict[str, Skill] = {}  # activatedConditionalSkillNames + their skills, in order
         self._dynamic: list[_Dynamic] = []  # nested skills, discovery order
+        self._dynamic_dir: dict[int, str] = {}  # id(skill) -> holder dir relative to the cwd
+        self._dynamic_by_name: dict[str, list[_Dynamic]] = {}
+        self._offers: dict[str, list[_Offer]] = {}  # current: bare name -> how its copies are offered
         self._legacy_map: dict[str, Skill] = {}  # legacy dynamicSkills Map (insertion-ordered)
         self._legacy_sent: set[str] = set(self.initial_sent)
-        self._current_sent: dict[str, str] = {}  # name -> entry text sent in a later turn
+        self._current_sent: dict[str, tuple] = {}  # name -> entry_key sent in a later turn
         self._current_offered: dict[str, Skill] = {}  # current: offered dynamic names -> skill
         self._read_files: set[str] = set()  # legacy readFileState (Edit/Write need a prior Read)
 
@@ -328,8 +330,7 @@ class Session:
         """activateConditionalSkillsForPaths: every pending skill whose patterns match, in Map order."""
         out = []
         for name, skill in list(self._pending.items()):
-            matcher = self._matchers.get(skill.key)
-            pattern = matcher(rel_path) if matcher else None
+            pattern = self._matchers[name](rel_path)
             if pattern is None:
                 continue
             del self._pending[name]
@@ -383,6 +384,7 @@ class Session:
                 dyn[s.name] = s
                 step_owner[s.name] = (s, rel_dir)
                 self._dynamic.append(_Dynamic(s, rel_dir, rel_dir.count("/") + 1, len(self._dynamic)))
+                self._dynamic_dir[id(s)] = rel_dir
         for name, (s, rel_dir) in step_owner.items():
             if name in self.base_names:
                 result.clashes.append(Clash(name, s, "blocked", self._base_skill(name),
@@ -393,7 +395,7 @@ class Session:
                and _listable(s)]
         for s in new:
             self._legacy_sent.add(s.name)
-            rel_dir = next((d.rel_dir for d in reversed(self._dynamic) if d.skill is s), None)
+            rel_dir = self._dynamic_dir.get(id(s))
             result.new_skills.append(NewSkill(s.name, s, rel_dir, "activated" if rel_dir is None else "discovered"))
         text = render_legacy(new, self.profile, model=self.model, context_window=self.context_window,
                              budget=self.budget, settings=self.registry.settings)
@@ -406,19 +408,37 @@ class Session:
 
     def _current_step(self, result: StepResult, activations: list[Activation],
                       new_dirs: list[tuple[str, list[Skill], list[str]]]) -> None:
+        if not activations and not any(skills for _, skills, _ in new_dirs):
+            return  # nothing new: the offered set cannot change (keeps quiet steps cheap)
+        affected: set[str] = {a.skill.name for a in activations}
         for rel_dir, skills, _order in new_dirs:
             for s in skills:
-                self._dynamic.append(_Dynamic(s, rel_dir, rel_dir.count("/") + 1, len(self._dynamic)))
-        offered, notes = self._current_offer()
-        previous = self._current_offered
-        self._current_offered = {o.name: o.skill for o in offered}
-        for a in activations:
-            a.listed_as = next((o.name for o in offered if o.skill is a.skill), None)
-        # clash notes only for skills that changed this step
-        this_step = {id(s) for _, skills, _ in new_dirs for s in skills} | {id(a.skill) for a in activations}
-        rescoped = set()
+                d = _Dynamic(s, rel_dir, rel_dir.count("/") + 1, len(self._dynamic))
+                self._dynamic.append(d)
+                self._dynamic_by_name.setdefault(s.name, []).append(d)
+                affected.add(s.name)
+        # only the name groups touched now can change how they are offered
+        previous: list[_Offer] = [o for name in affected for o in self._offers.get(name, [])]
+        offered: list[_Offer] = []
+        notes: dict[int, list[Clash]] = {}
+        for name in affected:
+            group = self._offer_group(name, notes)
+            self._offers[name] = group
+            offered.extend(group)
+        for o in previous:
+            self._current_offered.pop(o.name, None)
         for o in offered:
-            was = next((n for n, s in previous.items() if s is o.skill), None)
+            self._current_offered[o.name] = o.skill
+        offered.sort(key=lambda o: (o.skill.name, o.depth))  # by bare name, ties shallower first (sim-two-levels)
+        offered_name = {id(o.skill): o.name for o in offered}
+        for a in activations:
+            a.listed_as = offered_name.get(id(a.skill))
+        found_now = {id(s) for _, skills, _ in new_dirs for s in skills}
+        this_step = found_now | {id(a.skill) for a in activations}
+        rescoped = set()
+        previous_name = {id(o.skill): o.name for o in previous}
+        for o in offered:
+            was = previous_name.get(id(o.skill))
             if was is not None and was != o.name:
                 rescoped.add(id(o.skill))
                 result.clashes.append(Clash(o.skill.name, o.skill, "rescoped", None,
@@ -427,75 +447,57 @@ class Session:
         for key, items in notes.items():
             if key in this_step and key not in rescoped:
                 result.clashes.extend(items)
-        # the listing delta: offered entries whose name+text were not sent before
-        delta = []
-        for o in offered:
-            text_key = o.entry_key()
-            if o.name in self.initial_sent or self._current_sent.get(o.name) == text_key:
-                continue
-            delta.append(o)
+        # the listing delta: offered entries whose name + text were not sent before
+        delta = [o for o in offered
+                 if o.name not in self.initial_sent and self._current_sent.get(o.name) != o.entry_key()]
         for o in delta:
             self._current_sent[o.name] = o.entry_key()
-            how = "activated" if o.rel_dir is None else ("discovered" if id(o.skill) in
-                                                          {id(s) for _, ss, _ in new_dirs for s in ss} else "rescoped")
+            how = "activated" if o.rel_dir is None else ("discovered" if id(o.skill) in found_now else "rescoped")
             result.new_skills.append(NewSkill(o.name, o.skill, o.rel_dir, how))
         # one "New skills discovered" block per dir found now, deepest first, names in readdir order
         blocks = []
         for rel_dir, skills, order in new_dirs:
             by_name = {s.name: s for s in skills}
-            names = []
-            for entry_name in order:
-                s = by_name.get(entry_name)
-                if s is None:
-                    continue
-                o = next((o for o in offered if o.skill is s), None)
-                if o is not None:
-                    names.append(o.name)
+            names = [offered_name[id(by_name[n])] for n in order if n in by_name and id(by_name[n]) in offered_name]
             if names:
                 blocks.append((rel_dir, names))
         text = render_current(blocks, delta, self.profile, model=self.model, context_window=self.context_window,
                               budget=self.budget, settings=self.registry.settings)
         self._apply_text(result, text)
 
-    def _current_offer(self) -> tuple[list["_Offer"], dict[int, list[Clash]]]:
-        """The dynamic part of the command list (current `KXs`/`YXs` read from the binary): a nested skill
-        whose name exists at start-up or in another nested dir is offered as `{dir}:{name}`; an activated
-        `paths:` skill whose name is taken is not offered."""
-        counts: dict[str, int] = {}
-        for d in self._dynamic:
-            counts[d.skill.name] = counts.get(d.skill.name, 0) + 1
-        offered: list[_Offer] = []
-        notes: dict[int, list[Clash]] = {}
+    def _offer_group(self, name: str, notes: dict[int, list[Clash]]) -> list["_Offer"]:
+        """How every copy of one bare name is offered (current `KXs`/`YXs`, read from the binary): a nested
+        skill whose name exists at start-up or in another nested dir is offered as `{dir}:{name}`; an
+        activated `paths:` skill whose name is taken is not offered."""
+        copies = self._dynamic_by_name.get(name, [])
+        startup_clash = name in self.base_names
+        out: list[_Offer] = []
         emitted: set[str] = set()
-        for d in self._dynamic:
+        for d in copies:
             s = d.skill
-            startup_clash = s.name in self.base_names
-            if not startup_clash and counts[s.name] <= 1:
-                offered.append(_Offer(s.name, s, d.rel_dir, d.depth, scoped=False, unscoped_exists=False))
-                emitted.add(s.name)
+            if not startup_clash and len(copies) <= 1:
+                out.append(_Offer(name, s, d.rel_dir, d.depth, scoped=False, unscoped_exists=False))
+                emitted.add(name)
                 continue
-            scoped = f"{d.rel_dir}:{s.name}"
+            scoped = f"{d.rel_dir}:{name}"
             if scoped in self.base_names or scoped in emitted:
-                notes.setdefault(id(s), []).append(Clash(s.name, s, "dropped", None,
+                notes.setdefault(id(s), []).append(Clash(name, s, "dropped", None,
                                                          f"{scoped} is not offered: another skill has that name"))
                 continue
-            offered.append(_Offer(scoped, s, d.rel_dir, d.depth, scoped=True,
-                                  unscoped_exists=startup_clash or s.name in emitted))
+            out.append(_Offer(scoped, s, d.rel_dir, d.depth, scoped=True, unscoped_exists=startup_clash))
             emitted.add(scoped)
-            by = self._base_skill(s.name) if startup_clash else None
+            by = self._base_skill(name) if startup_clash else None
             why = ("a start-up skill has the name; the bare name keeps resolving to it" if startup_clash
                    else "another nested dir has a skill of that name; every copy is scoped")
-            notes.setdefault(id(s), []).append(Clash(s.name, s, "scoped", by, f"offered as {scoped}: {why}"))
-        for name, s in self._activated.items():
-            if name in self.base_names or counts.get(name, 0) > 0 or name in emitted:
-                notes.setdefault(id(s), []).append(Clash(name, s, "dropped", self._base_skill(name),
-                                                         "activated, but not offered: the name is taken"))
-                continue
-            offered.append(_Offer(name, s, None, 0, scoped=False, unscoped_exists=False))
-            emitted.add(name)
-        # the delta lists by bare name, ties shallower dir first (observed: sim-two-levels)
-        offered.sort(key=lambda o: (o.skill.name, o.depth))
-        return offered, notes
+            notes.setdefault(id(s), []).append(Clash(name, s, "scoped", by, f"offered as {scoped}: {why}"))
+        activated = self._activated.get(name)
+        if activated is not None:
+            if startup_clash or copies:
+                notes.setdefault(id(activated), []).append(Clash(name, activated, "dropped", self._base_skill(name),
+                                                                 "activated, but not offered: the name is taken"))
+            else:
+                out.append(_Offer(name, activated, None, 0, scoped=False, unscoped_exists=False))
+        return out
 
     def _apply_text(self, result: StepResult, text: ModelText) -> None:
         result.model_text = text.text
@@ -512,8 +514,9 @@ class _Offer:
     scoped: bool
     unscoped_exists: bool
 
-    def entry_key(self) -> str:
-        return f"{self.name}\0{self.rel_dir}\0{self.unscoped_exists}\0{self.skill.description}\0{self.skill.when_to_use}"
+    def entry_key(self) -> tuple:
+        """Stands for current's per-name digest: same name, same suffix, same skill = already sent."""
+        return (self.name, self.unscoped_exists, id(self.skill))
 
 
 @dataclass

@@ -11,11 +11,13 @@ from typing import Hashable
 from PySide6.QtCore import QObject, QRunnable, QSettings, QThreadPool, Signal
 
 from skillmanager.core.model import Skill
-from skillmanager.gui.engine import Snapshot, WorkspaceSpec, scan, skill_identity
+from skillmanager.gui.engine import (Snapshot, WorkspaceSpec, refresh_skill_files, reloadable_paths, scan,
+                                     skill_identity)
 
 
 class _ScanSignals(QObject):
     progress = Signal(int, object)  # generation, whatever the engine reported
+    partial = Signal(int, object)  # generation, Snapshot whose rows are current but listing is not yet
     finished = Signal(int, object)  # generation, Snapshot
     failed = Signal(int, str)  # generation, message
 
@@ -37,6 +39,26 @@ class ScanWorker(QRunnable):
             signals.failed.emit(self.generation, f"{error}\n{traceback.format_exc(limit=4)}")
             return
         signals.finished.emit(self.generation, snapshot)
+
+
+class RefreshWorker(ScanWorker):
+    """Re-reads a few edited SKILL.md files; falls back to a full scan when the engine says so."""
+
+    def __init__(self, snapshot: Snapshot, paths, target, generation: int):
+        super().__init__(target, generation)
+        self.snapshot, self.paths = snapshot, paths
+
+    def run(self) -> None:
+        signals = self.signals
+        try:
+            result = refresh_skill_files(self.snapshot, self.paths, self.generation,
+                                         on_partial=lambda snap: signals.partial.emit(self.generation, snap))
+        except Exception:  # noqa: BLE001 - an in-place reload that fails falls back to a full scan
+            result = None
+        if result is None:
+            super().run()
+            return
+        signals.finished.emit(self.generation, result)
 
 
 class AppContext(QObject):
@@ -88,15 +110,35 @@ class AppContext(QObject):
         if target is None:
             return self._generation
         self._generation += 1
-        worker = ScanWorker(target, self._generation)
+        self._start(ScanWorker(target, self._generation))  # the dict keeps the signal holder alive
+        return self._generation
+
+    def refresh(self, paths) -> int:
+        """Files changed on disk: reload just those skills when possible, else rescan (off the UI thread)."""
+        target = self.workspace if self.workspace is not None else self.spec
+        reloadable = None if self.scanning else reloadable_paths(self.snapshot, paths)
+        if target is None or not reloadable:
+            return self.rescan()
+        self._generation += 1
+        worker = RefreshWorker(self.snapshot, reloadable, target, self._generation)
+        self._start(worker)
+        return self._generation
+
+    def _start(self, worker: ScanWorker) -> None:
         worker.signals.finished.connect(self._on_finished)
         worker.signals.failed.connect(self._on_failed)
         worker.signals.progress.connect(self._on_progress)
-        self._workers[self._generation] = worker  # keep the signal holder alive until it reports
+        worker.signals.partial.connect(self._on_partial)
+        self._workers[worker.generation] = worker
         self.scanning = True
         self.scan_started.emit()
         self.pool.start(worker)
-        return self._generation
+
+    def _on_partial(self, generation: int, snapshot: Snapshot) -> None:
+        if generation != self._generation:
+            return
+        self.snapshot = snapshot
+        self.snapshot_changed.emit(snapshot)
 
     def _on_progress(self, generation: int, payload) -> None:
         if generation != self._generation:

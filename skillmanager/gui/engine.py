@@ -74,6 +74,19 @@ class Snapshot:
     tokens: dict[tuple, int] = field(default_factory=dict)  # skill identity -> tokens of its listing entry
     problems: dict[str, str] = field(default_factory=dict)  # panel -> why it is not available
     generation: int = 0
+    partial: bool = False  # rows are current, the listing and the panels that read it follow shortly
+    _paths: dict[str, list[int]] | None = None  # file path -> positions in registry.skills (built off-thread)
+
+    def path_index(self) -> dict[str, list[int]]:
+        if self._paths is None:
+            index: dict[str, list[int]] = {}
+            for position, skill in enumerate(self.skills):
+                if skill.path is not None:
+                    index.setdefault(str(skill.path), []).append(position)
+                    if skill.realpath is not None and skill.realpath != skill.path:
+                        index.setdefault(str(skill.realpath), []).append(position)
+            self._paths = index
+        return self._paths
 
     @property
     def skills(self) -> list[Skill]:
@@ -114,6 +127,7 @@ def scan(spec_or_workspace, progress: Callable[..., None] | None = None, generat
         snapshot.problems["listing"] = f"the listing could not be built: {error!r}"
         return snapshot
     _index_entries(snapshot)
+    snapshot.path_index()  # built here, off the UI thread, for the incremental refresh
     return snapshot
 
 
@@ -130,9 +144,22 @@ def listing_entries(listing) -> list:
     return []
 
 
-def _index_entries(snapshot: Snapshot) -> None:
-    from skillmanager.core.tokens import count_tokens
+_TOKEN_CACHE: dict[str, int] = {}
 
+
+def _cached_tokens(text: str) -> int:
+    """Token counts by entry text: a rescan re-counts only entries whose text changed."""
+    count = _TOKEN_CACHE.get(text)
+    if count is None:
+        from skillmanager.core.tokens import count_tokens
+
+        if len(_TOKEN_CACHE) > 200_000:
+            _TOKEN_CACHE.clear()
+        count = _TOKEN_CACHE[text] = count_tokens(text)
+    return count
+
+
+def _index_entries(snapshot: Snapshot) -> None:
     by_key = {skill.key: skill for skill in snapshot.skills}
     for entry in listing_entries(snapshot.listing):
         skill = getattr(entry, "skill", None) or by_key.get(getattr(entry, "key", None))
@@ -141,7 +168,7 @@ def _index_entries(snapshot: Snapshot) -> None:
         identity = skill_identity(skill)
         snapshot.entries[identity] = entry
         shown = entry_text(entry)
-        snapshot.tokens[identity] = count_tokens(shown) if shown else 0
+        snapshot.tokens[identity] = _cached_tokens(shown) if shown else 0
 
 
 def entry_text(entry) -> str:
@@ -296,3 +323,101 @@ def _unpack_group(item, workspace) -> tuple[str, str, list[Skill]]:
     if isinstance(key, SourceKind):
         return key.value, key.label, skills
     return str(key), str(key), skills
+
+
+# --- incremental refresh -------------------------------------------------------------------------
+# Core has no "reload these files" entry point yet, so an edit to existing SKILL.md files is handled by
+# re-reading just those files with core's own loader (skill_file.load_skill_file, called with the
+# arguments sources.load_skills_dir used) and re-running core's decide_states over copies of the
+# skills. Anything else (a file added or removed, settings, commands, plugins) takes a full rescan.
+_RELOADABLE = (SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR)
+
+
+def _clone_skill(skill: Skill) -> Skill:
+    """A cheap shallow copy with its own state, so a worker never mutates what the UI is showing."""
+    clone = object.__new__(Skill)
+    clone.__dict__.update(skill.__dict__)
+    state = object.__new__(type(skill.state))
+    state.__dict__.update(skill.state.__dict__)
+    state.shadowed_by, state.shadow_reason = None, ""  # decide_states sets these only on losers
+    state.decided_by = list(state.decided_by)
+    clone.state = state
+    return clone
+
+
+def reloadable_paths(snapshot: Snapshot, paths) -> list[Path] | None:
+    """The changed SKILL.md files that an in-place reload can handle, or None when a rescan is needed."""
+    if snapshot is None or snapshot.registry is None:
+        return None
+    index, skills = snapshot.path_index(), snapshot.skills
+    out = []
+    for raw in paths:
+        path = Path(raw)
+        positions = index.get(str(path))
+        if path.name != "SKILL.md" or not positions or not path.is_file():
+            return None
+        if any(skills[p].kind != "skill" or skills[p].source not in _RELOADABLE for p in positions):
+            return None
+        out.append(path)
+    return out
+
+
+def refresh_skill_files(snapshot: Snapshot, paths: list[Path], generation: int = 0,
+                        on_partial: Callable[[Snapshot], None] | None = None) -> Snapshot | None:
+    """Re-read `paths` (existing SKILL.md files), re-decide states, rebuild the listing. None = rescan."""
+    from skillmanager.core.registry import decide_states
+    from skillmanager.core.skill_file import load_skill_file
+
+    registry = snapshot.registry
+    index = snapshot.path_index()
+    hits = {position for p in paths for position in index.get(str(p), ())}
+    old_to_new: dict[int, Skill] = {}
+    skills: list[Skill] = []
+    for position, skill in enumerate(registry.skills):
+        if position in hits:
+            fresh = load_skill_file(skill.path, name=skill.name, kind="skill", source=skill.source,
+                                    profile=registry.profile, source_root=skill.source_root,
+                                    skill_dir=skill.skill_dir, fallback_label="Skill", scope_dir=skill.scope_dir)
+            if fresh is None:
+                return None
+            for attribute in ("group", "_dup_reason"):
+                if attribute in skill.__dict__:
+                    setattr(fresh, attribute, skill.__dict__[attribute])
+            fresh.load_index = skill.load_index
+            if fresh.realpath is None:
+                fresh.realpath = skill.realpath
+            fresh.state.duplicate_of = skill.state.duplicate_of
+        else:
+            fresh = _clone_skill(skill)
+        old_to_new[id(skill)] = fresh
+        skills.append(fresh)
+    for skill in skills:  # point duplicates at the new copies
+        first = skill.state.duplicate_of
+        if first is not None:
+            skill.state.duplicate_of = old_to_new.get(id(first), first)
+    import dataclasses
+
+    new_registry = dataclasses.replace(registry, skills=skills)
+    decide_states(new_registry)
+    partial = Snapshot(workspace=snapshot.workspace, registry=new_registry, listing=snapshot.listing,
+                       problems=dict(snapshot.problems), generation=generation, partial=True)
+    changed_ids = {skill_identity(skills[p]) for p in hits}
+    partial.entries = {k: v for k, v in snapshot.entries.items() if k not in changed_ids}
+    partial.tokens = dict(snapshot.tokens)
+    partial._paths = snapshot._paths  # same files at the same positions
+    if on_partial is not None:
+        on_partial(partial)  # the rows update now; the listing follows
+    listing_module, why = optional_module("listing")
+    final = Snapshot(workspace=snapshot.workspace, registry=new_registry, problems=dict(snapshot.problems),
+                     generation=generation)
+    if listing_module is None:
+        final.problems["listing"] = why
+        return final
+    try:
+        final.listing = build_listing(listing_module, new_registry, snapshot.workspace)
+    except Exception as error:  # noqa: BLE001
+        final.problems["listing"] = f"the listing could not be built: {error!r}"
+        return final
+    _index_entries(final)
+    final.path_index()
+    return final

@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(0)
-        self._refresh_timer.timeout.connect(self.context.rescan)
+        self._refresh_timer.timeout.connect(self._refresh_now)
         self._pending_paths: set[str] = set()
         self.workspace_bar.set_recent(self._recent())
         QTimer.singleShot(0, self._preset_profile_note)
@@ -215,11 +215,17 @@ class MainWindow(QMainWindow):
         self._pending_paths |= set(paths)
         self._refresh_timer.start()  # coalesce bursts into one off-thread rescan
 
+    def _refresh_now(self) -> None:
+        paths, self._pending_paths = self._pending_paths, set()
+        self.context.refresh(paths)
+
     def _on_watch_mode(self, mode: str) -> None:
         if mode.startswith("polling"):
             self.watch_label.setText("Watching by polling")
             self.watch_label.setToolTip(mode)
             self.statusBar().showMessage(f"File watching fell back to polling: {mode[len('polling: '):]}", 10000)
+        elif mode == "starting":
+            self.watch_label.setText("Starting to watch…")
         elif mode == "inotify":
             self.watch_label.setText("Watching for changes")
             self.watch_label.setToolTip("Skill, command and settings folders are watched")

@@ -180,8 +180,12 @@ class SkillWatcher(QObject):
         self.watched: list[Path] = []
 
     def start(self, workspace) -> None:
+        """Watch `workspace`; a no-op when it is already being watched (new folders rewatch by themselves)."""
         with self._lock:
+            same = workspace is self._workspace
             self._workspace = workspace
+        if same and self._thread is not None and self._thread.is_alive():
+            return
         if self._thread is not None and self._thread.is_alive():
             self._rewatch.set()
             self._stop.set()  # leave the current watch() so the new plan is used
@@ -220,11 +224,15 @@ class SkillWatcher(QObject):
             stop = self._stop
             structural = False
             try:
-                self._set_mode("polling: " + self._polling_reason if self.force_polling else "inotify")
+                self._set_mode("starting")
+                # yield_on_timeout: the first (empty) yield tells us the OS watches are in place
                 for changes in watch(*plan, stop_event=stop, debounce=self.debounce_ms, step=self.step_ms,
                                      recursive=False, force_polling=self.force_polling or None,
                                      poll_delay_ms=250, watch_filter=None, raise_interrupt=False,
-                                     ignore_permission_denied=True):
+                                     ignore_permission_denied=True, rust_timeout=250, yield_on_timeout=True):
+                    self._set_mode("polling: " + self._polling_reason if self.force_polling else "inotify")
+                    if not changes:
+                        continue
                     paths = {path for _change, path in changes if relevant(path, mcp)}
                     structural = any(self._is_new_folder(change, path) for change, path in changes)
                     if paths:

@@ -46,7 +46,8 @@ HEADERS = {Column.Name: "Skill", Column.State: "State", Column.Tokens: "Tokens"}
 class TreeItem:
     """A node: the invisible root, a source group, or a skill."""
 
-    __slots__ = ("parent", "children", "key", "group", "skill", "visual", "tokens", "entry")
+    __slots__ = ("parent", "children", "key", "group", "skill", "visual", "tokens", "entry", "_row", "fingerprint",
+                 "haystack")
 
     def __init__(self, parent: "TreeItem | None", key: Hashable, group: SkillGroup | None = None,
                  skill: Skill | None = None):
@@ -58,9 +59,26 @@ class TreeItem:
         self.visual: states.Visual | None = None
         self.tokens = 0
         self.entry = None
+        self._row = 0
+        self.fingerprint = None
+        self.haystack = ""
 
     def row(self) -> int:
-        return self.parent.children.index(self) if self.parent else 0
+        return self._row  # kept current by _renumber after every change to the parent's children
+
+
+def _renumber(parent: TreeItem, start: int = 0) -> None:
+    children = parent.children
+    for row in range(start, len(children)):
+        children[row]._row = row
+
+
+def _fingerprint(skill: Skill) -> tuple:
+    """What a row shows or a panel reads; equal fingerprints mean no dataChanged is needed."""
+    state = skill.state
+    return (skill.description, skill.when_to_use, skill.size_bytes, hash(skill.body), len(skill.diagnostics),
+            state.listed, state.invocable_by, state.active, state.shadowed_by is None, state.duplicate_of is None,
+            len(state.decided_by), skill.disable_model_invocation, skill.user_invocable)
 
 
 class RegistryModel(QAbstractItemModel):
@@ -228,6 +246,7 @@ class RegistryModel(QAbstractItemModel):
             child = TreeItem(item, skill_identity(skill), skill=skill)
             self._fill(child, skill)
             item.children.append(child)
+        _renumber(item)
         return item
 
     def _fill(self, item: TreeItem, skill: Skill) -> bool:
@@ -236,8 +255,11 @@ class RegistryModel(QAbstractItemModel):
         entry = snapshot.entries.get(identity) if snapshot else None
         tokens = snapshot.tokens.get(identity, 0) if snapshot else 0
         visual = states.visual_state(skill, entry)
-        changed = item.skill is not skill or item.visual is not visual or item.tokens != tokens
-        item.skill, item.entry, item.tokens, item.visual = skill, entry, tokens, visual
+        fingerprint = _fingerprint(skill)
+        changed = item.fingerprint != fingerprint or item.visual is not visual or item.tokens != tokens
+        item.skill, item.entry, item.tokens, item.visual, item.fingerprint = skill, entry, tokens, visual, fingerprint
+        if changed or not item.haystack:
+            item.haystack = f"{skill.name}\n{skill.description}\n{skill.source.label}".casefold()
         return changed
 
     def _update_group(self, item: TreeItem, group: SkillGroup, snapshot: Snapshot) -> None:
@@ -276,6 +298,7 @@ class RegistryModel(QAbstractItemModel):
                 row -= 1
             self.beginRemoveRows(parent_index, row, last)
             del parent.children[row:last + 1]
+            _renumber(parent, row)
             self.endRemoveRows()
             row -= 1
         # 2. inserts and moves, walking the target order
@@ -291,11 +314,13 @@ class RegistryModel(QAbstractItemModel):
                 child = make(key, payload)
                 child.parent = parent
                 parent.children.insert(position, child)
+                _renumber(parent, position)
                 self.endInsertRows()
             else:
                 self.beginMoveRows(parent_index, existing, existing, parent_index, position)
                 child = parent.children.pop(existing)
                 parent.children.insert(position, child)
+                _renumber(parent, position)
                 self.endMoveRows()
                 update(child, payload)
 
@@ -335,13 +360,11 @@ class RegistryFilterProxy(QSortFilterProxyModel):
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
         if not self._needle:
             return True
-        model = self.sourceModel()
-        index = model.index(source_row, 0, source_parent)
-        if model.data(index, Role.IsGroup):
+        parent = source_parent.internalPointer() if source_parent.isValid() else None
+        if parent is None:
             return False  # a group is shown when one of its skills matches (recursive filtering)
-        skill: Skill = model.data(index, Role.Skill)
-        haystack = f"{skill.name}\n{skill.description}\n{skill.source.label}".casefold()
-        return self._needle in haystack
+        children = parent.children
+        return source_row < len(children) and self._needle in children[source_row].haystack
 
     def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
         model = self.sourceModel()

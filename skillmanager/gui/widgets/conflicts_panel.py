@@ -38,6 +38,8 @@ class ConflictsPanel(QWidget):
         return [self.tree.topLevelItem(i).data(0, _IDENTITY + 1) for i in range(self.tree.topLevelItemCount())]
 
     def apply_snapshot(self, snapshot: Snapshot) -> None:
+        if snapshot.partial:
+            return  # only rows changed; the full snapshot follows
         self.tree.clear()
         registry = snapshot.registry
         conflicts_of = getattr(registry, "conflicts", None)

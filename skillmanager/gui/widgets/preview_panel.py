@@ -28,6 +28,30 @@ def render_markdown(text: str) -> str:
     return md.render(text)
 
 
+MAX_CUTS_SHOWN = 300
+
+
+def replace_text(editor: QPlainTextEdit, new: str) -> None:
+    """Replace only the changed middle of the text: one edited entry must not re-lay out 5,000 lines."""
+    old = editor.toPlainText()
+    if old == new:
+        return
+    if not old or len(new) < 2000:
+        editor.setPlainText(new)
+        return
+    start = 0
+    limit = min(len(old), len(new))
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < limit - start and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
+        end += 1
+    cursor = QTextCursor(editor.document())
+    cursor.setPosition(start)
+    cursor.setPosition(len(old) - end, QTextCursor.MoveMode.KeepAnchor)
+    cursor.insertText(new[start:len(new) - end])
+
+
 class ListingView(QWidget):
     """Layer 1: what the model is sent at start-up, with the budget and every cut explained."""
 
@@ -59,10 +83,14 @@ class ListingView(QWidget):
         layout.addWidget(QLabel("Cut or shortened entries:", self))
         layout.addWidget(self.cuts)
         self._cut_spans: list[tuple[int, int]] = []
+        self._shown_listing = None
         context.snapshot_changed.connect(self.apply_snapshot)
 
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         listing = snapshot.listing
+        if listing is not None and listing is self._shown_listing:
+            return  # a partial refresh: the rows changed, the listing follows in the next snapshot
+        self._shown_listing = listing
         self.cuts.clear()
         self._cut_spans = []
         if listing is None:
@@ -74,7 +102,7 @@ class ListingView(QWidget):
             self.meter_label.setText(f"Listing not available: {why}")
             return
         text = getattr(listing, "text", "") or ""
-        self.text.setPlainText(text)
+        replace_text(self.text, text)
         totals = getattr(listing, "totals", listing)
         budget = int(entry_attr(totals, "budget", default=0) or 0)
         used = int(entry_attr(totals, "used", "width", default=0) or 0)
@@ -107,6 +135,7 @@ class ListingView(QWidget):
         fmt.setBackground(QColor(214, 154, 28, 90))
         fmt.setProperty(QTextFormat.Property.FullWidthSelection, False)
         search_from = 0
+        hidden_cuts = 0
         for entry in listing_entries(listing):
             shown = entry_text(entry)
             cut = bool(entry_attr(entry, "cut", default=False))
@@ -114,6 +143,9 @@ class ListingView(QWidget):
             if start >= 0:
                 search_from = start + len(shown)
             if not cut:
+                continue
+            if len(self._cut_spans) >= MAX_CUTS_SHOWN:  # a huge registry: list the first ones, count the rest
+                hidden_cuts += 1
                 continue
             name = getattr(getattr(entry, "skill", None), "name", None) or entry_attr(entry, "name", default="?")
             why = entry_attr(entry, "cut_reason", "why", "reason", default="shortened")
@@ -131,6 +163,8 @@ class ListingView(QWidget):
                 selection.format = fmt
                 selections.append(selection)
         self.text.setExtraSelections(selections)
+        if hidden_cuts:
+            self.cuts.addItem(f"… and {hidden_cuts:,} more cut entries (not highlighted)")
         if not self._cut_spans:
             self.cuts.addItem("Nothing was cut: every entry is sent in full.")
 

@@ -38,8 +38,11 @@ class RegistryPanel(QWidget):
         header = self.view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(Column.Name, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(Column.State, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(Column.Tokens, QHeaderView.ResizeMode.ResizeToContents)
+        # fixed widths from the font: ResizeToContents would measure every row on every change
+        metrics = self.fontMetrics()
+        for column, sample in ((Column.State, "Hidden from Claude"), (Column.Tokens, "00000")):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(column, metrics.horizontalAdvance(sample) + 24)
         self.view.selectionModel().currentChanged.connect(self._on_current)
 
         self.summary = QLabel(self)

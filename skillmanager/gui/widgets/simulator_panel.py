@@ -154,6 +154,8 @@ class SimulatorPanel(QWidget):
 
     # --- workspace -----------------------------------------------------------------------------
     def apply_snapshot(self, snapshot: Snapshot) -> None:
+        if snapshot.partial:
+            return  # only rows changed; the full snapshot follows
         cwd = str(getattr(snapshot.workspace, "cwd", "") or "")
         if cwd and cwd != self._root:
             self._root = cwd
@@ -166,7 +168,26 @@ class SimulatorPanel(QWidget):
             self.step_view.clear()
         if self.session is None:
             self._new_session(snapshot)
+        elif getattr(self.session, "registry", None) is not snapshot.registry:
+            self._replay_on(snapshot)  # files changed: the same steps over the new registry
         self._update_buttons()
+
+    def _replay_on(self, snapshot: Snapshot) -> None:
+        steps = list(getattr(self.session, "steps", []))
+        self._new_session(snapshot)
+        if self.session is None or not steps:
+            self.timeline.clear()
+            return
+        row = self.timeline.currentRow()
+        try:
+            results = self.session.replay(steps)
+        except Exception as error:  # noqa: BLE001
+            self.status.setText(f"Could not replay the steps on the changed files: {error}")
+            return
+        self.timeline.clear()
+        for result in results:
+            self._append(result.step.op, Path(result.step.path), result)
+        self.timeline.setCurrentRow(min(row, self.timeline.count() - 1))
 
     def _new_session(self, snapshot: Snapshot) -> None:
         module, why = optional_module("session")

@@ -1,0 +1,164 @@
+"""Argument splitting and substitution, per profile, pinned to the oracle findings
+(tests/oracle/FINDINGS-expansion.md) and to the shell-quote module shipped in cli.js."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from skillmanager.core.arguments import (ArgumentsTooLong, escape_shell_bangs, first_command_words,
+                                         parse_argument_names, split_arguments, substitute_arguments)
+from skillmanager.core.shell_quote import ShellQuoteError, parse
+
+CLI_JS = Path("/work/oracle-clis/legacy/node_modules/@anthropic-ai/claude-code/cli.js")
+
+LEGACY_SPLITS = [  # observed with 2.1.88 (expand-args)
+    ('one "two three"', ["one", "two three"]),
+    ("a | b ; c && d > out.txt < in 2>&1", ["a", "b", "c", "d", "out.txt", "in", "2", "1"]),
+    ("$HOME $(whoami) ${X} `id`", ["$HOME", "$", "whoami", "$X", "`id`"]),
+    ("*.ts src/**/x.ts ? [ab]", ["[ab]"]),
+    ("a #comment b", ["a"]),
+    ("x$$y p$&q r$`s", ["x$$", "p$", "q", "r$`s"]),
+    ('a "b', ["a", "b"]),
+    ("a 'b", ["a", "b"]),
+    ("'it''s'", ["its"]),
+    ("a\"b\"c d'e'f", ["abc", "def"]),
+    ('"" x', ["", "x"]),
+    ('back\\ slash a\\"b c\\\\d \\$HOME', ["back slash", 'a"b', "c\\d", "$HOME"]),
+    ("a\t\tb   c", ["a", "b", "c"]),
+    ("", []),
+    ("   ", []),
+    ("${}", ["${}"]),  # shell-quote throws "Bad substitution": whitespace fallback
+]
+
+CURRENT_SPLITS = [  # observed with 2.1.332 (expand-args)
+    ('one "two three"', ["one", "two three"]),
+    ("a | b ; c && d > out.txt < in 2>&1", ["a"]),
+    ("$HOME $(whoami) ${X} `id`", ["$HOME"]),
+    ("a #comment b", ["a"]),
+    ("line1\nline2", ["line1"]),
+    ("x$$y p$&q r$`s", ["x$$y", "p$"]),
+    ("*.ts src/**/x.ts ? [ab]", ["*.ts", "src/**/x.ts", "?", "[ab]"]),
+    ('a "b', ["a", '"b']),
+    ("a 'b", ["a", "'b"]),
+    ("'it''s'", ["its"]),
+    ('"" x', ["", "x"]),
+    ('back\\ slash a\\"b c\\\\d \\$HOME', ["back slash", 'a"b', "c\\d", "$HOME"]),
+    ("a 'b c'", ["a", "b c"]),
+    ("", []),
+]
+
+
+@pytest.mark.parametrize(("text", "words"), LEGACY_SPLITS)
+def test_legacy_split(text, words):
+    assert split_arguments(text, "legacy") == words
+
+
+@pytest.mark.parametrize(("text", "words"), CURRENT_SPLITS)
+def test_current_split(text, words):
+    assert split_arguments(text, "current") == words
+
+
+def test_current_split_limits():
+    assert first_command_words("x" * 10_001) == []
+    assert split_arguments("a " * 6000, "current") == ["a"] * 6000  # > 10,000 chars: whitespace fallback
+
+
+def test_shell_quote_objects():
+    assert parse("a > b") == ["a", {"op": ">"}, "b"]
+    assert parse("*.ts") == [{"op": "glob", "pattern": "*.ts"}]
+    assert parse("a #x y") == ["a", {"comment": "x y"}]
+    with pytest.raises(ShellQuoteError):
+        parse("${}")
+
+
+def _node_shell_quote(tmp_path: Path) -> Path:
+    source = CLI_JS.read_text(encoding="utf-8")
+    start_marker = "var cK4=m((vgA,dK4)=>{"
+    start = source.find(start_marker)
+    end = source.find("});var iG8=m(", start)
+    if start < 0 or end < 0:
+        pytest.skip("shell-quote module not found in cli.js")
+    module = tmp_path / "shellquote_parse.js"
+    module.write_text("const dK4={exports:null};\n" + source[start + len(start_marker):end] +
+                      "\nmodule.exports=dK4.exports;\n", encoding="utf-8")
+    runner = tmp_path / "run.js"
+    runner.write_text(
+        f"const parse=require({json.dumps(str(module))});"
+        "const inputs=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "process.stdout.write(JSON.stringify(inputs.map(s=>{try{return {ok:parse(s,n=>'$'+n)}}"
+        "catch(e){return {err:e.message}}})));", encoding="utf-8")
+    return runner
+
+
+def test_shell_quote_port_equals_bundled_module(tmp_path):
+    """20,000 random strings through the shell-quote shipped in 2.1.88's cli.js and through the port."""
+    if shutil.which("node") is None or not CLI_JS.exists():
+        pytest.skip("node or the 2.1.88 cli.js is not available")
+    runner = _node_shell_quote(tmp_path)
+    rng = random.Random(7)
+    alphabet = list("ab $\\\"'#*?|&;()<>{}`\t\n-_!@1") + ["${", "$$", "${x}", "\u00a0", "é", "😀", "\u2028"]
+    inputs = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14))) for _ in range(20_000)]
+    done = subprocess.run(["node", str(runner)], input=json.dumps(inputs), capture_output=True, text=True, check=True)
+    for text, theirs in zip(inputs, json.loads(done.stdout)):
+        try:
+            ours = {"ok": parse(text)}
+        except ShellQuoteError as error:
+            ours = {"err": str(error)}
+        assert ours == theirs, text
+
+
+def test_argument_names():
+    assert parse_argument_names("first second  3 ") == ["first", "second"]
+    assert parse_argument_names(["a", "", "12", "b"]) == ["a", "b"]
+    assert parse_argument_names(None) == [] and parse_argument_names(5) == []
+
+
+PH = "N1=[$first] N2=[$second] NL=[$firstly] NB=[$first[0]] ND=[$first-dash] D0=[$0] D9=[$9] A5=[$ARGUMENTS[5]] AX=[$ARGUMENTSX]"
+
+
+def test_placeholders_legacy():
+    out = substitute_arguments(PH, 'one "two three" four', "legacy", ["first", "second"])
+    assert out == ("N1=[one] N2=[two three] NL=[$firstly] NB=[$first[0]] ND=[one-dash] D0=[one] D9=[] A5=[] "
+                   'AX=[one "two three" fourX]')
+
+
+def test_placeholders_current():
+    out = substitute_arguments(PH, 'one "two three" four', "current", ["first", "second"])
+    assert out == ("N1=[one] N2=[two three] NL=[$firstly] NB=[$first[0]] ND=[one-dash] D0=[one] D9=[$9] "
+                   'A5=[$ARGUMENTS[5]] AX=[one "two three" fourX]')
+
+
+def test_legacy_js_replacement_patterns_and_resubstitution():
+    # $$ → $, $& → the match, $` → the text before it (observed: expand-args)
+    assert substitute_arguments("A=[$ARGUMENTS]", "x$$y p$&q r$`s", "legacy") == "A=[x$y p$ARGUMENTSq rA=[s]"
+    assert substitute_arguments("[$first]", "$second X", "legacy", ["first", "second"]) == "[X]"
+    assert substitute_arguments("[$first]", "$second X", "current", ["first", "second"]) == "[$second]"
+    assert substitute_arguments("A=[$ARGUMENTS]", "x$$y p$&q", "current") == "A=[x$$y p$&q]"
+
+
+def test_escapes_and_appending():
+    assert substitute_arguments("\\$0 $$0", "one", "current") == "$0 $one"
+    assert substitute_arguments("\\$0 $$0", "one", "legacy") == "\\one $one"
+    assert substitute_arguments("No placeholder.\n", "x y", "legacy") == "No placeholder.\n\n\nARGUMENTS: x y"
+    assert substitute_arguments("No placeholder.\n", "x y", "current") == "No placeholder.\n\n\nARGUMENTS: x y"
+    assert substitute_arguments("No placeholder.\n", "", "current") == "No placeholder.\n"
+    # current: a missing index is not a replacement, so the raw arguments are appended
+    assert substitute_arguments("[$9]", "x", "current") == "[$9]\n\nARGUMENTS: x"
+    assert substitute_arguments("[$9]", "x", "legacy") == "[]"
+
+
+def test_current_longest_name_first_and_limits():
+    assert substitute_arguments("$ab $a", "1 2", "current", ["a", "ab"]) == "2 1"
+    with pytest.raises(ArgumentsTooLong):
+        substitute_arguments("$ARGUMENTS" * 5, "x" * 1_000_000, "current")
+
+
+def test_current_inserted_values_cannot_start_shell():
+    assert escape_shell_bangs("a !`id` b!`x` !z") == "a \\! `id` b! `x` \\!z"
+    out = substitute_arguments("run: $ARGUMENTS", "!`id`", "current", value_transform=escape_shell_bangs)
+    assert out == "run: \\! `id`"
