@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("steps (in command-line order; paths absolute or relative to --cwd)")
     for flag, op, metavar in _STEP_OPTIONS:
         group.add_argument(flag, action=_AppendStep, const=op, metavar=metavar, dest="sim_steps",
-                           help=f"a {op} step" + (" (triggers nothing; shown for completeness)" if op in
+                           help=f"{'an' if op[0] in 'AEIOU' else 'a'} {op} step" + (" (triggers nothing; shown for completeness)" if op in
                                                   ("Bash", "Grep", "Glob") else ""))
     parser.add_argument("--scenario", metavar="FILE.json", help="replay a saved scenario (its steps run first)")
     parser.add_argument("--save-scenario", metavar="FILE.json", help="write the steps as a scenario file")

@@ -135,6 +135,50 @@ def _to_js(value: Any) -> Any:
     return value
 
 
+# Fast path for front matter made only of `key: plain text` lines (most SKILL.md files). It accepts
+# only a subset where the YAML result is certain: every line is empty or `key: value` / `key:` at
+# column 0; keys are short identifiers that resolve to strings; values are single-line plain scalars
+# that cannot be anything but the same text (no `#`, `:`, quotes or other indicators up front, no
+# tabs or edge spaces, no line-break or control characters as YAML/libyaml define them) and that no
+# core-schema resolver turns into null/bool/int/float. Anything else goes to the full loader, so the
+# result is identical by construction (tests/test_fast_paths.py checks it on generated and real files).
+_PLAIN_MID = "\x20-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+_PLAIN_LAST = "\x21-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+_PLAIN_FIRST = "\x24\x28-\x29\x2b\x2e-\x39\x3b-\x3d\x41-\x5a\x5c\x5e-\x5f\x61-\x7a\x7e" \
+    "\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+_SIMPLE_LINE = re.compile(
+    rf"([A-Za-z_][A-Za-z0-9_-]{{0,127}}):(?: ([{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?))?")
+_RESOLVED = re.compile("|".join(f"(?:{pattern})" for _, pattern, _ in _RESOLVERS))
+_NON_STRING_KEYS = frozenset(("null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"))
+
+
+def load_simple_mapping(text: str) -> dict[str, Any] | None:
+    """The mapping `load_yaml12(text)` returns when `text` is in the simple subset, else None."""
+    out: dict[str, Any] = {}
+    match_line = _SIMPLE_LINE.fullmatch
+    for line in text.split("\n"):
+        if not line:
+            continue
+        match = match_line(line)
+        if match is None:
+            return None
+        key, value = match.groups()
+        if key in out or key in _NON_STRING_KEYS:
+            return None
+        if value is not None and _RESOLVED.fullmatch(value):
+            return None
+        out[key] = value
+    return out or None
+
+
 def load_yaml12(text: str) -> Any:
     """Parse one YAML document; raises yaml.YAMLError like the JS parser throws."""
+    simple = load_simple_mapping(text)
+    if simple is not None:
+        return simple
+    return load_yaml12_full(text)
+
+
+def load_yaml12_full(text: str) -> Any:
+    """The full loader, without the fast path (also the reference the fast path is tested against)."""
     return _to_js(yaml.load(text, Loader=Yaml12Loader))  # noqa: S506 - safe loader subclass

@@ -69,7 +69,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 5)
-        self.splitter.setSizes([420, 380, 800])
+        self.splitter.setSizes([470, 350, 780])
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 4, 4, 4)

@@ -217,8 +217,12 @@ def mask_bundled(listing_text: str, profile: str, fixture_blob: str) -> tuple[st
     if not sep:
         return listing_text, []
     trailer = ""
-    if rest.endswith("\n</system-reminder>\n"):
-        rest, trailer = rest[: -len("\n</system-reminder>\n")], "\n</system-reminder>\n"
+    # legacy ends the block with "\n</system-reminder>\n", current (claude-*-4-6 models) without the final
+    # "\n": keep either closing tag out of the last entry (base-sonnet46/current.json).
+    for closing in ("\n</system-reminder>\n", "\n</system-reminder>"):
+        if rest.endswith(closing):
+            rest, trailer = rest[: -len(closing)], closing
+            break
     entries = split_entries(rest)
     targets = []
     for i, e in enumerate(entries):

@@ -23,7 +23,8 @@ class ConflictsPanel(QWidget):
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels(["Name / copy", "Source", "Why"])
         self.tree.setAlternatingRowColors(True)
-        self.tree.setWordWrap(True)  # the reasons are sentences: wrap rather than clip them
+        self.tree.setWordWrap(True)  # the reasons are sentences: wrap where Qt can, full text in the tooltip
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.tree.header()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
@@ -72,6 +73,7 @@ class ConflictsPanel(QWidget):
                 row.setIcon(0, states.icon(states.Visual.SHADOWED))
                 row.setToolTip(0, short_path(loser.path, home))
                 row.setToolTip(1, short_path(loser.path, home))
+                row.setToolTip(2, str(reason))
                 row.setData(0, _IDENTITY, skill_identity(loser))
                 top.addChild(row)
             top.setExpanded(True)

@@ -138,7 +138,8 @@ class DetailPane(QWidget):
         if skill.realpath and skill.path and str(skill.realpath) != str(skill.path):
             parts.append(f"<tr><td><b>Real path</b></td><td><code>{html.escape(str(skill.realpath))}</code></td></tr>")
         parts.append(f"<tr><td><b>File size</b></td><td>{skill.size_bytes:,} bytes</td></tr>")
-        parts.append(f"<tr><td><b>Listing entry</b></td><td>≈{tokens} tokens</td></tr>")
+        listed = f"≈{tokens} tokens" if entry is not None else "not in the start-up listing"
+        parts.append(f"<tr><td><b>Listing entry</b></td><td>{listed}</td></tr>")
         body_tokens = _body_tokens(skill.body)
         if body_tokens is not None:
             parts.append(f"<tr><td><b>Body when invoked</b></td><td>≈{body_tokens} tokens</td></tr>")

@@ -358,7 +358,8 @@ def step_html(result, relative) -> str:
         placement = getattr(result, "placement", None)
         where = {"tool_result": " (appended to the tool result)", "system": " (as system messages)"}.get(placement, "")
         parts.append(f"<h3>What the model received{where}</h3>")
-        parts.append(f"<pre>{html.escape(text)}</pre>" if text else "<p>Nothing new.</p>")
+        parts.append(f"<pre style='white-space: pre-wrap'>{html.escape(text)}</pre>" if text
+                     else "<p>Nothing new.</p>")
         return "".join(parts)
     parts = []
     discovered = list(_field(result, "discovered", "discovered_dirs", default=[]))

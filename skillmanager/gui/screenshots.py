@@ -1,0 +1,75 @@
+"""Render the real main window on the demo workspace to PNGs (for the README).
+
+    python -m skillmanager.gui.screenshots docs/screenshots [--dark] [--suffix -dark]
+
+Offscreen unless QT_QPA_PLATFORM / DISPLAY say otherwise (works under Xvfb too). Writes
+tree.png (registry tree + detail), preview.png (listing beside expansion), conflicts.png and
+simulator.png (after two steps).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Render the main window on the demo workspace to PNGs")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--dark", action="store_true")
+    parser.add_argument("--suffix", default="")
+    parser.add_argument("--size", default="1600x950")
+    options = parser.parse_args(argv)
+    if not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    os.environ["SKILLMANAGER_COLOR_SCHEME"] = "dark" if options.dark else "light"
+
+    from PySide6.QtCore import QSettings, QTimer
+
+    from skillmanager.gui import app as app_module
+
+    app = app_module._make_application(sys.argv[:1])
+    errors = app_module._install_excepthook(exit_code_on_error=True)
+    settings = QSettings(str(options.out / ".screenshot-settings.ini"), QSettings.Format.IniFormat)
+    options.out.mkdir(parents=True, exist_ok=True)
+    context, window = app_module.build_window(demo=True, settings=settings, watch=False)
+    width, height = (int(v) for v in options.size.split("x"))
+    window.resize(width, height)
+    window.show()
+
+    def shoot(name: str) -> None:
+        for _ in range(5):
+            app.processEvents()
+        window.grab().save(str(options.out / f"{name}{options.suffix}.png"))
+
+    def run(snapshot) -> None:
+        context.snapshot_changed.disconnect(run)
+        skills = {s.name: s for s in snapshot.skills if s.state.is_winner}
+        window.registry_panel.select_skill(skills["env-check"])
+        window.tabs.setCurrentWidget(window.preview)
+        shoot("preview")
+        window.registry_panel.select_skill(skills["db-reset"])
+        window.tabs.setCurrentWidget(window.conflicts)
+        shoot("tree")
+        shadowed = next(s for s in snapshot.skills if s.name == "commit-message" and not s.state.is_winner)
+        window.registry_panel.select_skill(shadowed)
+        shoot("conflicts")
+        window.registry_panel.select_skill(next(s for s in snapshot.skills if s.name == "sql-review"))
+        window.tabs.setCurrentWidget(window.simulator)
+        cwd = Path(snapshot.workspace.cwd)
+        window.simulator.add_step("Read", cwd / "packages" / "api" / "src" / "server.ts")
+        window.simulator.add_step("Edit", cwd / "db" / "migrations" / "001_init.sql")
+        window.simulator.files.expand(window.simulator.proxy.mapFromSource(
+            window.simulator.fs_model.index(str(cwd / "packages"))))
+        QTimer.singleShot(400, lambda: (shoot("simulator"), app.exit(0)))
+
+    context.snapshot_changed.connect(run)
+    QTimer.singleShot(20_000, lambda: app.exit(1))
+    code = app.exec()
+    window.close()
+    return 1 if errors else code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
