@@ -14,7 +14,7 @@ from skillmanager.core.arguments import (ArgumentsTooLong, escape_shell_bangs, f
                                          parse_argument_names, split_arguments, substitute_arguments)
 from skillmanager.core.shell_quote import ShellQuoteError, parse
 
-CLI_JS = Path("/work/oracle-clis/legacy/node_modules/@anthropic-ai/claude-code/cli.js")
+from locations import LEGACY_CLI_JS as CLI_JS  # noqa: E402
 
 LEGACY_SPLITS = [  # observed with 2.1.88 (expand-args)
     ('one "two three"', ["one", "two three"]),

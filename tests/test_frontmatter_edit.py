@@ -14,7 +14,7 @@ from skillmanager.core.frontmatter_edit import (
 )
 
 KEY = "disable-model-invocation"
-CORPUS = Path("/work/shared/corpus")
+from locations import CORPUS  # noqa: E402
 
 SKILL = """---
 # Maintained by the docs team

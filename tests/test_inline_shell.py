@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from skillmanager.core.inline_shell import BLOCK, INLINE, find_inline_shell
 
-CLI_JS = Path("/work/oracle-clis/legacy/node_modules/@anthropic-ai/claude-code/cli.js")
+from locations import LEGACY_CLI_JS as CLI_JS  # noqa: E402
 GOLDEN = Path(__file__).parent / "golden" / "expand-shell"
 
 

@@ -29,7 +29,7 @@ from skillmanager.core.path_patterns import (
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = json.loads((DATA / "ignore_npm_golden.json").read_text(encoding="utf-8"))
-CLI_JS = Path("/work/oracle-clis/legacy/node_modules/@anthropic-ai/claude-code/cli.js")
+from locations import LEGACY_CLI_JS as CLI_JS  # noqa: E402
 
 
 def check_case(case: dict) -> list[str]:

@@ -34,7 +34,7 @@ from skillmanager.core.workspace import Workspace
 ROOT = Path(__file__).resolve().parent
 GOLDEN = ROOT / "golden"
 FIXTURES = ROOT / "oracle" / "fixtures"
-ORACLE = Path("/work/shared/oracle")
+from locations import ORACLE  # noqa: E402
 
 # run_oracle.sh options each capture needs (tests/oracle/FINDINGS-simulator.md, top)
 CWD = {"sim-outside-cwd": "home/proj/app", "sim-subdir-cwd": "home/proj/sub"}

@@ -30,10 +30,10 @@ COMPARE_MJS = REPO / "tests" / "textwidth_compare.mjs"
 GOLDEN = REPO / "tests" / "data" / "string_width_golden.json"
 CLI_MAP = Path(
     os.environ.get(
-        "CC_LEGACY_CLI_MAP", "/work/oracle-clis/legacy/node_modules/@anthropic-ai/claude-code/cli.js.map"
+        "CC_LEGACY_CLI_MAP", str(Path(__file__).resolve().parents[1].parent / "oracle-clis/legacy/node_modules/@anthropic-ai/claude-code/cli.js.map")
     )
 )
-CORPUS = Path(os.environ.get("SKILL_CORPUS", "/work/shared/corpus"))
+CORPUS = Path(os.environ.get("SKILL_CORPUS", Path(__file__).resolve().parents[1].parent / "shared" / "corpus"))
 # Absolute widths, plus negatives meaning width(s) - k: cuts right at the boundary, where wide chars matter.
 CUT_WIDTHS = [0, 1, 2, 3, 5, 20, 34, -1, -2]
 
