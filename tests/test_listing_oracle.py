@@ -78,7 +78,6 @@ def assert_same_listing(expected_text: str, ours: str, profile: str, bundled_nam
     for e in mine:
         mine_by_name.setdefault(entry_name(e), []).append(e)
     assert set(exp_by_name) == set(mine_by_name)
-    last_name = entry_name(expected[-1]) if expected else None
     for name, theirs in exp_by_name.items():
         ours_list = mine_by_name[name]
         if name in bundled_names and ours_list != theirs:
@@ -88,10 +87,7 @@ def assert_same_listing(expected_text: str, ours: str, profile: str, bundled_nam
                 continue  # stop-gap goldens kept only the name
             golden = _PLACEHOLDER.match(theirs[0])
             width = int(golden.group(2)) if golden else display_width(theirs[0])
-            # record.py (2.1.332 + claude-sonnet-4-6) measured the last entry of a <system-reminder> block
-            # together with "\n</system-reminder>" (+18 columns): accept that recording artefact.
-            artefact = name == last_name and width == int(placeholder.group(2)) + display_width("\n</system-reminder>")
-            assert int(placeholder.group(2)) == width or artefact, name
+            assert int(placeholder.group(2)) == width, name
         else:
             assert ours_list == theirs, name
     if profile == "legacy":  # the wrapper: a <system-reminder> text block

@@ -106,9 +106,13 @@ def test_shadowing_dedupe_and_states(work, profile, capsys):
     assert by["myplug:plug-skill"][0]["plugin"] == "myplug"
 
 
-@pytest.mark.parametrize("scenario", ["deep-cwd", "marketplace-plugin", "overrides-user", "overrides-project",
-                                      "overrides-local", "overrides-managed"])
-def test_recorded_scenarios_present(scenario):
-    if not (GOLDEN / scenario).exists():
-        pytest.skip(f"tests/golden/{scenario} has not been recorded yet (another helper records it)")
-    pytest.skip(f"tests/golden/{scenario} exists: its check is still to be written against its fixture")
+@pytest.mark.parametrize("scenario", ["deep-cwd", "deep-cwd-nogit", "marketplace-plugin", "overrides-user",
+                                      "overrides-project", "overrides-local", "overrides-managed",
+                                      "overrides-precedence", "parse-edges"])
+def test_recorded_scenarios_are_checked(scenario):
+    """Each recorded registry scenario is rebuilt and compared (listing + Skill turns) in
+    tests/test_registry_scenarios.py; this guards that none drops out of that list."""
+    from test_registry_scenarios import SCENARIOS  # tests/ is on sys.path (pytest prepend import mode)
+
+    assert (GOLDEN / scenario).is_dir(), f"tests/golden/{scenario} is missing: re-record it (tests/oracle/README.md)"
+    assert scenario in SCENARIOS

@@ -117,9 +117,8 @@ def test_predicted_skill_calls_equal_the_real_cli(recorded):
             assert ours.refusal == result, skill
 
 
-@pytest.mark.xfail(strict=True, reason="core/expansion.py models skillOverrides off as 'Unknown skill' and "
-                   "user-invocable-only as the disable-model-invocation text; 2.1.332 answers 'Skill NAME is "
-                   "disabled for model invocation in skillOverrides settings' for both (FINDINGS-toggle.md)")
+# Was a strict xfail: 2.1.332 answers 'Skill NAME is disabled for model invocation in skillOverrides settings'
+# for both off and user-invocable-only (FINDINGS-toggle.md); core/expansion.py now does the same.
 @pytest.mark.parametrize("recorded", [p for p in _recordings()
                                       if any(p.id == f"{n}-{prof}" for n, prof, _ in EXPANSION_GAPS)],
                          indirect=True)

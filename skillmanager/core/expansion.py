@@ -23,6 +23,7 @@ from .profiles import LEGACY, Profile, get_profile
 
 NO_OUTPUT = "(Bash completed with no output)"
 DENY_TEXT = "Skill execution blocked by permission rules"
+OVERRIDE_TEXT = "<tool_use_error>Skill {name} is disabled for model invocation in skillOverrides settings</tool_use_error>"
 USER_ONLY_INVOCABLE_BY_CLAUDE = ('This skill can only be invoked by Claude, not directly by users. Ask Claude to use '
                                  'the "{name}" skill for you.')
 
@@ -121,8 +122,8 @@ def expand(registry: Any, name: str, *, args: str | None = "", session_id: str |
     if not trimmed:
         return _refuse(result, f"<tool_use_error>Invalid skill format: {name}</tool_use_error>")
     skill = resolve_skill(registry, resolved, profile)
-    override = _override(registry, resolved, profile)
-    if skill is None or override == "off":
+    override = _override(registry, skill, profile) if skill is not None else None
+    if skill is None or (as_user and override == "off"):
         return _refuse(result, _unknown_text(registry, resolved, profile))
     result.skill = skill
     if as_user:
@@ -131,9 +132,9 @@ def expand(registry: Any, name: str, *, args: str | None = "", session_id: str |
     else:
         if skill.disable_model_invocation:
             return _refuse(result, _dmi_text(resolved, profile))
-        if override == "user-invocable-only":
-            result.notes.append("skillOverrides user-invocable-only: refusal text modelled on disable-model-invocation")
-            return _refuse(result, _dmi_text(resolved, profile))
+        if override in ("user-invocable-only", "off"):
+            # same text for both values, bundled skills included (overrides-*/current.json, toggle-off)
+            return _refuse(result, OVERRIDE_TEXT.format(name=resolved))
         if _denied(registry, resolved):
             return _refuse(result, DENY_TEXT)
         result.launch_line = f"Launching skill: {resolved}"
@@ -169,12 +170,13 @@ def _refuse(result: ExpansionResult, text: str) -> ExpansionResult:
     return result
 
 
-def _override(registry: Any, name: str, profile: Profile) -> str | None:
+def _override(registry: Any, skill: Skill, profile: Profile) -> str | None:
+    """The skill's skillOverrides value (plugin skills are never overridden: settings.override_for_skill)."""
     if not profile.supports_skill_overrides:
         return None
     settings = getattr(registry, "settings", None)
-    finder = getattr(settings, "override_for", None)
-    found = finder(name) if finder else None
+    finder = getattr(settings, "override_for_skill", None)
+    found = finder(skill) if finder else None
     return found[0] if found else None
 
 

@@ -25,6 +25,7 @@ _JS_DOT = r"[^\n\r\u2028\u2029]"
 _RETRY_LINE_RE = re.compile(rf"^([a-zA-Z_-]+):[{JS_WS}]+({_JS_DOT}+)$")
 _NEEDS_QUOTES_RE = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 BOM = "\ufeff"
+_WS_RUN = re.compile(rf"[{JS_WS}]*")
 
 
 @dataclass
@@ -58,21 +59,42 @@ def _mapping_or_none(value: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def _split_simple(text: str) -> tuple[str, str] | None:
+    """What _FRONT_MATTER_RE gives in the common case, without the regex's lazy scan: the file opens
+    with `---\n` and a non-blank character, so the front matter starts right there and runs to the
+    first later `---`; the closing `[ws]*\n?` then eats every JS whitespace character that follows.
+    None means "not this case": the caller uses the regex (checked in tests/test_fast_paths.py)."""
+    if not text.startswith("---\n") or len(text) < 5 or text[4] in _JS_WS_SET:
+        return None
+    end = text.find("---", 4)
+    if end < 0:
+        return None
+    return text[4:end], text[_WS_RUN.match(text, end + 3).end():]
+
+
+def _no_front_matter(text: str, path: Path | None) -> ParsedDocument:
+    diagnostics = []
+    if text.startswith(BOM + "---"):
+        diagnostics.append(Diagnostic(
+            Severity.WARNING, "bom-hides-front-matter",
+            "The file starts with a UTF-8 byte-order mark, so this Claude Code version does not see "
+            "its front matter: the whole file, front matter included, becomes the body.", path, 1))
+    return ParsedDocument({}, text, False, None, diagnostics=diagnostics)
+
+
 def parse_document(text: str, *, strip_bom: bool, path: Path | None = None) -> ParsedDocument:
     """Split front matter from body; never raises on bad input."""
     if strip_bom and text.startswith(BOM):
         text = text[1:]
-    match = _FRONT_MATTER_RE.match(text)
-    if not match:
-        diagnostics = []
-        if text.startswith(BOM + "---"):
-            diagnostics.append(Diagnostic(
-                Severity.WARNING, "bom-hides-front-matter",
-                "The file starts with a UTF-8 byte-order mark, so this Claude Code version does not see "
-                "its front matter: the whole file, front matter included, becomes the body.", path, 1))
-        return ParsedDocument({}, text, False, None, diagnostics=diagnostics)
-    fm_text = match.group(1) or ""
-    body = text[match.end():]
+    split = _split_simple(text)
+    if split is not None:
+        fm_text, body = split
+    else:
+        match = _FRONT_MATTER_RE.match(text)
+        if not match:
+            return _no_front_matter(text, path)
+        fm_text = match.group(1) or ""
+        body = text[match.end():]
     doc = ParsedDocument({}, body, True, fm_text)
     try:
         parsed = _mapping_or_none(load_yaml12(fm_text))
@@ -118,8 +140,8 @@ def parse_boolean(value: Any, *, lenient: bool) -> bool:
     if lenient:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return value == 1
-        if isinstance(value, str):
-            return value.strip().lower() in {"true", "yes", "on", "1"}
+        if isinstance(value, str):  # 2.1.332 `zIe`/`De`: String(v).toLowerCase().trim() in 1/true/yes/on
+            return js_trim(value.lower()) in {"true", "yes", "on", "1"}
     return False
 
 
@@ -137,6 +159,9 @@ def description_from_body(body: str, default: str) -> str:
 
 
 JS_WS_CHARS = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+_JS_WS_SET = frozenset(JS_WS_CHARS)
 
 
 def js_trim(text: str) -> str:

@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from .json_text_edit import strict_equal
+
 __all__ = ["FrontMatterEditError", "set_front_matter_bool", "find_front_matter"]
 
 BOM = "\ufeff"
@@ -60,16 +62,6 @@ def _load(yaml_text: str, line_offset: int) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise FrontMatterEditError(f"front matter is a YAML {type(data).__name__}, not a mapping of keys")
     return data
-
-
-def _strict_equal(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_strict_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_strict_equal(x, y) for x, y in zip(a, b))
-    return a == b
 
 
 def _newline_of(text: str) -> str:
@@ -166,7 +158,7 @@ def set_front_matter_bool(text: str, key: str, value: bool | None) -> str:
             alone = _safe_load(line)
         except yaml.YAMLError:
             alone = None
-        if not isinstance(alone, dict) or len(alone) != 1 or not _strict_equal(alone.get(key), old[key]):
+        if not isinstance(alone, dict) or len(alone) != 1 or not strict_equal(alone.get(key), old[key]):
             raise FrontMatterEditError(f"'{key}' has a multi-line value or one that cannot be rewritten safely")
         if value is None:
             lines[index] = ""
@@ -205,7 +197,7 @@ def _verify(
         actual = _load(new[start:end], 0)
     except FrontMatterEditError as exc:
         raise FrontMatterEditError(f"internal self-check failed, edit refused: {exc}") from None
-    if not _strict_equal(actual, expected):
+    if not strict_equal(actual, expected):
         raise FrontMatterEditError(
             "internal self-check failed, edit refused: the front matter would not parse to the intended values"
         )

@@ -31,15 +31,23 @@ So, for every directory ``A`` between the touched file and the cwd (exclusive) t
 
 :func:`claude_code_skips_dir` mirrors that call. Differences we accept and document:
 
-* Claude Code runs *without* ``--no-index``: a directory that holds **tracked** files is never
-  reported as ignored by git. We do not read ``.git/index``; we model ``--no-index``. A tracked
-  ``.claude/skills`` inside an ignored directory is therefore "skipped" here but loaded by Claude Code.
+* Claude Code runs *without* ``--no-index``, so git first treats the argument as a pathspec
+  (builtin/check-ignore.c): when it matches an index entry — the path itself is tracked, or any
+  tracked file lies below the directory, ``git add -f`` included, skip-worktree and intent-to-add
+  entries too — git reports nothing (exit 1): not ignored. A path with glob characters is also
+  matched as a wildcard against the index (``*``/``?`` cross ``/``). git dies (exit 128, which
+  Claude Code treats as not ignored) for a path inside a submodule (gitlink entry), a path beyond
+  a symbolic link, or an index it cannot read. :mod:`git_index` reads ``.git/index`` for this,
+  and only once a rule has matched, so unmatched paths stay on the fast path; the verdict's
+  ``reason`` says why a matching rule was not applied. ``use_index=False`` models ``--no-index``.
+  Sparse-index directory entries are not expanded (that needs tree objects): everything below
+  one counts as tracked. ``GIT_INDEX_FILE`` is not consulted.
 * ``core.excludesFile`` (global ``~/.config/git/ignore``) and ``core.ignoreCase`` are **out of scope**:
   only ``.git/info/exclude`` and in-tree ``.gitignore`` files are read; matching is case-sensitive
   (git's default on Linux). Nested repositories/submodules between the cwd and ``A`` are treated as
   plain directories of the outer work tree.
 
-Git semantics implemented here (checked against ``git check-ignore -v --no-index``, see tests):
+Rule semantics implemented here (checked against ``git check-ignore -v --no-index``, see tests):
 precedence is deepest ``.gitignore`` first, then shallower ones, then ``.git/info/exclude``; within a
 file the last matching line wins (a ``!`` line can win too, which means "not ignored"); a path is
 ignored when any parent directory is ignored, and nothing can re-include a path below an excluded
@@ -61,6 +69,8 @@ from pathlib import Path
 
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
+from .git_index import IndexCache, TrackedPaths, object_hash_size
+
 __all__ = [
     "IgnoreVerdict",
     "IgnoreRule",
@@ -80,6 +90,7 @@ class IgnoreVerdict:
     line_no: int | None = None
     pattern: str | None = None
     negated: bool = False
+    reason: str | None = None  # why a matching rule was not applied (tracked path, git would fail)
 
 
 NOT_IGNORED = IgnoreVerdict(False)
@@ -227,26 +238,27 @@ def find_repo_root(start: str | os.PathLike[str]) -> Path | None:
     return None
 
 
-def _git_common_dir(root: Path) -> Path | None:
-    """Where ``info/exclude`` lives: ``.git`` or, for gitfiles/worktrees, the common dir."""
+def _git_dirs(root: Path) -> tuple[Path | None, Path | None]:
+    """(git dir, common dir): ``.git`` twice, or for gitfiles/worktrees the gitdir it names (it holds
+    ``index``) and that gitdir's ``commondir`` (it holds ``info/exclude`` and ``config``)."""
     dot_git = root / ".git"
     if dot_git.is_dir():
-        return dot_git
+        return dot_git, dot_git
     try:
         content = dot_git.read_text(encoding="utf-8", errors="replace").strip()
     except OSError:
-        return None
+        return None, None
     if not content.startswith("gitdir:"):
-        return None
+        return None, None
     gitdir = Path(content[len("gitdir:"):].strip())
     if not gitdir.is_absolute():
         gitdir = root / gitdir
     try:
         common = (gitdir / "commondir").read_text(encoding="utf-8").strip()
     except OSError:
-        return gitdir
+        return gitdir, gitdir
     common_path = Path(common)
-    return Path(os.path.normpath(common_path if common_path.is_absolute() else gitdir / common_path))
+    return gitdir, Path(os.path.normpath(common_path if common_path.is_absolute() else gitdir / common_path))
 
 
 @dataclass
@@ -266,20 +278,35 @@ class IgnoreOracle:
     query) or after :meth:`invalidate`.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, check_mtime: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, check_mtime: bool = True,
+                 use_index: bool = True) -> None:
         self.repo_root: Path | None = find_repo_root(path)
         self.check_mtime = check_mtime
+        self.use_index = use_index  # False models `git check-ignore --no-index`
         self._files: dict[str, _RuleFile] = {}
         self._dir_cache: dict[str, IgnoreVerdict] = {}
-        common = _git_common_dir(self.repo_root) if self.repo_root else None
+        git_dir, common = _git_dirs(self.repo_root) if self.repo_root else (None, None)
         self._exclude_path = common / "info" / "exclude" if common else None
+        # parsed lazily, only once a rule matches: unmatched paths never touch the index
+        self._index = (IndexCache(git_dir / "index", hash_size=object_hash_size(common))
+                       if git_dir is not None and use_index else None)
         self._root_str = str(self.repo_root) if self.repo_root else ""
 
     # -- public -----------------------------------------------------------------------------
     @property
     def diagnostics(self) -> list[str]:
         """Read errors of rule files seen so far (such files count as empty, like git)."""
-        return [f"{f.path}: {f.error}" for f in self._files.values() if f.error]
+        out = [f"{f.path}: {f.error}" for f in self._files.values() if f.error]
+        if self._index is not None and self._index.reads:
+            tracked = self._index.get()
+            out += [f"{self._index.index_file}: {d}" for d in tracked.diagnostics]
+            if tracked.fatal:
+                out.append(f"{self._index.index_file}: git cannot read it: {tracked.fatal}")
+        return out
+
+    def tracked_paths(self) -> TrackedPaths:
+        """The index's tracked paths (empty outside a repo or with ``use_index=False``)."""
+        return self._index.get() if self._index is not None else TrackedPaths()
 
     def invalidate(self, path: str | os.PathLike[str] | None = None) -> None:
         """Forget a cached rule file (or everything when ``path`` is None)."""
@@ -307,16 +334,44 @@ class IgnoreOracle:
                 self.repo_root.joinpath(*parts)
             )
         self._revalidate(parts)
+        verdict = None
         for i in range(1, len(parts)):
             verdict = self._dir_verdict(parts[:i])
             if verdict.ignored:
-                return verdict
-        return self._match(parts, is_dir)
+                break
+        else:
+            verdict = self._match(parts, is_dir)
+        if verdict.pattern is None:
+            return verdict  # fast path: no rule matched, git prints nothing either way
+        return self._pathspec_checks(rel, parts, verdict)
 
     def is_ignored(self, path: str | os.PathLike[str], is_dir: bool | None = None) -> bool:
         return self.check(path, is_dir).ignored
 
     # -- internals --------------------------------------------------------------------------
+    def _pathspec_checks(self, rel: str, parts: list[str], verdict: IgnoreVerdict) -> IgnoreVerdict:
+        """What git does with the argument *as a pathspec* before looking at rules (check-ignore.c)."""
+        rule = f"{_display(self.repo_root, verdict.source_file)}:{verdict.line_no}:{verdict.pattern}"
+        root = self.repo_root
+        assert root is not None
+        for i in range(1, len(parts)):  # parse_pathspec(PATHSPEC_SYMLINK_LEADING_PATH)
+            if os.path.islink(os.path.join(root, *parts[:i])):
+                return IgnoreVerdict(False, reason=f"git check-ignore exits 128 (pathspec '{rel}' is "
+                                     f"beyond a symbolic link); rule {rule} not applied")
+        if self._index is None:
+            return verdict
+        tracked = self._index.get()
+        if tracked.fatal:
+            return IgnoreVerdict(False, reason=f"git check-ignore exits 128 ({tracked.fatal}); "
+                                 f"rule {rule} not applied")
+        sub = tracked.submodule_containing(rel)
+        if sub is not None:
+            return IgnoreVerdict(False, reason=f"git check-ignore exits 128 (pathspec '{rel}' is in "
+                                 f"submodule '{sub}'); rule {rule} not applied")
+        if tracked.matches(rel) or _glob_pathspec_matches(rel, tracked):
+            return IgnoreVerdict(False, reason=f"tracked in the index; rule {rule} not applied")
+        return verdict
+
     def _relative(self, path: str | os.PathLike[str]) -> str | None:
         root = str(self.repo_root)
         p = os.fspath(path)
@@ -403,6 +458,92 @@ class IgnoreOracle:
         self._files[str(path)] = rf
         self._dir_cache.clear()
         return rf
+
+
+def _display(root: Path | None, source: Path | None) -> str:
+    if root is None or source is None:
+        return str(source)
+    try:
+        return source.relative_to(root).as_posix()
+    except ValueError:
+        return str(source)
+
+
+_GLOB_SPECIAL = re.compile(r"[*?\[\\]")
+_CLASSES = {"alnum": "a-zA-Z0-9", "alpha": "a-zA-Z", "blank": " \\t", "cntrl": "\\x00-\\x1f\\x7f",
+            "digit": "0-9", "graph": "!-~", "lower": "a-z", "print": " -~",
+            "punct": "!-/:-@\\[-`{-~", "space": " \\t\\n\\r\\f\\v", "upper": "A-Z",
+            "xdigit": "0-9a-fA-F"}
+
+
+def _wildmatch_regex(pat: str) -> re.Pattern[str] | None:
+    """git wildmatch() *without* WM_PATHNAME (plain pathspecs): ``*`` and ``?`` also match ``/``.
+
+    None when git would abort the match (unclosed ``[``, trailing ``\\``): nothing matches then.
+    """
+    out, i, n = [], 0, len(pat)
+    while i < n:
+        c = pat[i]
+        if c == "*":
+            out.append(".*")
+            while i + 1 < n and pat[i + 1] == "*":
+                i += 1
+        elif c == "?":
+            out.append(".")
+        elif c == "\\":
+            if i + 1 >= n:
+                return None
+            i += 1
+            out.append(re.escape(pat[i]))
+        elif c == "[":
+            j = i + 1
+            negate = j < n and pat[j] in "!^"
+            j += negate
+            items, first = [], True
+            while j < n and (pat[j] != "]" or first):
+                first = False
+                if pat[j] == "[" and pat.startswith("[:", j):
+                    end = pat.find(":]", j + 2)
+                    if end < 0 or pat[j + 2 : end] not in _CLASSES:
+                        return None
+                    items.append(_CLASSES[pat[j + 2 : end]])
+                    j = end + 2
+                    continue
+                ch = pat[j]
+                if ch == "\\":
+                    j += 1
+                    if j >= n:
+                        return None
+                    ch = pat[j]
+                if j + 2 < n and pat[j + 1] == "-" and pat[j + 2] != "]":
+                    hi = pat[j + 2]
+                    if hi == "\\" and j + 3 < n:
+                        hi, j = pat[j + 3], j + 1
+                    items.append(f"{re.escape(ch)}-{re.escape(hi)}")
+                    j += 3
+                    continue
+                items.append(re.escape(ch))
+                j += 1
+            if j >= n:
+                return None  # unclosed bracket: wildmatch aborts
+            out.append(f"[{'^' if negate else ''}{''.join(items)}]")
+            i = j
+        else:
+            out.append(re.escape(c))
+        i += 1
+    try:
+        return re.compile("".join(out), re.DOTALL)
+    except re.error:  # e.g. a reversed range: wildmatch simply never matches it
+        return None
+
+
+def _glob_pathspec_matches(rel: str, tracked: TrackedPaths) -> bool:
+    """dir.c match_pathspec_item's git_fnmatch() branch: a path with glob characters is also a
+    pattern matched against every index entry (rare, so a linear scan is fine)."""
+    if _GLOB_SPECIAL.search(rel) is None:
+        return False
+    regex = _wildmatch_regex(rel)
+    return regex is not None and any(regex.fullmatch(p) for p in tracked.files)
 
 
 def _gitignore_path(root: str, parts: list[str], depth: int) -> str:

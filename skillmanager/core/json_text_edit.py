@@ -404,14 +404,14 @@ def _serialize_key(key: str, style: _Style) -> str:
 # --------------------------------------------------------------------------- self-check
 
 
-def _strict_equal(a: Any, b: Any) -> bool:
+def strict_equal(a: Any, b: Any) -> bool:
     """Equality that does not confuse True with 1 or 1 with 1.0."""
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_strict_equal(a[k], b[k]) for k in a)
+        return a.keys() == b.keys() and all(strict_equal(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(_strict_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
     return a == b
 
 
@@ -430,7 +430,7 @@ def _checked(old_text: str, new_text: str, expected: Any) -> str:
         actual = _loads(new_text)
     except ValueError as exc:
         raise JsonEditError(f"internal self-check failed, edit refused: result does not parse ({exc})") from None
-    if not _strict_equal(actual, expected):
+    if not strict_equal(actual, expected):
         raise JsonEditError("internal self-check failed, edit refused: result differs from the intended change")
     return new_text
 
@@ -561,7 +561,7 @@ def set_key(text: str, path: Sequence[str], value: Any) -> str:
     if member is None:
         return _checked(text, _insert_member(text, node, keys[-1], value, style), expected)
     old_value = member.value
-    if _strict_equal(old_value.to_python(), value):
+    if strict_equal(old_value.to_python(), value):
         return text  # Already so: leave the bytes alone.
     if old_value.kind in ("object", "array") and _children_starts(old_value):
         # Keep the layout the user gave this value.
@@ -632,7 +632,7 @@ def array_add(text: str, path: Sequence[str], value: Any) -> str:
     root, array = _array_at(text, keys)
     if array is None:
         return set_key(text, keys, [value])
-    if any(_strict_equal(item.to_python(), value) for item in array.items):
+    if any(strict_equal(item.to_python(), value) for item in array.items):
         return text
     old = _loads(text)
     expected = copy.deepcopy(old)
@@ -664,19 +664,19 @@ def array_remove(text: str, path: Sequence[str], value: Any) -> str:
     """Remove every item equal to `value` from the array at `path`."""
     keys = _check_path(path)
     _root, array = _array_at(text, keys)
-    if array is None or not any(_strict_equal(i.to_python(), value) for i in array.items):
+    if array is None or not any(strict_equal(i.to_python(), value) for i in array.items):
         return text
     old = _loads(text)
     expected = copy.deepcopy(old)
     target = expected
     for key in keys[:-1]:
         target = target[key]
-    target[keys[-1]] = [v for v in target[keys[-1]] if not _strict_equal(v, value)]
+    target[keys[-1]] = [v for v in target[keys[-1]] if not strict_equal(v, value)]
     new = text
     while True:
         _r, node = _array_at(new, keys)
         assert node is not None
-        indexes = [i for i, item in enumerate(node.items) if _strict_equal(item.to_python(), value)]
+        indexes = [i for i, item in enumerate(node.items) if strict_equal(item.to_python(), value)]
         if not indexes:
             break
         new = _remove_child(new, node, indexes[-1])

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Sequence
 
 from .model import Listed, SourceKind
 from .profiles import CURRENT, LEGACY, Profile, get_profile
-from .textwidth import ELLIPSIS, cut_to_width, display_width, utf16_len, utf16_slice
+from .textwidth import ELLIPSIS, cut_to_width, display_width, safe_for_output, utf16_len, utf16_slice
 
 HEADER = "The following skills are available for use with the Skill tool:"
 REMINDER = "system-reminder"  # placement: a <system-reminder> text block (first user message / tool result)
@@ -258,10 +258,11 @@ def per_entry_cap(profile: Profile, settings: Any = None) -> int:
 
 def entry_description(entry: ListingEntry, profile: Profile) -> str:
     """`description - when_to_use` (prompt.ts getCommandDescription / current `Rdn`), before the cap."""
-    when = entry.when_to_use
-    if when and profile.when_to_use_newlines_to_spaces:
-        when = when.replace("\n", " ")
-    return f"{entry.description} - {when}" if when else entry.description
+    when, description = entry.when_to_use, entry.description
+    if profile.when_to_use_newlines_to_spaces:  # current: every "\n" → " " in both parts (parse-edges/current.json:
+        description = description.replace("\n", " ")  # `"line one\nline two"` → `line one line two`)
+        when = when.replace("\n", " ") if when else when
+    return f"{description} - {when}" if when else description
 
 
 def capped_description(text: str, cap: int) -> tuple[str, bool]:
@@ -280,7 +281,8 @@ def shown_name(entry: ListingEntry, profile: Profile, all_entries: Sequence[List
         return entry.name
     if len(display) > 256 or not _DISPLAY_NAME_OK.match(display):
         return entry.name
-    if _resolve(display, all_entries) is not entry:
+    found = _resolve(display, all_entries)  # all_entries may hold other ListingEntry objects for the same skill
+    if found is None or (found is not entry and (found.key is None or found.key != entry.key)):
         return entry.name
     return f"{entry.name} ({display})"
 
@@ -473,7 +475,10 @@ def _result(rows: list[_Row], shown: list[str], reasons: list[list[str]], level:
         undroppable_cost=minimal, context_window=facts.context_window, bytes_per_token=facts.bytes_per_token,
         fraction=facts.fraction, budget_source=facts.source)
     body = "\n".join(shown)
-    return ListingResult(wrap_listing(body, profile, placement), body, placement, profile.name, model, results, totals)
+    text = wrap_listing(body, profile, placement)
+    if profile.name == CURRENT:  # Bun sends the request as UTF-8: a lone surrogate left by the per-entry cap
+        text = safe_for_output(text)  # arrives as U+FFFD (parse-edges/current.json emoji-cap); node keeps it
+    return ListingResult(text, body, placement, profile.name, model, results, totals)
 
 
 def _plain_name_width(row: _Row) -> int:

@@ -46,12 +46,20 @@ class Registry:
     model_source: str = ""
 
     def find(self, name: str) -> Skill | None:
-        """As the Skill tool resolves a name: leading `/` stripped, case-sensitive, first active match."""
+        """As the Skill tool resolves a name: leading `/` stripped, case-sensitive, first active match.
+        A `name:` display name resolves too, in both versions (parse-edges: `Skill other-display-name` ran
+        name-differs): legacy `findCommand` takes the first skill matching either; current `$s` an exact
+        name first, then a display name."""
         name = name.strip()
         if name.startswith("/"):
             name = name[1:]
-        for skill in self.skills:
-            if skill.name == name and skill.state.duplicate_of is None and skill.state.active:
+        candidates = [s for s in self.skills if s.state.duplicate_of is None and s.state.active]
+        if self.profile.name != "legacy":
+            for skill in candidates:
+                if skill.name == name:
+                    return skill
+        for skill in candidates:
+            if skill.name == name or skill.display_name == name:
                 return skill
         return None
 
@@ -221,7 +229,7 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool)
     if rule is not None:
         model_ok = False
         reasons.append(f"the deny rule {rule.text} in {rule.scope} settings ({rule.file}) blocks the Skill tool")
-    override = settings.override_for(skill.name)
+    override = settings.override_for_skill(skill)  # None for plugin skills (settings.py, overrides-* goldens)
     if override is not None:
         value, scope, file = override
         if value == "off":
@@ -262,7 +270,7 @@ def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile,
     if current and skill.source is SourceKind.BUILTIN_COMMAND and settings.disableBundledSkills:
         state.listed, state.listed_reason = Listed.NO, "disableBundledSkills hides built-in commands from the listing."
         return
-    override = settings.override_for(skill.name)
+    override = settings.override_for_skill(skill)
     if override is not None and override[0] != "on":
         value, scope, file = override
         if value == "name-only":
@@ -277,8 +285,19 @@ def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile,
         state.listed_reason = "Listed although shadowed: this version lists every copy of a name."
     elif settings.deny_rule_for(skill.name) is not None:
         state.listed_reason = "Listed: a deny rule blocks invocation but does not hide the skill."
+    elif current and _ignored_plugin_override(skill, settings):
+        state.listed_reason = ("Listed in full: its skillOverrides key has no effect on plugin skills (Claude Code "
+                               "2.1.332 ignored both the bare and the plugin:name key for a --plugin-dir plugin).")
     else:
         state.listed_reason = "Listed with its description (before the listing budget is applied)."
+
+
+def _ignored_plugin_override(skill: Skill, settings: EffectiveSettings) -> bool:
+    """A skillOverrides key naming a plugin skill (bare or plugin:name): present but not applied."""
+    if skill.source not in (SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND):
+        return False
+    bare = skill.name.split(":", 1)[-1]
+    return settings.override_for(skill.name) is not None or settings.override_for(bare) is not None
 
 
 def decisions_as_text(decisions: list[SettingDecision]) -> list[str]:

@@ -18,6 +18,7 @@ from .model import Diagnostic, Severity, SettingDecision
 
 SCOPES = ("user", "project", "local", "managed")  # lowest to highest priority
 OVERRIDE_VALUES = ("on", "name-only", "user-invocable-only", "off")
+PLUGIN_SOURCES = ("plugin-skill", "plugin-command")  # SourceKind values skillOverrides never reaches
 _BOM = "\ufeff"
 
 
@@ -202,13 +203,22 @@ class EffectiveSettings:
             return None
         return self.skill_overrides.get(name)
 
+    def override_for_skill(self, skill) -> tuple[str, str, Path | None] | None:
+        """skillOverrides as they apply to one skill. Plugin skills and commands are not keyed by
+        skillOverrides in 2.1.332 (`A$e`: `source==="plugin"` takes another path); observed: neither a bare
+        (`plug-a`) nor a namespaced (`myplug:plug-b`) key changed a --plugin-dir plugin in any scope
+        (tests/golden/overrides-*/current.json). Marketplace plugins were not recorded; treated the same."""
+        if getattr(getattr(skill, "source", None), "value", "") in PLUGIN_SOURCES:
+            return None
+        return self.override_for(skill.name)
+
     def decide(self, skill) -> list[SettingDecision]:
         """Every setting that changes this skill's state, with the file it came from."""
         decisions: list[SettingDecision] = []
         rule = self.deny_rule_for(skill.name)
         if rule is not None:
             decisions.append(SettingDecision("deny", "deny", rule.scope, rule.file, rule.text))
-        override = self.override_for(skill.name)
+        override = self.override_for_skill(skill)
         if override is not None:
             decisions.append(SettingDecision("skillOverrides", override[0], override[1], override[2]))
         kind = getattr(getattr(skill, "source", None), "value", "")
@@ -231,9 +241,11 @@ def settings_paths(config_home: Path, cwd: Path, managed_root: Path | None) -> l
         paths.append(("managed", managed_root / "managed-settings.json"))
         drop_in = managed_root / "managed-settings.d"
         try:
-            names = sorted(e.name for e in drop_in.iterdir()
-                           if e.name.endswith(".json") and not e.name.startswith(".")
-                           and (e.is_file() or e.is_symlink()))
+            # loadManagedFileSettings (settings.ts): JS `.sort()` = UTF-16 code-unit order (big-endian bytes)
+            names = sorted((e.name for e in drop_in.iterdir()
+                            if e.name.endswith(".json") and not e.name.startswith(".")
+                            and (e.is_file() or e.is_symlink())),
+                           key=lambda n: n.encode("utf-16-be", "surrogatepass"))
         except OSError:
             names = []
         paths.extend(("managed", drop_in / n) for n in names)

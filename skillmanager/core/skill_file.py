@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -110,15 +111,19 @@ def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, pro
                     source_root: Path | None, skill_dir: Path | None, fallback_label: str,
                     plugin: str | None = None, scope_dir: Path | None = None,
                     allow_paths: bool = True, display_names: bool = True,
-                    text: str | None = None) -> Skill | None:
-    """Read and parse; None when the file does not exist (Claude Code skips it silently)."""
+                    text: str | None = None, path_text: str | None = None) -> Skill | None:
+    """Read and parse; None when the file does not exist (Claude Code skips it silently).
+
+    `path_text` is `str(path)` when the caller already has it: reading by string skips pathlib's
+    parsing on the hot path; diagnostics still name `path`."""
     diagnostics: list[Diagnostic] = []
     size = 0
     if text is None:
-        result = read_text_file(path)
-        if result.text is None and not os.path.lexists(path):
+        result = read_text_file(path_text or path)  # type: ignore[arg-type]
+        if result.text is None and not os.path.lexists(path_text or path):
             return None
-        diagnostics.extend(result.diagnostics)
+        if result.diagnostics:
+            diagnostics.extend(replace(d, path=path) if d.path is not path else d for d in result.diagnostics)
         size = result.size
         if result.text is None:
             skill = Skill(name=name, kind=kind, source=source, source_root=source_root, path=path,

@@ -8,6 +8,7 @@ Nothing here raises on bad input: problems become Diagnostics on the skill or th
 from __future__ import annotations
 
 import os
+import stat as _stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,16 +63,21 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
     if not entries:
         return []
     out: list[Skill] = []
+    group = f"{source.value}:{scope_dir or base}"
+    base_text = os.fspath(base)
     for entry in entries:
         if not _is_dir_or_link(entry):
             continue
-        skill_dir = base / entry.name
-        skill = load_skill_file(skill_dir / "SKILL.md", name=entry.name, kind="skill", source=source,
+        name = entry.name
+        skill_dir = base / name
+        file_text = os.path.join(base_text, name, "SKILL.md")  # strings on the hot path: no pathlib parsing
+        skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind="skill", source=source,
                                 profile=profile, source_root=base, skill_dir=skill_dir,
-                                fallback_label="Skill", scope_dir=scope_dir)
+                                fallback_label="Skill", scope_dir=scope_dir, path_text=file_text)
         if skill is not None:
-            skill.group = f"{source.value}:{scope_dir or base}"
+            skill.group = group
             skill._via_link = entry.is_symlink()  # type: ignore[attr-defined]
+            skill._dir_entry = (base_text, name, file_text)  # type: ignore[attr-defined] - for realpath_dedupe
             out.append(skill)
     return out
 
@@ -155,7 +161,6 @@ def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]
                             diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
                                                           "A symbolic link loop; Claude Code skips it.", full))
                         continue
-                    import stat as _stat
                     if _stat.S_ISDIR(target.st_mode):
                         walk(full)
                     elif _stat.S_ISREG(target.st_mode) and entry.name.endswith(".md"):
@@ -299,19 +304,27 @@ _REAL_DIR_CACHE: dict[str, str] = {}
 
 def _fast_realpath(skill: Skill) -> str | None:
     """realpath(SKILL.md) with one lstat in the common case: the skills dir is resolved once and the
-    per-skill realpath is only computed when the entry or the file is a symbolic link."""
+    per-skill realpath is only computed when the entry (known from scandir) or the file is a symbolic
+    link. realpath(base/name/SKILL.md) == realpath(base)/name/SKILL.md when neither is a link."""
     path = skill.path
     if path is None:
         return None
+    entry = getattr(skill, "_dir_entry", None)
     try:
-        if getattr(skill, "_via_link", True) or os.path.islink(path):
-            return os.path.realpath(path, strict=True)
-        parent = str(path.parent.parent)
-        real_parent = _REAL_DIR_CACHE.get(parent)
-        if real_parent is None:
-            real_parent = os.path.realpath(parent)
-            _REAL_DIR_CACHE[parent] = real_parent
-        return os.path.join(real_parent, path.parent.name, path.name)
+        if entry is None:
+            if getattr(skill, "_via_link", True) or os.path.islink(path):
+                return os.path.realpath(path, strict=True)
+            base, name, file_text = str(path.parent.parent), path.parent.name, str(path)
+        else:
+            base, name, file_text = entry
+            if skill._via_link or _stat.S_ISLNK(os.lstat(file_text).st_mode):  # type: ignore[attr-defined]
+                return os.path.realpath(file_text, strict=True)
+        real_base = _REAL_DIR_CACHE.get(base)
+        if real_base is None:
+            real_base = os.path.realpath(base)
+            _REAL_DIR_CACHE[base] = real_base
+        return os.path.join(real_base, name, "SKILL.md") if entry is not None else \
+            os.path.join(real_base, name, path.name)
     except OSError:
         return None
 

@@ -166,8 +166,34 @@ def count_tokens(text: str, vocabulary: str = "claude") -> int:
     enc = get_encoding(vocabulary)
     if vocabulary == "claude":
         # @anthropic-ai/tokenizer: tokenizer.encode(text.normalize('NFKC'), 'all')
-        return len(enc.encode(unicodedata.normalize("NFKC", text), allowed_special="all"))
+        return _count(enc, _nfkc(text), enc.special_tokens_set)
+    return _count(enc, text, frozenset())
+
+
+def _count(enc: tiktoken.Encoding, text: str, allowed_special: frozenset[str] | set[str]) -> int:
+    """len(enc.encode(text, allowed_special=allowed_special, disallowed_special=())) without a list of
+    Python ints: tiktoken's own encode_to_numpy path hands back a uint32 buffer (no numpy needed).
+    An empty `allowed_special` is encode_ordinary (special-token text counted as ordinary text)."""
+    to_buffer = getattr(getattr(enc, "_core_bpe", None), "encode_to_tiktoken_buffer", None)
+    if to_buffer is not None:
+        try:
+            return memoryview(to_buffer(text, set(allowed_special))).nbytes // 4
+        except (TypeError, AttributeError, ValueError):  # a tiktoken without this internal: public API below
+            pass
+    if allowed_special:
+        return len(enc.encode(text, allowed_special=set(allowed_special), disallowed_special=()))
     return len(enc.encode_ordinary(text))
+
+
+def _nfkc(text: str) -> str:
+    """unicodedata.normalize("NFKC", text), faster on mostly-ASCII text. "\n" is a starter that composes
+    with nothing, so NFKC never reaches across it: lines normalise independently, and ASCII lines are
+    already NFKC (checked against the whole-text call in tests/test_fast_paths.py)."""
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return text
+    if "\n" not in text:
+        return unicodedata.normalize("NFKC", text)
+    return "\n".join(line if line.isascii() else unicodedata.normalize("NFKC", line) for line in text.split("\n"))
 
 
 def _well_formed(text: str) -> str:

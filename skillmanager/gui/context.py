@@ -1,68 +1,92 @@
 """The one object every widget receives (git-cola style): workspace, snapshot, selection, signals.
 
 Scans run on a QThreadPool worker; results come back through queued signals and are tagged
-with a generation number so a slow, stale scan never overwrites a newer one.
+with a generation number so a slow, stale scan never overwrites a newer one. A file change
+takes the incremental path (core.incremental): the rows update first, the listing follows.
 """
 from __future__ import annotations
 
+import hashlib
+import threading
 import traceback
+from pathlib import Path
 from typing import Hashable
 
 from PySide6.QtCore import QObject, QRunnable, QSettings, QThreadPool, Signal
 
 from skillmanager.core.model import Skill
-from skillmanager.gui.engine import (Snapshot, WorkspaceSpec, refresh_skill_files, reloadable_paths, scan,
-                                     skill_identity)
+from skillmanager.gui.engine import Snapshot, WorkspaceSpec, refresh_incremental, scan, skill_identity
+
+
+class Cancelled(Exception):
+    """Raised inside a worker (from its progress callback) when the app is shutting down."""
 
 
 class _ScanSignals(QObject):
     progress = Signal(int, object)  # generation, whatever the engine reported
-    partial = Signal(int, object)  # generation, Snapshot whose rows are current but listing is not yet
+    rows = Signal(int, object, object)  # generation, Snapshot (rows current, listing not yet), RegistryDelta
     finished = Signal(int, object)  # generation, Snapshot
     failed = Signal(int, str)  # generation, message
+    unchanged = Signal(int)  # generation: nothing the registry reads changed
 
 
 class ScanWorker(QRunnable):
-    def __init__(self, target, generation: int):
+    def __init__(self, target, generation: int, cancel: threading.Event):
         super().__init__()
         self.target = target
         self.generation = generation
+        self.cancel = cancel
         self.signals = _ScanSignals()
         self.setAutoDelete(True)
 
-    def run(self) -> None:  # worker thread: no widget access here
-        signals = self.signals
-        try:
-            snapshot = scan(self.target, progress=lambda *a, **k: signals.progress.emit(self.generation, (a, k)),
-                            generation=self.generation)
-        except Exception as error:  # noqa: BLE001 - reported in the status bar, the app keeps running
-            signals.failed.emit(self.generation, f"{error}\n{traceback.format_exc(limit=4)}")
+    def emit(self, signal_name: str, *args) -> None:
+        """Emit unless the app is shutting down (the receiver may already be gone)."""
+        if self.cancel.is_set():
             return
-        signals.finished.emit(self.generation, snapshot)
+        try:
+            getattr(self.signals, signal_name).emit(*args)
+        except RuntimeError:  # the signal holder was deleted under us: nobody is listening any more
+            pass
+
+    def _progress(self, *args, **kwargs) -> None:
+        if self.cancel.is_set():
+            raise Cancelled()
+        self.emit("progress", self.generation, (args, kwargs))
+
+    def run(self) -> None:  # worker thread: no widget access here
+        try:
+            snapshot = scan(self.target, progress=self._progress, generation=self.generation)
+        except Cancelled:
+            return
+        except Exception as error:  # noqa: BLE001 - reported in the status bar, the app keeps running
+            self.emit("failed", self.generation, f"{error}\n{traceback.format_exc(limit=4)}")
+            return
+        self.emit("finished", self.generation, snapshot)
 
 
 class RefreshWorker(ScanWorker):
-    """Re-reads a few edited SKILL.md files; falls back to a full scan when the engine says so."""
+    """Re-reads the changed files (core.incremental); a full reload happens there when needed."""
 
-    def __init__(self, snapshot: Snapshot, paths, target, generation: int):
-        super().__init__(target, generation)
+    def __init__(self, snapshot: Snapshot, paths, target, generation: int, cancel: threading.Event):
+        super().__init__(target, generation, cancel)
         self.snapshot, self.paths = snapshot, paths
 
     def run(self) -> None:
-        signals = self.signals
         try:
-            result = refresh_skill_files(self.snapshot, self.paths, self.generation,
-                                         on_partial=lambda snap: signals.partial.emit(self.generation, snap))
-        except Exception:  # noqa: BLE001 - an in-place reload that fails falls back to a full scan
-            result = None
-        if result is None:
+            result = refresh_incremental(self.snapshot, self.paths, self.generation,
+                                         on_rows=lambda snap, delta: self.emit("rows", self.generation, snap, delta))
+        except Exception:  # noqa: BLE001 - an incremental refresh that fails falls back to a full scan
             super().run()
             return
-        signals.finished.emit(self.generation, result)
+        if result is None:
+            self.emit("unchanged", self.generation)
+            return
+        self.emit("finished", self.generation, result)
 
 
 class AppContext(QObject):
     snapshot_changed = Signal(object)  # Snapshot
+    rows_changed = Signal(object, object)  # Snapshot whose listing is not rebuilt yet, RegistryDelta
     selection_changed = Signal(object)  # Skill | None
     scan_started = Signal()
     scan_progress = Signal(str)
@@ -81,7 +105,10 @@ class AppContext(QObject):
         self.pool.setMaxThreadCount(1)  # scans are serialised; the generation drops stale ones
         self._generation = 0
         self._workers: dict[int, ScanWorker] = {}
+        self._cancel = threading.Event()
         self.scanning = False
+        self.own_writes: dict[str, str | None] = {}  # path -> sha256 of what we wrote (None: we removed it)
+        self.ignored_echoes = 0  # watcher events recognised as our own writes (tests read this)
 
     # --- workspace -----------------------------------------------------------------------------
     def set_workspace(self, workspace) -> None:
@@ -107,38 +134,48 @@ class AppContext(QObject):
     # --- scanning ------------------------------------------------------------------------------
     def rescan(self) -> int:
         target = self.workspace if self.workspace is not None else self.spec
-        if target is None:
+        if target is None or self._cancel.is_set():
             return self._generation
         self._generation += 1
-        self._start(ScanWorker(target, self._generation))  # the dict keeps the signal holder alive
+        self._start(ScanWorker(target, self._generation, self._cancel))  # the dict keeps the signals alive
         return self._generation
 
     def refresh(self, paths) -> int:
-        """Files changed on disk: reload just those skills when possible, else rescan (off the UI thread)."""
+        """Files changed on disk: reload just those (core.incremental), else rescan — off the UI thread."""
         target = self.workspace if self.workspace is not None else self.spec
-        reloadable = None if self.scanning else reloadable_paths(self.snapshot, paths)
-        if target is None or not reloadable:
-            return self.rescan()
+        if target is None or self.snapshot is None or self.snapshot.registry is None or self.scanning:
+            return self.rescan()  # a scan in flight may predate the change: start over
+        if self._cancel.is_set():
+            return self._generation
         self._generation += 1
-        worker = RefreshWorker(self.snapshot, reloadable, target, self._generation)
-        self._start(worker)
+        self._start(RefreshWorker(self.snapshot, sorted(str(p) for p in paths), target, self._generation,
+                                  self._cancel))
         return self._generation
 
     def _start(self, worker: ScanWorker) -> None:
-        worker.signals.finished.connect(self._on_finished)
-        worker.signals.failed.connect(self._on_failed)
-        worker.signals.progress.connect(self._on_progress)
-        worker.signals.partial.connect(self._on_partial)
+        signals = worker.signals
+        signals.finished.connect(self._on_finished)
+        signals.failed.connect(self._on_failed)
+        signals.progress.connect(self._on_progress)
+        signals.rows.connect(self._on_rows)
+        signals.unchanged.connect(self._on_unchanged)
         self._workers[worker.generation] = worker
         self.scanning = True
         self.scan_started.emit()
         self.pool.start(worker)
 
-    def _on_partial(self, generation: int, snapshot: Snapshot) -> None:
+    def _on_rows(self, generation: int, snapshot: Snapshot, delta) -> None:
         if generation != self._generation:
             return
         self.snapshot = snapshot
-        self.snapshot_changed.emit(snapshot)
+        if delta.structural:
+            self.snapshot_changed.emit(snapshot)  # rows come and go: the panels regroup
+        else:
+            self.rows_changed.emit(snapshot, delta)  # only these rows: cheap enough for every keystroke-save
+        if self.selected is not None:
+            changed = {skill_identity(s) for s in delta.changed}
+            if self.selected in changed or delta.structural:
+                self.selection_changed.emit(self.selected_skill())
 
     def _on_progress(self, generation: int, payload) -> None:
         if generation != self._generation:
@@ -146,6 +183,12 @@ class AppContext(QObject):
         args, kwargs = payload
         text = " ".join(str(a) for a in args if a is not None) or " ".join(f"{v}" for v in kwargs.values())
         self.scan_progress.emit(text)
+
+    def _on_unchanged(self, generation: int) -> None:
+        self._workers.pop(generation, None)
+        if generation == self._generation:
+            self.scanning = False
+            self.status_message.emit("Up to date")
 
     def _on_finished(self, generation: int, snapshot: Snapshot) -> None:
         self._workers.pop(generation, None)
@@ -168,6 +211,43 @@ class AppContext(QObject):
 
     def wait_for_scans(self, msecs: int = 10000) -> bool:
         return self.pool.waitForDone(msecs)
+
+    def shutdown(self, msecs: int = 10000) -> bool:
+        """Quitting: running workers stop at their next progress report and emit nothing more."""
+        self._cancel.set()
+        done = self.pool.waitForDone(msecs)
+        self._workers.clear()
+        return done
+
+    # --- our own writes (toggles): the watcher must not bounce them back ------------------------
+    def remember_write(self, path, data: bytes | None) -> None:
+        digest = hashlib.sha256(data).hexdigest() if data is not None else None
+        self.own_writes[str(path)] = digest
+
+    def is_own_write(self, path) -> bool:
+        """A watcher event for a file whose content is exactly what we last wrote there (or our temp file)."""
+        from skillmanager.core.atomic_write import TEMP_PREFIX
+
+        name = Path(str(path)).name
+        if name.startswith(TEMP_PREFIX) and name.endswith(".tmp"):
+            return True
+        key = str(path)
+        if key not in self.own_writes:
+            return False
+        expected = self.own_writes[key]
+        try:
+            current = hashlib.sha256(Path(key).read_bytes()).hexdigest()
+        except FileNotFoundError:
+            current = None
+        except OSError:
+            return False
+        return current == expected
+
+    def drop_own_writes(self, paths) -> set:
+        """The paths that are not echoes of our own writes (counting the ones that are)."""
+        outside = {p for p in paths if not self.is_own_write(p)}
+        self.ignored_echoes += len(set(paths)) - len(outside)
+        return outside
 
     # --- selection -----------------------------------------------------------------------------
     def select(self, skill: Skill | None) -> None:

@@ -75,28 +75,16 @@ class Snapshot:
     problems: dict[str, str] = field(default_factory=dict)  # panel -> why it is not available
     generation: int = 0
     partial: bool = False  # rows are current, the listing and the panels that read it follow shortly
-    _paths: dict[str, list[int]] | None = None  # file path -> positions in registry.skills (built off-thread)
-
-    def path_index(self) -> dict[str, list[int]]:
-        if self._paths is None:
-            index: dict[str, list[int]] = {}
-            for position, skill in enumerate(self.skills):
-                if skill.path is not None:
-                    index.setdefault(str(skill.path), []).append(position)
-                    if skill.realpath is not None and skill.realpath != skill.path:
-                        index.setdefault(str(skill.realpath), []).append(position)
-            self._paths = index
-        return self._paths
+    _by_identity: dict[tuple, Skill] | None = None  # built on first use
 
     @property
     def skills(self) -> list[Skill]:
         return list(getattr(self.registry, "skills", []) or [])
 
     def find(self, identity: tuple) -> Skill | None:
-        for skill in self.skills:
-            if skill_identity(skill) == identity:
-                return skill
-        return None
+        if self._by_identity is None:
+            self._by_identity = {skill_identity(s): s for s in self.skills}
+        return self._by_identity.get(tuple(identity))
 
 
 def profile_of(workspace):
@@ -127,7 +115,7 @@ def scan(spec_or_workspace, progress: Callable[..., None] | None = None, generat
         snapshot.problems["listing"] = f"the listing could not be built: {error!r}"
         return snapshot
     _index_entries(snapshot)
-    snapshot.path_index()  # built here, off the UI thread, for the incremental refresh
+    snapshot.find(("", "", ""))  # builds the identity index here, off the UI thread
     return snapshot
 
 
@@ -326,98 +314,36 @@ def _unpack_group(item, workspace) -> tuple[str, str, list[Skill]]:
 
 
 # --- incremental refresh -------------------------------------------------------------------------
-# Core has no "reload these files" entry point yet, so an edit to existing SKILL.md files is handled by
-# re-reading just those files with core's own loader (skill_file.load_skill_file, called with the
-# arguments sources.load_skills_dir used) and re-running core's decide_states over copies of the
-# skills. Anything else (a file added or removed, settings, commands, plugins) takes a full rescan.
-_RELOADABLE = (SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR)
+def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
+                        on_rows: Callable[[Snapshot, Any], None] | None = None) -> Snapshot | None:
+    """Files changed on disk: core.incremental re-reads just those, `on_rows(partial, delta)` lets the
+    rows update at once, then the listing and token counts are rebuilt (all off the UI thread).
+    None = nothing the registry reads changed."""
+    from skillmanager.core.incremental import refresh_paths
 
-
-def _clone_skill(skill: Skill) -> Skill:
-    """A cheap shallow copy with its own state, so a worker never mutates what the UI is showing."""
-    clone = object.__new__(Skill)
-    clone.__dict__.update(skill.__dict__)
-    state = object.__new__(type(skill.state))
-    state.__dict__.update(skill.state.__dict__)
-    state.shadowed_by, state.shadow_reason = None, ""  # decide_states sets these only on losers
-    state.decided_by = list(state.decided_by)
-    clone.state = state
-    return clone
-
-
-def reloadable_paths(snapshot: Snapshot, paths) -> list[Path] | None:
-    """The changed SKILL.md files that an in-place reload can handle, or None when a rescan is needed."""
-    if snapshot is None or snapshot.registry is None:
+    delta = refresh_paths(snapshot.registry, [str(p) for p in paths])
+    if delta.empty:
         return None
-    index, skills = snapshot.path_index(), snapshot.skills
-    out = []
-    for raw in paths:
-        path = Path(raw)
-        positions = index.get(str(path))
-        if path.name != "SKILL.md" or not positions or not path.is_file():
-            return None
-        if any(skills[p].kind != "skill" or skills[p].source not in _RELOADABLE for p in positions):
-            return None
-        out.append(path)
-    return out
-
-
-def refresh_skill_files(snapshot: Snapshot, paths: list[Path], generation: int = 0,
-                        on_partial: Callable[[Snapshot], None] | None = None) -> Snapshot | None:
-    """Re-read `paths` (existing SKILL.md files), re-decide states, rebuild the listing. None = rescan."""
-    from skillmanager.core.registry import decide_states
-    from skillmanager.core.skill_file import load_skill_file
-
-    registry = snapshot.registry
-    index = snapshot.path_index()
-    hits = {position for p in paths for position in index.get(str(p), ())}
-    old_to_new: dict[int, Skill] = {}
-    skills: list[Skill] = []
-    for position, skill in enumerate(registry.skills):
-        if position in hits:
-            fresh = load_skill_file(skill.path, name=skill.name, kind="skill", source=skill.source,
-                                    profile=registry.profile, source_root=skill.source_root,
-                                    skill_dir=skill.skill_dir, fallback_label="Skill", scope_dir=skill.scope_dir)
-            if fresh is None:
-                return None
-            for attribute in ("group", "_dup_reason"):
-                if attribute in skill.__dict__:
-                    setattr(fresh, attribute, skill.__dict__[attribute])
-            fresh.load_index = skill.load_index
-            if fresh.realpath is None:
-                fresh.realpath = skill.realpath
-            fresh.state.duplicate_of = skill.state.duplicate_of
-        else:
-            fresh = _clone_skill(skill)
-        old_to_new[id(skill)] = fresh
-        skills.append(fresh)
-    for skill in skills:  # point duplicates at the new copies
-        first = skill.state.duplicate_of
-        if first is not None:
-            skill.state.duplicate_of = old_to_new.get(id(first), first)
-    import dataclasses
-
-    new_registry = dataclasses.replace(registry, skills=skills)
-    decide_states(new_registry)
-    partial = Snapshot(workspace=snapshot.workspace, registry=new_registry, listing=snapshot.listing,
+    registry = delta.registry
+    partial = Snapshot(workspace=snapshot.workspace, registry=registry, listing=snapshot.listing,
                        problems=dict(snapshot.problems), generation=generation, partial=True)
-    changed_ids = {skill_identity(skills[p]) for p in hits}
-    partial.entries = {k: v for k, v in snapshot.entries.items() if k not in changed_ids}
+    gone = {skill_identity(s) for s in delta.changed + delta.removed}
+    partial.entries = {k: v for k, v in snapshot.entries.items() if k not in gone}
     partial.tokens = dict(snapshot.tokens)
-    partial._paths = snapshot._paths  # same files at the same positions
-    if on_partial is not None:
-        on_partial(partial)  # the rows update now; the listing follows
-    listing_module, why = optional_module("listing")
-    final = Snapshot(workspace=snapshot.workspace, registry=new_registry, problems=dict(snapshot.problems),
+    if on_rows is not None:
+        on_rows(partial, delta)  # the rows update now; the listing follows
+    final = Snapshot(workspace=snapshot.workspace, registry=registry, problems=dict(snapshot.problems),
                      generation=generation)
+    final.problems.pop("listing", None)
+    listing_module, why = optional_module("listing")
     if listing_module is None:
         final.problems["listing"] = why
         return final
     try:
-        final.listing = build_listing(listing_module, new_registry, snapshot.workspace)
+        final.listing = build_listing(listing_module, registry, snapshot.workspace)
     except Exception as error:  # noqa: BLE001
         final.problems["listing"] = f"the listing could not be built: {error!r}"
         return final
     _index_entries(final)
-    final.path_index()
+    final.find(("", "", ""))
     return final

@@ -1,6 +1,8 @@
 """The main window: workspace bar on top; registry tree | selected skill | tabs (preview, conflicts, simulator)."""
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QLabel, QMainWindow, QProgressBar, QPushButton, QSplitter, QTabWidget, QToolBar,
@@ -9,10 +11,12 @@ from PySide6.QtWidgets import (QLabel, QMainWindow, QProgressBar, QPushButton, Q
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import Snapshot, installed_claude_profile
+from skillmanager.gui.toggling import ToggleController
 from skillmanager.gui.watcher import SkillWatcher
 from skillmanager.gui.widgets.about_dialog import AboutDialog
 from skillmanager.gui.widgets.conflicts_panel import ConflictsPanel
 from skillmanager.gui.widgets.detail_pane import DetailPane
+from skillmanager.gui.widgets.message_bar import MessageBar
 from skillmanager.gui.widgets.preview_panel import PreviewPanel
 from skillmanager.gui.widgets.registry_panel import RegistryPanel
 from skillmanager.gui.widgets.simulator_panel import SimulatorPanel
@@ -50,8 +54,12 @@ class MainWindow(QMainWindow):
         self.banner.hide()
         self._demo_offered = False
 
+        self.message_bar = MessageBar(self)
+        self.toggles = ToggleController(context, self)
+        self.toggles.failed.connect(lambda text: self.message_bar.show_message(text, "error"))
+        self.toggles.applied.connect(self._on_toggled)
         self.registry_panel = RegistryPanel(context, self)
-        self.detail = DetailPane(context, self)
+        self.detail = DetailPane(context, self, controller=self.toggles)
         self.preview = PreviewPanel(context, self)
         self.conflicts = ConflictsPanel(context, self)
         self.conflicts.identity_clicked.connect(self.select_identity)
@@ -74,6 +82,7 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.banner)
+        layout.addWidget(self.message_bar)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
 
@@ -90,6 +99,8 @@ class MainWindow(QMainWindow):
         context.scan_progress.connect(lambda text: self.statusBar().showMessage(f"Scanning… {text}"))
         context.scan_failed.connect(self._on_scan_failed)
         context.snapshot_changed.connect(self._on_snapshot)
+        context.rows_changed.connect(lambda _snapshot, _delta: self.progress.show())
+        context.status_message.connect(lambda text: self._set_status(text))
         context.spec_changed.connect(self.workspace_bar.set_spec)
 
         self.watcher = SkillWatcher(self) if watch else None
@@ -128,8 +139,11 @@ class MainWindow(QMainWindow):
         self.undo_action = QAction("&Undo toggle", self)
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.undo_action.setEnabled(False)
-        self.undo_action.setToolTip("Toggling skills is not available in this build yet")
+        self.undo_action.setToolTip("Put back what the last toggle replaced")
+        self.undo_action.triggered.connect(self.toggles.undo)
+        self.toggles.undo_changed.connect(self.undo_action.setEnabled)
         edit_menu.addAction(self.undo_action)
+        self.addAction(self.undo_action)
         find = QAction("&Find skill", self)
         find.setShortcut(QKeySequence.StandardKey.Find)
         find.triggered.connect(self.registry_panel.focus_filter)
@@ -182,20 +196,36 @@ class MainWindow(QMainWindow):
         self.workspace_bar.set_recent(recent[:10])
 
     # --- scanning ------------------------------------------------------------------------------
+    def _set_status(self, text: str) -> None:
+        """The status bar says what the scanner and the watcher are doing (the counts live under the tree)."""
+        self.statusBar().showMessage(text)
+
     def _on_scan_started(self) -> None:
         self.progress.show()
-        self.statusBar().showMessage("Scanning skills…")
+        self._set_status("Scanning skills…")
 
     def _on_scan_failed(self, message: str) -> None:
         self.progress.hide()
-        self.statusBar().showMessage(f"Scan failed: {message.splitlines()[0] if message else ''}")
+        self._set_status(f"Scan failed: {message.splitlines()[0] if message else ''}")
+
+    def _on_toggled(self, text: str) -> None:
+        self.message_bar.hide()
+        self.statusBar().showMessage(text, 15000)
 
     def _on_snapshot(self, snapshot: Snapshot) -> None:
+        if snapshot.partial:
+            return  # the listing follows: keep the progress indicator
         self.progress.hide()
         count = len(snapshot.skills)
         cwd = str(getattr(snapshot.workspace, "cwd", ""))
         self.setWindowTitle(f"skillmanager — {cwd}")
-        self.statusBar().showMessage(f"{count} skills loaded", 4000)
+        demo = getattr(snapshot.workspace, "demo_paths", None)
+        when = time.strftime("%H:%M:%S")
+        if demo is not None:
+            self._set_status(f"Demo workspace (a temporary copy in {demo.root}, removed when you quit) — "
+                             f"scanned at {when}")
+        else:
+            self._set_status(f"Scanned at {when}")
         if cwd and not getattr(snapshot.workspace, "demo_paths", None):
             self._remember(cwd)
         if count == 0 and not self._demo_offered and snapshot.registry is not None:
@@ -212,8 +242,11 @@ class MainWindow(QMainWindow):
             self.watcher.start(snapshot.workspace)
 
     def _on_files_changed(self, paths: set) -> None:
-        self._pending_paths |= set(paths)
-        self._refresh_timer.start()  # coalesce bursts into one off-thread rescan
+        outside = self.context.drop_own_writes(paths)  # our own toggle writes are already applied
+        if not outside:
+            return
+        self._pending_paths |= outside
+        self._refresh_timer.start()  # coalesce bursts into one off-thread refresh
 
     def _refresh_now(self) -> None:
         paths, self._pending_paths = self._pending_paths, set()

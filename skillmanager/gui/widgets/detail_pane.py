@@ -12,6 +12,8 @@ from skillmanager.core.model import Skill
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import audit_skill, skill_identity
+from skillmanager.gui.toggling import ToggleController
+from skillmanager.gui.widgets.toggle_box import ToggleBox
 from skillmanager.gui.wording import short_path, source_sentence, state_sentence
 
 # Plain words for front-matter keys; the exact key is kept in the row's tooltip.
@@ -30,9 +32,11 @@ _KEY_WORDS = {
 
 
 class DetailPane(QWidget):
-    def __init__(self, context: AppContext, parent=None):
+    def __init__(self, context: AppContext, parent=None, controller: ToggleController | None = None):
         super().__init__(parent)
         self.context = context
+        self.controller = controller or ToggleController(context, self)
+        self.toggle = ToggleBox(context, self.controller, self)
         self.skill: Skill | None = None
         self.title = QLabel(self)
         font = self.title.font()
@@ -57,6 +61,7 @@ class DetailPane(QWidget):
         layout.setContentsMargins(6, 0, 6, 0)
         layout.addWidget(self.title)
         layout.addWidget(self.sentence)
+        layout.addWidget(self.toggle)
         layout.addWidget(self.browser, 1)
         layout.addLayout(buttons)
         context.selection_changed.connect(self.show_skill)
@@ -71,6 +76,7 @@ class DetailPane(QWidget):
             self.title.setText("No skill selected")
             self.sentence.setText("Pick a skill on the left to see what Claude sees of it and why.")
             self.browser.setHtml("")
+            self.toggle.show_skill(None)
             return
         snapshot = self.context.snapshot
         identity = skill_identity(skill)
@@ -83,6 +89,7 @@ class DetailPane(QWidget):
         self.sentence.setText(f"<span style='color:{colour}'>●</span> "
                               f"{html.escape(state_sentence(skill, entry, tokens, home))}")
         self.browser.setHtml(self._details_html(skill, entry, tokens, home))
+        self.toggle.show_skill(skill)
 
     def _details_html(self, skill: Skill, entry, tokens: int, home) -> str:
         rows = [("Source", html.escape(source_sentence(skill, home)), "")]

@@ -1,0 +1,108 @@
+"""Applying and undoing toggles from the GUI (core.toggle does the deciding and the writing).
+
+Every write is remembered in the context (path + content hash) so that the file watcher, which
+sees our own write a moment later, does not treat it as an external change; the registry is
+refreshed right away from the written paths instead.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from skillmanager.gui.context import AppContext
+
+PLAIN_STATES = {
+    "on": "On",
+    "name-only": "Name only",
+    "user-invocable-only": "Only as /command",
+    "off": "Off",
+    "hidden": "Hidden from Claude",
+    "unhide": "Not hidden",
+    "blocked": "Blocked",
+    "unblock": "Not blocked",
+}
+
+
+def toggle_module():
+    from skillmanager.core import toggle
+
+    return toggle
+
+
+class ToggleController(QObject):
+    applied = Signal(str)  # a plain sentence: what was written where
+    failed = Signal(str)  # a plain reason (external change, unparseable file, …)
+    undo_changed = Signal(bool)  # whether there is something to undo
+
+    def __init__(self, context: AppContext, parent=None):
+        super().__init__(parent)
+        self.context = context
+        self.history: list = []  # AppliedChange, most recent last (session undo)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.history)
+
+    def replan(self, plan, skill):
+        """The same toggle planned again from the files as they are now (None: the skill is gone)."""
+        registry = self.context.registry
+        if registry is None or skill is None:
+            return None
+        return toggle_module().plan_toggle(registry, skill, plan.state, plan.scope)
+
+    def apply(self, plan, skill=None) -> bool:
+        """Write `plan` (the one the user saw). Refused plans and external changes go to `failed`."""
+        toggle = toggle_module()
+        if not plan.ok:
+            self.failed.emit(plan.refusal or "The toggle was refused.")
+            return False
+        if skill is not None:  # the files may have changed since the preview was made
+            fresh = self.replan(plan, skill)
+            if fresh is not None and not fresh.ok:
+                self.failed.emit(fresh.refusal or "The toggle was refused.")
+                return False
+            if fresh is not None and [e.new_data for e in fresh.edits] != [e.new_data for e in plan.edits]:
+                self.failed.emit("The file changed on disk since the preview was shown; nothing was written. "
+                                 "Check the new preview and apply again.")
+                return False
+        if not plan.edits:
+            self.applied.emit(plan.message or "Nothing to change.")
+            return True
+        try:
+            change = toggle.apply_plan(plan)
+        except toggle.ToggleError as error:
+            self.failed.emit(str(error))
+            return False
+        self._after_write(change)
+        self.history.append(change)
+        self.undo_changed.emit(True)
+        where = "; ".join(f"{e.change} in {e.path}" for e in plan.edits)
+        self.applied.emit(f"{PLAIN_STATES.get(plan.state, plan.state)} for {plan.name}: {where}. "
+                          "Ctrl+Z undoes it.")
+        return True
+
+    def undo(self) -> bool:
+        if not self.history:
+            return False
+        toggle = toggle_module()
+        change = self.history[-1]
+        try:
+            reverse = toggle.undo(change)
+        except toggle.ToggleError as error:
+            self.failed.emit(str(error))
+            return False
+        self.history.pop()
+        self._after_write(reverse, removed_when_created=change)
+        self.undo_changed.emit(bool(self.history))
+        self.applied.emit(f"Undone: {change.plan.message}")
+        return True
+
+    def _after_write(self, change, removed_when_created=None) -> None:
+        paths = []
+        for edit in change.edits:
+            gone = removed_when_created is not None and any(
+                e.target == edit.target and not e.existed for e in removed_when_created.edits)
+            data = None if gone else edit.after
+            for path in {str(edit.path), str(edit.target)}:
+                self.context.remember_write(path, data)
+            paths.append(str(edit.path))  # as Claude Code reads it (the target may be outside every source)
+        self.context.refresh(paths)  # the tree, the listing and the meter update now, not via the watcher

@@ -1,0 +1,228 @@
+"""The toggle control of the detail pane: what is in force, the states this profile can express, and
+— before anything is written — which file changes and how (core.toggle's plan preview)."""
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase, QStandardItemModel
+from PySide6.QtWidgets import (QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
+                               QVBoxLayout)
+
+from skillmanager.core.model import Skill
+from skillmanager.gui.context import AppContext
+from skillmanager.gui.toggling import ToggleController, toggle_module
+
+# Plain words for each state a control asks for; the mechanism is named in the tooltip.
+CHOICE_WORDS = {
+    "on": "On — listed and callable",
+    "name-only": "Name only — listed without description",
+    "user-invocable-only": "Only as /command — hidden from Claude",
+    "off": "Off — not listed, not callable",
+    "hidden": "Hidden from Claude (front matter)",
+    "unhide": "Not hidden (remove the front-matter line)",
+    "blocked": "Blocked (deny rule: still listed)",
+    "unblock": "Not blocked (remove the deny rule)",
+}
+LEGACY_ON_WORDS = "On — not hidden, not blocked"
+SCOPE_WORDS = {"user": "user settings (~/.claude)", "project": "project settings (shared)",
+               "local": "local settings (only you)"}
+LEGACY_NOTE = ("Claude Code 2.1.88 has no skillOverrides: “name only” and “off” do not exist there. "
+               "It can hide a skill from Claude (a front-matter line) or block it (a deny rule, the skill stays "
+               "listed).")
+
+
+class ToggleBox(QGroupBox):
+    state_shown = Signal(object)  # core ToggleState of the skill shown (tests and screenshots read it)
+
+    def __init__(self, context: AppContext, controller: ToggleController, parent=None):
+        super().__init__("Turn on or off", parent)
+        self.context = context
+        self.controller = controller
+        self.skill: Skill | None = None
+        self.toggle_state = None
+        self.plan = None
+        self._controls: list = []
+
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.blocked = QLabel(self)
+        self.blocked.setWordWrap(True)
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        self.choice = QComboBox(self)
+        self.choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.choice.setMinimumContentsLength(16)
+        self.choice.currentIndexChanged.connect(self._replan)
+        self.scope = QComboBox(self)
+        for scope in ("user", "project", "local"):
+            self.scope.addItem(SCOPE_WORDS[scope], scope)
+        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.scope.setMinimumContentsLength(10)
+        self.scope.setToolTip("Which settings file gets the change: user (~/.claude/settings.json), project "
+                              "(.claude/settings.json, shared with the team) or local (.claude/settings.local.json)")
+        self.scope.currentIndexChanged.connect(self._replan)
+        self.scope_label = QLabel("in", self)
+        self.preview = QLabel(self)
+        self.preview.setWordWrap(True)
+        self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.diff = QPlainTextEdit(self)
+        self.diff.setReadOnly(True)
+        self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.diff.setMaximumHeight(self.diff.fontMetrics().lineSpacing() * 6 + 12)
+        self.diff.setToolTip("The exact change (unified diff) that Apply writes")
+        self.apply_button = QPushButton("Apply", self)
+        self.apply_button.setToolTip("Write the change shown above")
+        self.apply_button.clicked.connect(self.apply)
+        self.undo_button = QPushButton("Undo", self)
+        self.undo_button.setToolTip("Put back what the last toggle replaced (Ctrl+Z)")
+        self.undo_button.setEnabled(False)
+        self.undo_button.clicked.connect(controller.undo)
+        controller.undo_changed.connect(self.undo_button.setEnabled)
+
+        row = QGridLayout()
+        row.addWidget(QLabel("Change to", self), 0, 0)
+        row.addWidget(self.choice, 0, 1)
+        row.addWidget(self.scope_label, 1, 0, Qt.AlignmentFlag.AlignRight)
+        row.addWidget(self.scope, 1, 1)
+        row.setColumnStretch(1, 1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.undo_button)
+        buttons.addWidget(self.apply_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.blocked)
+        layout.addWidget(self.note)
+        layout.addLayout(row)
+        layout.addWidget(self.preview)
+        layout.addWidget(self.diff)
+        layout.addLayout(buttons)
+        self.show_skill(None)
+
+    # --- showing ------------------------------------------------------------------------------
+    def show_skill(self, skill: Skill | None) -> None:
+        self.skill = skill
+        registry = self.context.registry
+        self.toggle_state = None
+        if skill is None or registry is None:
+            self.setEnabled(False)
+            self.summary.setText("Pick a skill to see whether it is on, and what decides it.")
+            for widget in (self.blocked, self.note, self.preview, self.diff):
+                widget.hide()
+            self._fill_choices([])
+            return
+        self.setEnabled(True)
+        try:
+            state = toggle_module().effective_toggle_state(registry, skill)
+        except Exception as error:  # noqa: BLE001 - a toggle problem must not break the detail pane
+            self.summary.setText(f"The on/off state could not be worked out: {error}")
+            self._fill_choices([])
+            return
+        self.toggle_state = state
+        self.summary.setText(state.summary)
+        self.blocked.setVisible(bool(state.blocked_summary))
+        if state.blocked_summary:
+            self.blocked.setText(f"<span style='color:#d0453b'>●</span> {html.escape(state.blocked_summary)}")
+        legacy = state.profile != "current"
+        notes = []
+        if state.locked:
+            notes.append(state.locked_reason)
+        if legacy:
+            notes.append(LEGACY_NOTE)
+        if not state.editable_files:
+            notes.append(state.editable_reason)
+        ignored = next((c.reason for c in state.controls if c.mechanism == "skillOverrides" and not c.enabled
+                        and not c.active and "ignores skillOverrides" in c.reason), None)
+        if ignored:
+            notes.append(ignored)
+        self.note.setText("\n".join(dict.fromkeys(n for n in notes if n)))
+        self.note.setVisible(bool(notes))
+        controls = [c for c in state.controls
+                    if not (legacy and c.mechanism == "skillOverrides" and c.state != "on")]
+        self._fill_choices(controls)
+        self.choice.setEnabled(not state.locked)
+        self.state_shown.emit(state)
+
+    def _fill_choices(self, controls: list) -> None:
+        self._controls = controls
+        self.choice.blockSignals(True)
+        self.choice.clear()
+        legacy = self.toggle_state is not None and self.toggle_state.profile != "current"
+        model: QStandardItemModel = self.choice.model()
+        current = 0
+        for index, control in enumerate(controls):
+            words = LEGACY_ON_WORDS if legacy and control.state == "on" else CHOICE_WORDS.get(control.state,
+                                                                                                control.state)
+            if control.active:
+                words += "  (now)"
+                current = index
+            self.choice.addItem(words, control.state)
+            item = model.item(index)
+            item.setToolTip(control.reason)
+            if not control.enabled and not control.active:
+                item.setEnabled(False)
+        self.choice.setCurrentIndex(current if controls else -1)
+        self.choice.blockSignals(False)
+        self._replan()
+
+    def _selected_control(self):
+        index = self.choice.currentIndex()
+        return self._controls[index] if 0 <= index < len(self._controls) else None
+
+    # --- planning -----------------------------------------------------------------------------
+    def _replan(self) -> None:
+        control = self._selected_control()
+        registry = self.context.registry
+        self.plan = None
+        uses_scope = control is not None and control.state in ("on", "name-only", "user-invocable-only", "off",
+                                                               "blocked") and control.scope not in (None,
+                                                                                                    "front-matter")
+        self.scope.setEnabled(uses_scope and not (self.toggle_state and self.toggle_state.locked))
+        self.scope_label.setEnabled(self.scope.isEnabled())
+        if control is not None and control.scope in ("user", "project", "local") and self.sender() is not self.scope:
+            self.scope.blockSignals(True)
+            self.scope.setCurrentIndex(self.scope.findData(control.scope))
+            self.scope.blockSignals(False)
+        if control is None or self.skill is None or registry is None:
+            self.preview.hide()
+            self.diff.hide()
+            self.apply_button.setEnabled(False)
+            return
+        scope = self.scope.currentData() if uses_scope else None
+        plan = toggle_module().plan_toggle(registry, self.skill, control.state, scope)
+        self.plan = plan
+        self.preview.show()
+        if not plan.ok:
+            self.preview.setText(f"<span style='color:#d0453b'>Not possible:</span> {html.escape(plan.refusal)}")
+            self.diff.hide()
+        elif not plan.edits:
+            self.preview.setText(html.escape(plan.message or "Nothing to change."))
+            self.diff.hide()
+        else:
+            lines = [f"<b>Will write</b> <code>{html.escape(str(e.path))}</code>"
+                     f"{' (new file)' if e.creates else ''}: {html.escape(e.change)}" for e in plan.edits]
+            lines += [f"<i>{html.escape(note)}</i>" for note in plan.notes]
+            self.preview.setText("<br>".join(lines))
+            self.diff.setPlainText(plan.diff)
+            self.diff.show()
+        self.apply_button.setEnabled(plan.ok and bool(plan.edits) and not self.toggle_state.locked)
+
+    def choose(self, state: str, scope: str | None = None) -> bool:
+        """Pick a choice (and scope) as the user would; False when it is not offered."""
+        index = self.choice.findData(state)
+        if index < 0:
+            return False
+        self.choice.setCurrentIndex(index)
+        if scope is not None:
+            self.scope.setCurrentIndex(self.scope.findData(scope))
+        self._replan()
+        return True
+
+    def apply(self) -> bool:
+        if self.plan is None:
+            return False
+        return self.controller.apply(self.plan, self.skill)

@@ -1,0 +1,246 @@
+"""The scan/listing/token fast paths give exactly what the slow, general code gives.
+
+Each fast path accepts only inputs where its answer is certain and hands everything else to the
+general code; these tests compare the two on generated input and on every real SKILL.md we have.
+"""
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skillmanager.core import frontmatter
+from skillmanager.core.frontmatter import _FRONT_MATTER_RE, _split_simple, parse_document
+from skillmanager.core.profiles import get_profile
+from skillmanager.core.sources import load_skills_dir, realpath_dedupe
+from skillmanager.core.model import SourceKind
+from skillmanager.core.yaml12 import load_simple_mapping, load_yaml12_full
+
+DATA = Path(__file__).parent / "data"
+CORPORA = [DATA / "corpus_sample", Path("/work/shared/corpus")]
+
+# Characters that matter to YAML or to the fast path's guards, plus ordinary text.
+_TRICKY = list("#:'\"-?,[]{}&*!|>%@`~. \t\r\\=<+_/()$;^") + [
+    "\x85", "\u2028", "\u2029", "\ufeff", "\x00", "\x07", "\x7f", "\x9f", "\xa0", "\ufffe", "\uffff",
+    "\u00e9", "\u2014", "\u4e2d", "\U0001f600", "\ud800"]
+_TEXT = st.text(alphabet=st.sampled_from(_TRICKY) | st.characters(min_codepoint=0x20, max_codepoint=0x7e),
+                max_size=20)
+_SPECIAL_VALUES = ["1", "-2", "+3", "0x1F", "0o17", "017", "1.5", ".5", "1e3", "1E-2", ".inf", "-.Inf", ".NaN",
+                   "null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "FALSE", "yes", "no", "on",
+                   "2024-01-01", "1_000", "0b101", "NaN", "nan", "Infinity", "y", "n", "=", "<<"]
+_KEYS = st.sampled_from(["name", "description", "when_to_use", "allowed-tools", "user-invocable", "_x", "a-",
+                         "true", "True", "NULL", "null", "False", "yes", "on", "y", "1a", "-x", "x1",
+                         "k" * 129, "k" * 128, "a b", "é", "?a", "paths"]) | _TEXT
+_VALUES = st.sampled_from(_SPECIAL_VALUES) | _TEXT
+_SEPARATORS = st.sampled_from([": ", ":", ":  ", ": \t", " : ", ":\t", ": ", "::"])
+_LINES = st.one_of(
+    st.builds(lambda k, s, v: f"{k}{s}{v}", _KEYS, _SEPARATORS, _VALUES),
+    st.sampled_from(["", "  ", "# comment", "- item", "  - item", "  nested: x", "...", "---", "%YAML 1.2",
+                     "? complex", "&a x: y", "key: &anchor v", "key: *alias", "key: !tag v", "key: |",
+                     "key: >-", "  folded text", "key: [a, b]", "key: {a: b}", "key: 'q'", 'key: "q"']),
+    _TEXT,
+)
+_FRONT_MATTER = st.lists(_LINES, max_size=8).map("\n".join) | st.lists(_LINES, max_size=8).map(
+    lambda lines: "\n".join(lines) + "\n")
+
+
+def _full(text: str):
+    try:
+        return ("ok", load_yaml12_full(text))
+    except Exception as error:  # noqa: BLE001 - the loader's error is part of what we compare
+        return ("error", type(error).__name__)
+
+
+def _typed(value):
+    """Equality that also tells 1 from True from "1" and keeps key order."""
+    if isinstance(value, dict):
+        return ("dict", [(_typed(k), _typed(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("list", [_typed(v) for v in value])
+    return (type(value).__name__, value)
+
+
+def _assert_same_as_loader(text: str) -> None:
+    fast = load_simple_mapping(text)
+    if fast is not None:
+        assert _typed(("ok", fast)) == _typed(_full(text)), repr(text)
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_FRONT_MATTER)
+def test_simple_mapping_matches_the_yaml12_loader(text):
+    _assert_same_as_loader(text)
+
+
+def test_simple_mapping_takes_the_common_case_and_refuses_the_rest():
+    assert load_simple_mapping("name: x\ndescription: Use it (v2), now!\n") == {
+        "name": "x", "description": "Use it (v2), now!"}
+    assert load_simple_mapping("a:\nb: c") == {"a": None, "b": "c"}
+    for text in ["a: 1", "a: true", "a: null", "a: ~", "a: b # c", "a: b: c", "a: 'q'", "a: b ", "a:  b",
+                 "a: b\na: c", "True: x", "a: [b]", "a: |", "a:\n  - b", "a: x\r", "a: x\u2028y", "",
+                 "# only a comment", "a: &x b", "a: *x", "a: !t b", "a: -b", "a:\tb"]:
+        assert load_simple_mapping(text) is None, text
+        _assert_same_as_loader(text)
+
+
+def test_simple_mapping_on_edge_characters():
+    # The whole Unicode range was checked once (every code point as first, middle and last character of
+    # a value and inside a key: 4.4 M accepted inputs, no difference); this keeps the boundaries.
+    for code in [0x20, 0x7e, 0x7f, 0x84, 0x85, 0x9f, 0xa0, 0xd7ff, 0xe000, 0x2027, 0x2028, 0x2029, 0x202a,
+                 0xfefe, 0xfeff, 0xff00, 0xfffd, 0xfffe, 0xffff, 0x10000, 0x10ffff]:
+        ch = chr(code)
+        for text in (f"a: x{ch}y", f"a: {ch}", f"a: {ch}z", f"a: z{ch}", f"k{ch}: v"):
+            _assert_same_as_loader(text)
+
+
+_DOCS = st.builds(lambda a, b, c: a + b + c,
+                  st.sampled_from(["---\n", "---", "--- \n", "---\n\n", "---\n \n", "\ufeff---\n", "", "x---\n"]),
+                  st.text(alphabet=st.sampled_from(list("ab:-\n \t\r\u2028\ufeff\xa0")), max_size=30),
+                  st.sampled_from(["", "---", "---\n", "--- \n\n  body", "---body", "----\n"]))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_DOCS)
+def test_front_matter_split_matches_the_regex(text):
+    split = _split_simple(text)
+    if split is not None:
+        match = _FRONT_MATTER_RE.match(text)
+        assert match is not None
+        assert split == (match.group(1) or "", text[match.end():])
+
+
+def _corpus_files() -> list[Path]:
+    files: list[Path] = []
+    for root in CORPORA:
+        if root.is_dir():
+            files += sorted(root.rglob("*.md"))
+    return files
+
+
+def _slow_parse(text: str, strip_bom: bool, monkeypatch) -> frontmatter.ParsedDocument:
+    with monkeypatch.context() as patch:
+        patch.setattr(frontmatter, "_split_simple", lambda _text: None)
+        patch.setattr(frontmatter, "load_yaml12", load_yaml12_full)
+        return parse_document(text, strip_bom=strip_bom)
+
+
+def test_whole_corpus_parses_identically_with_and_without_fast_paths(monkeypatch):
+    files = _corpus_files()
+    assert len(files) >= 50
+    fast_taken = 0
+    for path in files:
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        for strip_bom in (False, True):
+            fast = parse_document(text, strip_bom=strip_bom)
+            slow = _slow_parse(text, strip_bom, monkeypatch)
+            assert _typed(fast.front_matter) == _typed(slow.front_matter), path
+            assert (fast.body, fast.has_front_matter, fast.front_matter_text, fast.yaml_recovered,
+                    fast.yaml_error) == (slow.body, slow.has_front_matter, slow.front_matter_text,
+                                         slow.yaml_recovered, slow.yaml_error), path
+            assert [d.to_json() for d in fast.diagnostics] == [d.to_json() for d in slow.diagnostics], path
+        if fast.front_matter_text is not None:
+            _assert_same_as_loader(fast.front_matter_text)
+            fast_taken += load_simple_mapping(fast.front_matter_text) is not None
+    assert fast_taken > 0  # the fast path is really used on real files
+
+
+def _skill(path: Path, text: str = "---\ndescription: d\n---\nbody\n") -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "SKILL.md").write_text(text, encoding="utf-8")
+
+
+def test_realpath_shortcut_equals_os_realpath(tmp_path):
+    real_base = tmp_path / "real" / "skills"
+    _skill(real_base / "plain")
+    _skill(tmp_path / "elsewhere" / "target")
+    os.symlink(tmp_path / "elsewhere" / "target", real_base / "dir-link")  # the skill folder is a link
+    (real_base / "file-link").mkdir()
+    os.symlink(tmp_path / "elsewhere" / "target" / "SKILL.md", real_base / "file-link" / "SKILL.md")
+    (real_base / "hard").mkdir()
+    os.link(real_base / "plain" / "SKILL.md", real_base / "hard" / "SKILL.md")  # a different realpath
+    os.symlink(real_base, tmp_path / "linked-skills")  # the skills dir itself through a link
+    profile = get_profile("legacy")
+    skills = []
+    for base in (real_base, tmp_path / "linked-skills"):
+        skills += load_skills_dir(base, SourceKind.PROJECT, profile, [], scope_dir=base)
+    realpath_dedupe(skills)
+    assert len(skills) == 8
+    for skill in skills:
+        assert str(skill.realpath) == os.path.realpath(skill.path)
+    firsts = {str(s.realpath): s for s in skills if s.state.duplicate_of is None}
+    assert len(firsts) == 3  # plain, hard, target (reached by dir-link and file-link)
+    for skill in skills:
+        if skill.state.duplicate_of is not None:
+            assert skill.state.duplicate_of is firsts[str(skill.realpath)]
+
+
+def test_string_path_read_keeps_path_objects_in_diagnostics(tmp_path):
+    base = tmp_path / "skills"
+    (base / "bin").mkdir(parents=True)
+    (base / "bin" / "SKILL.md").write_bytes(b"\x00\x01---")
+    skills = load_skills_dir(base, SourceKind.USER, get_profile("legacy"), [], scope_dir=base)
+    assert [d.code for d in skills[0].diagnostics] == ["binary-file"]
+    assert skills[0].diagnostics[0].path == base / "bin" / "SKILL.md"
+    assert isinstance(skills[0].diagnostics[0].path, Path)
+
+
+# --- tokens ------------------------------------------------------------------------------------------
+from skillmanager.core import tokens as tokens_module  # noqa: E402
+
+_NORMALISABLE = st.text(alphabet=st.sampled_from(list("ae \n\r\t.<>") + [
+    "\u0301", "\u0308", "\u0327", "\u1100", "\u1161", "\u11a8", "\ufb01", "\uff21", "\u2126", "\u00bd", "\u2028",
+    "\u3000", "\u0344", "\u0f73", "\u1e9b", "\u0323", "\U0001d400", "\u0085", "\ufeff"]), max_size=40)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_NORMALISABLE)
+def test_linewise_nfkc_equals_whole_text_nfkc(text):
+    assert tokens_module._nfkc(text) == unicodedata.normalize("NFKC", text)
+
+
+def test_linewise_nfkc_on_the_corpus():
+    files = _corpus_files()
+    text = "\n".join(p.read_bytes().decode("utf-8", errors="replace") for p in files)
+    assert tokens_module._nfkc(text) == unicodedata.normalize("NFKC", text)
+
+
+_TOKEN_TEXT = st.text(alphabet=st.sampled_from(list("ab1 \n'!.<>|") + ["<EOT>", "<META>", "<|endoftext|>",
+                                                                        "\u00e9", "\U0001f600", "\u4e2d"]),
+                      max_size=30)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TOKEN_TEXT)
+def test_buffer_count_equals_token_list_length(text):
+    claude = tokens_module.get_encoding("claude")
+    o200k = tokens_module.get_encoding("o200k")
+    normalised = unicodedata.normalize("NFKC", text)
+    assert tokens_module.count_tokens(text, "claude") == (
+        len(claude.encode(normalised, allowed_special="all")) if text else 0)
+    assert tokens_module.count_tokens(text, "o200k") == (len(o200k.encode_ordinary(text)) if text else 0)
+
+
+def test_public_api_fallback_counts_the_same(monkeypatch):
+    text = "text with <EOT> and <|endoftext|> markers, caf\u00e9 \ufb01 \U0001f600\n" * 20
+    fast = (tokens_module.count_tokens(text, "claude"), tokens_module.count_tokens(text, "o200k"))
+    for name in ("claude", "o200k"):
+        enc = tokens_module.get_encoding(name)
+        monkeypatch.setattr(enc, "_core_bpe", _NoBuffer(enc._core_bpe))
+    assert (tokens_module.count_tokens(text, "claude"), tokens_module.count_tokens(text, "o200k")) == fast
+
+
+class _NoBuffer:
+    """A CoreBPE without encode_to_tiktoken_buffer (older tiktoken)."""
+
+    def __init__(self, core):
+        self._core = core
+
+    def __getattr__(self, name):
+        if name == "encode_to_tiktoken_buffer":
+            raise AttributeError(name)
+        return getattr(self._core, name)
