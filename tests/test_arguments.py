@@ -50,6 +50,42 @@ CURRENT_SPLITS = [  # observed with 2.1.332 (expand-args)
     ('back\\ slash a\\"b c\\\\d \\$HOME', ["back slash", 'a"b', "c\\d", "$HOME"]),
     ("a 'b c'", ["a", "b c"]),
     ("", []),
+    # fuzz-expand-* and expand-argsplit captures (2.1.332)
+    ("FOO=bar  x", ["x"]),  # assignments before the command name are skipped
+    ("FOO=bar", ["FOO=bar"]),  # nothing but an assignment: whitespace fallback
+    ("FOO=bar $HOME x", ["$HOME", "x"]),
+    ("FOO=bar $(whoami) a|b a>bbeta ", ["FOO=bar", "$(whoami)", "a|b", "a>bbeta"]),
+    ("é $name", ["é"]),  # a lone `$VAR` argument is dropped
+    ("src/**/x.ts  $((1+2)) \\\\", ["src/**/x.ts", "\\"]),  # so is `$((…))`
+    ('$"loc" d\'e\'f $0 `id` $$  ${VAR} 中文', ["$loc", "def"]),
+    ("\r\n $ARGUMENTS[0]  x$$y", ["$ARGUMENTS[0]", "x$$y"]),  # \r is a blank; leading newlines skipped
+    ("|  '  a\"b\"c\t\\\\", ["'  a\"b\"c\t\\\\"]),  # stray operator skipped; unclosed quote runs to the end
+    ('" ?    ~/x-v', ['" ?    ~/x-v']),
+    ("${X  src/app.py \\\\\t", ["${X  src/app.py \\\\\t"]),  # an unclosed `${` runs to the end …
+    ("${X {a,b}  $1", ["${X {a,b}"]),  # … a closed one ends at its first `}`
+    ("| < ARGUMENTS $&", ["$"]),  # a leading redirection and its target are skipped
+    (">  && $0x x\t", ["$0x", "x"]),
+    ("x$$y a>b  *.py {a,b})  a>bx$$y", ["x$$y", "a"]),  # a redirection ends the words
+    ("src/app.py'it''s'\t2>&1\t\ufeff\t", ["src/app.pyits"]),
+    ("2>&1\t}\t42 ~/x\t${CLAUDE_SKILL_DIR} naïve", ["42", "~/x", "naïve"]),
+    ('"a\\"b"  ""\t\'single quoted\' >>\t日本語\t"', ['a\\"b', "", "single quoted"]),  # strings keep escapes
+    ("naïve \\  a\"b\"c\tx\t--flag", ["naïve", " ", "abc", "x", "--flag"]),  # `\\ ` is a word
+    ("Ω \\", ["Ω"]),  # a trailing backslash is dropped
+    ("a\\\nb c", ["a", "b", "c"]),
+    ("[ab] naïve a#b src/**/x.ts x ", ["naïve", "a#b", "src/**/x.ts", "x"]),
+    ("[ab]beta\t\\\\--flag ", ["\\--flag"]),
+    ("[ab] Ω 2>&1\ta|b 日本語\t", ["ab]", "Ω"]),
+    ("[[ a ]] b", ["b"]),
+    ("if a; then b; fi", ["a"]),
+    ("export A=1 b", ["export"]),
+    ("<(y) z", ["<(y)", "z"]),
+    ("{ a b; }", ["a", "b"]),
+    ("ARGUMENTS\t|| 0 a>b src/**/x.ts", ["ARGUMENTS", "||", "0", "a>b", "src/**/x.ts"]),  # parse fails
+    ("über} a=b \\\\|| >> ~", ["über}", "a=b", "\\"]),
+    ("end. \u3000(\t`id`)\t", ["end."]),
+    ("中文 {'sq $HOME' alpha\t", ["中文", "{'sq", "$HOME' alpha\t"]),
+    (") tab\there", ["tab", "here"]),
+    ("&  ) ~ ~/x", ["~", "~/x"]),
 ]
 
 

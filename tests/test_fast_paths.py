@@ -10,7 +10,6 @@ import os
 import unicodedata
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -209,9 +208,9 @@ def test_linewise_nfkc_on_the_corpus():
     assert tokens_module._nfkc(text) == unicodedata.normalize("NFKC", text)
 
 
-_TOKEN_TEXT = st.text(alphabet=st.sampled_from(list("ab1 \n'!.<>|") + ["<EOT>", "<META>", "<|endoftext|>",
-                                                                        "\u00e9", "\U0001f600", "\u4e2d"]),
-                      max_size=30)
+_TOKEN_TEXT = st.lists(st.sampled_from(list("ab1 \n'!.<>|") + ["<EOT>", "<META>", "<|endoftext|>", "\u00e9",
+                                                                 "\U0001f600", "\u4e2d", "\ufb01"]),
+                       max_size=30).map("".join)
 
 
 @settings(max_examples=500, deadline=None)
@@ -244,3 +243,73 @@ class _NoBuffer:
         if name == "encode_to_tiktoken_buffer":
             raise AttributeError(name)
         return getattr(self._core, name)
+
+
+# --- widths ------------------------------------------------------------------------------------------
+from skillmanager.core import textwidth  # noqa: E402
+from skillmanager.core.listing import entry_width  # noqa: E402
+
+_WIDTH_CASES = [c["s"] for c in json.loads((DATA / "string_width_golden.json").read_text(encoding="ascii"))["cases"]]
+
+
+def _slow_cut(s: str, max_width: int) -> str:
+    """cut_to_width's general grapheme loop (what the printable-ASCII shortcut replaces)."""
+    if textwidth.display_width(s) <= max_width:
+        return s
+    if max_width <= 1:
+        return textwidth.ELLIPSIS
+    width, kept = 0, []
+    for segment in textwidth.graphemes(s):
+        seg_width = textwidth.display_width(segment)
+        if width + seg_width > max_width - 1:
+            break
+        kept.append(segment)
+        width += seg_width
+    return "".join(kept) + textwidth.ELLIPSIS
+
+
+def _slow_width(s: str) -> int:
+    """display_width without the printable-ASCII shortcut (its next branch handles the same strings)."""
+    if s and s.isascii() and s.isprintable():
+        return len(s) - len(textwidth._CONTROL_RE.findall(s)) if not textwidth._NOT_FAST_ASCII_RE.search(s) else -1
+    return textwidth.display_width(s)
+
+
+_WIDTH_TEXT = st.text(alphabet=st.sampled_from(list("ab \t\r\n\x1b\x7f[0m") + [
+    "\u00e9", "\u0301", "\u200b", "\u4e2d", "\u2014", "\u2019", "\U0001f600", "\ufe0f", "\u200d", "\u00ad",
+    "\x85", "\u0915", "\u094d", "\U0001f1ef", "\ud83d"]), max_size=25) | st.text(
+    alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7e), max_size=60)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_WIDTH_TEXT, st.integers(min_value=-1, max_value=30))
+def test_width_shortcuts_match_the_general_code(text, max_width):
+    assert _slow_width(text) == textwidth.display_width(text)
+    assert entry_width(text) == textwidth.display_width(text)
+    assert textwidth.cut_to_width(text, max_width) == _slow_cut(text, max_width)
+
+
+def test_width_shortcuts_on_the_golden_strings():
+    for s in _WIDTH_CASES:
+        assert entry_width(s) == textwidth.display_width(s), repr(s)
+        for width in range(0, 12):
+            assert textwidth.cut_to_width(s, width) == _slow_cut(s, width), (repr(s), width)
+
+
+def test_load_registry_restores_the_garbage_collector_state(tmp_path):
+    import gc
+
+    from skillmanager.core.registry import load_registry
+    from skillmanager.core.workspace import Workspace
+
+    home = tmp_path / "home"
+    _skill(home / ".claude" / "skills" / "one")
+    workspace = Workspace.create(home=home, cwd=home, managed_root=None, env={})
+    was_enabled = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            assert [s.name for s in load_registry(workspace).skills if s.path is not None] == ["one"]
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was_enabled else gc.disable)()

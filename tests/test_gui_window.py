@@ -165,3 +165,82 @@ def test_smoke_test_exits_zero():
         return
     assert done.returncode == 0, done.stderr[-2000:]
     assert "smoke test: ok" in done.stdout
+
+
+def test_quitting_during_a_scan_is_quiet_and_removes_the_temp_folders(tmp_path):
+    """app.main() waits for (cancels) running scans and removes the demo copy it made."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    script = (
+        "from PySide6.QtCore import QTimer\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from skillmanager.gui import app as gui_app\n"
+        "QTimer.singleShot(30, app.quit)  # while the first scan of the demo runs\n"
+        "print('exit', gui_app.main(demo=True))\n")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TMPDIR=str(temp), HOME=str(tmp_path / "home"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), SKILLMANAGER_DATA_DIR=str(tmp_path / "data"))
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Signal source has been deleted" not in done.stderr
+    assert "Error calling Python override" not in done.stderr
+    assert [p.name for p in temp.iterdir() if p.name.startswith("skillmanager-")] == []
+
+
+def test_smoke_test_leaves_no_temp_folder(tmp_path):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TMPDIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "skillmanager", "--smoke-test"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode in (0, 1)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("skillmanager-")] == []
+
+
+def test_about_lists_bundled_licences_when_frozen(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QTabWidget, QTextBrowser
+
+    from skillmanager.gui.widgets import about_dialog
+
+    folder = tmp_path / "licenses"
+    (folder / "PySide6").mkdir(parents=True)
+    (folder / "PySide6" / "LICENSE.LGPL3").write_text("GNU LESSER GENERAL PUBLIC LICENSE\n", encoding="utf-8")
+    (folder / "PyYAML.txt").write_text("MIT License, PyYAML\n", encoding="utf-8")
+    assert about_dialog.bundled_licences_folder() is None  # not frozen: no such tab
+    monkeypatch.setattr(about_dialog, "bundled_licences_folder", lambda: folder)
+    dialog = window.show_about()
+    tabs = dialog.findChild(QTabWidget)
+    names = [tabs.tabText(i) for i in range(tabs.count())]
+    assert "Bundled licences" in names and "Data: o200k_base" in names
+    text = tabs.widget(names.index("Bundled licences")).findChild(QTextBrowser) or tabs.widget(
+        names.index("Bundled licences"))
+    plain = text.toPlainText()
+    assert "PySide6/LICENSE.LGPL3" in plain and "MIT License, PyYAML" in plain
+    dialog.close()
+
+
+def test_app_icon_is_the_real_artwork():
+    from skillmanager.core.resources import resource_path
+    from skillmanager.gui import states
+
+    icon = states.app_icon()
+    assert not icon.isNull()
+    assert 256 in [s.width() for s in icon.availableSizes()]
+    assert resource_path("icons", "app", "skillmanager.svg").exists()
+    assert not resource_path("icons", "skillmanager.svg").exists()  # the old placeholder is gone
+
+
+def test_filter_keeps_groups_open_and_bottom_texts_differ(qtbot, window):
+    panel = window.registry_panel
+    panel.filter_edit.setText("release-notes")
+    names = {panel.proxy.index(r, 0, panel.proxy.index(g, 0)).data(Role.Name)
+             for g in range(panel.proxy.rowCount()) for r in range(panel.proxy.rowCount(panel.proxy.index(g, 0)))}
+    assert names == {"release-notes"}
+    assert all(panel.view.isExpanded(panel.proxy.index(g, 0)) for g in range(panel.proxy.rowCount()))
+    panel.filter_edit.clear()
+    assert panel.proxy.rowCount() > 5
+    assert all(panel.view.isFirstColumnSpanned(g, panel.proxy.index(g, 0).parent())
+               for g in range(panel.proxy.rowCount()))
+    summary = panel.summary.text()
+    assert "contested" in summary and "waiting" in summary
+    assert window.statusBar().currentMessage() != summary
+    assert "skills loaded" not in window.statusBar().currentMessage()

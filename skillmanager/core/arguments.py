@@ -72,133 +72,360 @@ def parse_argument_names(value) -> list[str]:
 
 
 # --- current: first simple command of a bash parse ------------------------------------------------
+# Claude Code (current `mP`, legacy src/utils/bash/parser.ts extractCommandArguments) parses the args
+# with its pure-TS tree-sitter-bash-compatible parser (src/utils/bash/bashParser.ts), takes the first
+# `command` node and keeps: the command name (raw text for `$VAR`, `$(x)` …, quotes stripped by
+# `stripQuotes` otherwise), then `word`/`number` (backslash escapes removed), `string`/`raw_string`
+# (outer quotes stripped, inside left as written) and concatenations of those; standalone expansions
+# (`$VAR`, `${X}`, `$((…))`, `$'…'`, `$"…"`) are skipped, a command/process substitution ends the list.
+# This module scans the same tokens (bashParser.ts `nextToken`) without building the tree.
 
-_BLANKS = " \t"
-_STOP_CHARS = "|&;()<>\n"
+_BLANKS = " \t\r"  # bashParser.ts skipBlanks: \r is whitespace (tree-sitter extras)
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/.-+:@%,~^?*!=[]{}")
+_METACHARS = "|&;()<>\n"
+_ARGUMENT_PARTS = {"word", "number", "string", "raw_string"}
+_SUBSTITUTIONS = {"command_substitution", "process_substitution"}
+_DECLARATIONS = {"export", "declare", "typeset", "readonly", "local"}
+_REDIRECT = re.compile(r"[0-9]*(?:&>>|&>|>>|>&-|>&|>\||<<<|<<-|<<|<&-|<&|<>|>|<)")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?\+?=")
+_JS_DOT_ESCAPE = re.compile(r"\\([^\n\r\u2028\u2029])")
 
 
-class _BashParseError(ValueError):
-    pass
+class _Part:
+    __slots__ = ("kind", "raw")
+
+    def __init__(self, kind: str, raw: str) -> None:
+        self.kind = kind
+        self.raw = raw
+
+    def value(self) -> str:
+        """bashParser `Pe`: words lose their backslashes, everything else only its outer quotes."""
+        if self.kind in ("word", "number"):
+            return _JS_DOT_ESCAPE.sub(r"\1", self.raw)
+        return _strip_quotes(self.raw)
+
+
+def _strip_quotes(text: str) -> str:
+    if len(text) >= 2 and ((text[0] == '"' and text[-1] == '"') or (text[0] == "'" and text[-1] == "'")):
+        return text[1:-1]
+    return text
 
 
 def first_command_words(text: str) -> list[str]:
-    """Approximates current's `mP`: tree-sitter-bash parse, first simple command, its words.
+    """The words current's `mP` returns for an argument string ([] → the caller splits on whitespace).
 
-    Implemented: blanks separate words; quotes are removed ('…' literal, "…" with \\" \\\\ \\$ \\` escapes);
-    a backslash escapes the next character outside quotes (a backslash-newline joins lines); `$VAR`,
-    `${…}` and globs stay literal; the command ends at `|`, `&`, `;`, `(`, `)`, a newline or a comment
-    (`#` at a word start); redirections (`>`, `<`, `2>&1`, `>>` …) and their targets are skipped;
-    a command substitution (`$(…)`, backticks) or process substitution ends the word list.
-    An unbalanced quote is a parse error: [] (the caller then splits on whitespace).
-    Not modelled: `$'…'`/`$"…"` strings, heredocs, arithmetic, assignments, compound commands — they
-    are taken as plain words. Longer than 10,000 characters → [] (as Claude Code).
+    Longer than 10,000 characters → [] (as Claude Code). Not modelled: compound commands
+    (`if`, `for`, `case` …), heredoc bodies, `[[ … ]]` tests; they are read as plain words.
     """
     if not text or len(text) > CURRENT_MAX_PARSE:
         return []
-    try:
-        return _scan_first_command(text)
-    except _BashParseError:
-        return []
+    return _first_command(text)
 
 
-def _scan_first_command(s: str) -> list[str]:
-    words: list[str] = []
-    i, n = 0, len(s)
+def _skip_blanks(s: str, i: int) -> int:
+    """Blanks and line continuations. current reads `\\<space>` as an escaped-space word (2.1.88's
+    parser skipped it as whitespace; captures fuzz-expand-7)."""
+    n = len(s)
     while i < n:
-        # blanks between words
-        while i < n and s[i] in _BLANKS:
+        if s[i] in _BLANKS:
             i += 1
+        elif s.startswith("\\\n", i):
+            i += 2
+        elif s.startswith("\\\r\n", i):
+            i += 3
+        else:
+            break
+    return i
+
+
+_RESERVED_PREFIX = {"if", "then", "else", "elif", "while", "until", "do", "!"}
+
+
+def _first_command(s: str) -> list[str]:
+    n = len(s)
+    i = 0
+    assigned = False
+    # before the command name: empty statements, operators (error recovery), comments, subshell
+    # parentheses, redirections with their target, variable assignments, `if`/`while` … keywords
+    while True:
+        i = _skip_blanks(s, i)
+        if i >= n:
+            return []
+        ch = s[i]
+        if ch in "\n;&|()}" or (ch == "{" and (i + 1 >= n or s[i + 1] in " \t\n")):
+            i += 1  # empty statements, stray operators, `(`/`{` opening a subshell or group
+            continue
+        if ch == "#":
+            while i < n and s[i] != "\n":
+                i += 1
+            continue
+        if s.startswith("[[", i) and (i + 2 >= n or s[i + 2] in " \t"):
+            close = s.find("]]", i + 2)  # a `[[ … ]]` test first: the command after it counts
+            i = n if close < 0 else close + 2
+            continue
+        redirect = _redirect_at(s, i)
+        if redirect:
+            i = _skip_blanks(s, redirect.end())
+            if i < n and s[i] not in _METACHARS:
+                _parts, i = _scan_word(s, i)
+            continue
+        assignment = _ASSIGNMENT.match(s, i)
+        if assignment:
+            assigned = True
+            i = assignment.end()
+            if i < n and s[i] not in _BLANKS and s[i] not in _METACHARS:
+                _parts, i = _scan_word(s, i)
+            continue
+        end = i
+        while end < n and s[end] not in _BLANKS and s[end] not in _METACHARS:
+            end += 1
+        if s[i:end] in _RESERVED_PREFIX:
+            i = end
+            continue
+        if ch == "[":  # `[ab] x` → a test command: its first word is dropped (expand-argsplit, fuzz-expand-8);
+            # with a redirection later in the command only the `[` goes (`[ab] Ω 2>&1` → `ab]`, Ω). Tentative.
+            rest_end = i
+            while rest_end < n and s[rest_end] not in ";|&\n":
+                rest_end += 1
+            i = i + 1 if _REDIRECT.search(s[end:rest_end]) else end
+            continue
+        break
+    parts, i = _scan_word(s, i)
+    if not parts:
+        return []
+    if len(parts) == 1 and parts[0].kind == "word" and parts[0].raw in _DECLARATIONS:
+        return [parts[0].raw]
+    has_substitution = any(p.kind in _SUBSTITUTIONS for p in parts)
+    if assigned and has_substitution:
+        return []  # `FOO=bar $(x) …` is not read as a command (whitespace split) — expand-argsplit
+    if len(parts) > 1:
+        name = "".join(p.raw for p in parts) if has_substitution else "".join(p.value() for p in parts)
+    else:
+        name = parts[0].value()
+    words = [name]
+    while True:
+        i = _skip_blanks(s, i)
         if i >= n:
             break
         ch = s[i]
-        if ch == "\\" and i + 1 < n and s[i + 1] == "\n":
-            i += 2
-            continue
-        if ch == "\n" or ch in "|&;()":
-            if not words:
-                if ch == "\n":
-                    i += 1
-                    continue
-                raise _BashParseError("command starts with an operator")
+        if ch in _METACHARS or ch == "#" or _redirect_at(s, i):
+            break  # operator, comment, or a redirection (its targets swallow the rest of the command)
+        parts, i = _scan_word(s, i)
+        if not parts or any(p.kind in _SUBSTITUTIONS for p in parts):
             break
-        if ch == "#":
-            break
-        redirect = re.match(r"[0-9]*(?:&>>|&>|>>|>&|<&|>\||<<<|<>|>|<)", s[i:])
-        if redirect and (redirect.group(0)[0] in "<>&" or redirect.group(0)[-1] in "<>&|"):
-            i += redirect.end()
-            while i < n and s[i] in _BLANKS:
-                i += 1
-            target, i, stop = _scan_word(s, i)
-            if stop:
-                break
-            if target is None:
-                raise _BashParseError("redirection without a target")
-            continue
-        word, i, stop = _scan_word(s, i)
-        if word is not None and not stop:
-            words.append(word)
-        if stop:
-            break
+        if i < n and s[i] == "(":
+            break  # `name(` reads as a function definition: the word and the rest are dropped
+        if len(parts) == 1 and parts[0].kind not in _ARGUMENT_PARTS:
+            continue  # a lone `$VAR`, `${X}`, `$((…))`, `$'…'`, `$"…"` is not an argument
+        words.append("".join(p.value() for p in parts))
+    if _redirect_later_in_chain(s, i):
+        return []
     return words
 
 
-def _scan_word(s: str, i: int) -> tuple[str | None, int, bool]:
-    """One word from s[i]: (text or None if none, next index, stop = a substitution ended the command)."""
+def _redirect_at(s: str, i: int) -> re.Match[str] | None:
+    """A redirection operator at s[i] (`<(`/`>(` start a process substitution instead)."""
+    found = _REDIRECT.match(s, i)
+    if found and found.group(0)[-1] in "<>" and s.startswith("(", found.end()):
+        return None
+    return found
+
+
+def _redirect_later_in_chain(s: str, i: int) -> bool:
+    """After `a |`, `a ||` or `a &&`, a later command with a redirection (`a || b>c`) makes the parse
+    fail, so the whole string is split on whitespace (bashParser.ts, expand-argsplit)."""
     n = len(s)
-    out = []
-    start = i
+    i = _skip_blanks(s, i)
+    if not (s.startswith("|", i) or s.startswith("&&", i)):
+        return False
+    has_word = False  # `a || >> x` parses; `a || b >> x` does not (fuzz-expand-3, expand-argsplit)
     while i < n:
-        ch = s[i]
-        if ch in _BLANKS or ch in _STOP_CHARS:
-            break
-        if ch == "\\":
-            if i + 1 < n:
-                if s[i + 1] != "\n":
-                    out.append(s[i + 1])
-                i += 2
-                continue
-            i += 1
+        i = _skip_blanks(s, i)
+        if i >= n or s[i] in ";\n" or (s[i] == "&" and not s.startswith("&&", i) and not s.startswith("&>", i)):
+            return False
+        if s.startswith(("&&", "||", "|&"), i) or s[i] in "|()":
+            has_word = False
+            i += 2 if s.startswith(("&&", "||", "|&"), i) else 1
             continue
-        if ch == "'":
+        if _redirect_at(s, i):
+            if has_word:
+                return True
+            i = _redirect_at(s, i).end()
+            continue
+        has_word = True
+        if s[i] == "#":
+            return False
+        parts, j = _scan_word(s, i)
+        i = j if j > i else i + 1
+    return False
+
+
+def _match_close(s: str, i: int, open_ch: str, close_ch: str) -> int:
+    """Index after the `close_ch` balancing an already-open `open_ch` (quotes skipped), or len(s)."""
+    depth = 1
+    n = len(s)
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'" and open_ch == "(":
             close = s.find("'", i + 1)
-            if close < 0:
-                raise _BashParseError("unterminated single quote")
-            out.append(s[i + 1:close])
-            i = close + 1
+            i = n if close < 0 else close + 1
             continue
-        if ch == '"':
-            i += 1
-            while True:
-                if i >= n:
-                    raise _BashParseError("unterminated double quote")
-                c = s[i]
-                if c == '"':
-                    i += 1
-                    break
-                if c == "\\" and i + 1 < n and s[i + 1] in '"\\$`\n':
-                    if s[i + 1] != "\n":
-                        out.append(s[i + 1])
+        if c == '"':
+            i = _double_quoted_end(s, i + 1)
+            continue
+        if c == open_ch:
+            depth += 1
+        elif c == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
+
+
+def _double_quoted_end(s: str, i: int) -> int:
+    """Index after the closing `"` of a string whose opening quote is before i (len(s) if none)."""
+    n = len(s)
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == '"':
+            return i + 1
+        if c == "$" and s.startswith("$(", i):
+            i = _match_close(s, i + 2, "(", ")")
+            continue
+        if c == "`":
+            close = _backtick_end(s, i + 1)
+            i = close
+            continue
+        i += 1
+    return n
+
+
+def _backtick_end(s: str, i: int) -> int:
+    n = len(s)
+    while i < n:
+        if s[i] == "\\":
+            i += 2
+            continue
+        if s[i] == "`":
+            return i + 1
+        i += 1
+    return n
+
+
+def _scan_word(s: str, i: int) -> tuple[list[_Part], int]:
+    """The parts of one shell word starting at s[i] (a concatenation when more than one)."""
+    n = len(s)
+    parts: list[_Part] = []
+    first = True
+    while i < n:
+        c = s[i]
+        if c in _BLANKS or c in "|&;()\n":
+            break
+        if c == "\\" and not first and s.startswith("\\\n", i):
+            break  # a line continuation between parts separates words
+        if c in "<>":
+            if i + 1 < n and s[i + 1] == "(":
+                end = _match_close(s, i + 2, "(", ")")
+                parts.append(_Part("process_substitution", s[i:end]))
+                i = end
+                first = False
+                continue
+            break
+        if c == "#" and first:
+            break
+        first = False
+        if c == '"':
+            end = min(_double_quoted_end(s, i + 1), n)
+            parts.append(_Part("string", s[i:end]))
+            i = end
+        elif c == "'":
+            close = s.find("'", i + 1)
+            end = n if close < 0 else close + 1
+            parts.append(_Part("raw_string", s[i:end]))
+            i = end
+        elif c == "`":
+            end = _backtick_end(s, i + 1)
+            parts.append(_Part("command_substitution", s[i:end]))
+            i = end
+        elif c == "$":
+            part, i = _scan_dollar(s, i)
+            parts.append(part)
+        elif c == "{" and "'" in s[i:_word_end(s, i)]:
+            end = _word_end(s, i)  # `{'sq` reads literally up to the next blank (expand-argsplit)
+            parts.append(_Part("word", s[i:end]))
+            i = end
+        else:
+            start = i
+            while i < n:
+                ch = s[i]
+                if ch == "\\":
+                    if i + 1 >= n:
+                        break  # a trailing `\` is not part of the word (dropped: fuzz-expand-9)
+                    if s[i + 1] == "\n":
+                        break  # a line continuation ends the word (`a\\<newline>b` → a, b)
                     i += 2
                     continue
-                if c == "`" or (c == "$" and i + 1 < n and s[i + 1] == "("):
-                    return None, i, True
-                out.append(c)
+                if ch not in _WORD_CHARS:
+                    break
                 i += 1
-            continue
-        if ch == "`" or (ch == "$" and i + 1 < n and s[i + 1] == "("):
-            return None, i, True
-        if ch == "$" and i + 1 < n and s[i + 1] == "{":
-            close = s.find("}", i + 2)
-            if close < 0:
-                raise _BashParseError("unterminated ${")
-            out.append(s[i:close + 1])
-            i = close + 1
-            continue
-        out.append(ch)
+            if i == start:
+                if ch == "\\":
+                    i = n if i + 1 >= n else i + 2  # a lone trailing `\` / a continuation: no word
+                    break
+                i += 1  # any other character is a one-character word
+            raw = s[start:i]
+            kind = "number" if re.fullmatch(r"-?[0-9]+", raw) else "word"
+            if parts and parts[-1].kind == "word" and kind == "word":
+                parts[-1] = _Part("word", parts[-1].raw + raw)
+            else:
+                parts.append(_Part(kind, raw))
+    return parts, i
+
+
+def _word_end(s: str, i: int) -> int:
+    while i < len(s) and s[i] not in _BLANKS and s[i] not in _METACHARS:
         i += 1
-    if i == start:
-        return None, i, False
-    return "".join(out), i, False
+    return i
+
+
+def _scan_dollar(s: str, i: int) -> tuple[_Part, int]:
+    n = len(s)
+    nxt = s[i + 1] if i + 1 < n else ""
+    if s.startswith("$((", i):
+        end = _match_close(s, i + 3, "(", ")")
+        if end < n and s[end] == ")":
+            end += 1
+        return _Part("arithmetic_expansion", s[i:end]), end
+    if nxt == "(":
+        end = _match_close(s, i + 2, "(", ")")
+        return _Part("command_substitution", s[i:end]), end
+    if nxt == "{":  # `${X {a,b}` ends at the first `}`; an unclosed one runs to the end (captures)
+        close = s.find("}", i + 2)
+        end = n if close < 0 else close + 1
+        return _Part("expansion", s[i:end]), end
+    if nxt == "'":
+        j = i + 2
+        while j < n and s[j] != "'":
+            j += 2 if s[j] == "\\" else 1
+        end = min(j + 1, n)
+        return _Part("ansi_c_string", s[i:end]), end
+    if nxt == '"':  # `$"…"`: the parser reads a `$` then a string (`$"loc"` → `$loc`)
+        return _Part("word", "$"), i + 1
+    if nxt and (nxt.isascii() and (nxt.isalpha() or nxt == "_")):
+        j = i + 1
+        while j < n and s[j].isascii() and (s[j].isalnum() or s[j] == "_"):
+            j += 1
+        return _Part("simple_expansion", s[i:j]), j
+    if nxt and (nxt in "0123456789@*#?$!-"):
+        return _Part("simple_expansion", s[i:i + 2]), i + 2
+    return _Part("dollar", "$"), i + 1  # a lone `$` is no argument (`a $&` → a), but joins a word
 
 
 # --- substitution ------------------------------------------------------------------------------

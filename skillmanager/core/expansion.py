@@ -20,6 +20,7 @@ from .frontmatter import js_trim
 from .inline_shell import ShellSnippet, find_inline_shell
 from .model import Skill, SourceKind
 from .profiles import LEGACY, Profile, get_profile
+from .textwidth import utf16_len
 
 NO_OUTPUT = "(Bash completed with no output)"
 DENY_TEXT = "Skill execution blocked by permission rules"
@@ -84,18 +85,92 @@ def resolve_skill(registry: Any, name: str, profile: Profile) -> Skill | None:
     return None
 
 
+# current's built-in slash commands and aliases (names in the 2.1.332 binary, `name:"…"`; `cost` is an
+# alias there). Only used for current's "Did you mean …?" hint, which looks at every command.
+CURRENT_BUILTIN_COMMANDS = (
+    "add-dir", "advisor", "agents", "branch", "btw", "chrome", "clear", "reset", "new", "color", "compact",
+    "config", "settings", "copy", "desktop", "app", "context", "cost", "diff", "doctor", "effort", "exit", "quit",
+    "export", "fast", "feedback", "bug", "files", "heapdump", "help", "hooks", "ide", "init", "insights",
+    "install-github-app", "install-slack-app", "keybindings", "login", "logout", "mcp", "memory", "mobile", "ios",
+    "android", "model", "output-style", "permissions", "allowed-tools", "plan", "plugin", "privacy-settings",
+    "rate-limit-options", "release-notes", "reload-plugins", "remote-control", "rc", "remote-env", "rename",
+    "resume", "continue", "rewind", "checkpoint", "sandbox", "session", "remote", "skills", "status",
+    "statusline", "stickers", "tasks", "bashes", "terminal-setup", "theme", "ultrareview", "upgrade", "usage",
+    "voice", "brief", "review", "pr-comments", "security-review",  # prompt commands seen in captures
+)
+_BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029<>]")
+
+
+def _nameable(name: str) -> bool:
+    """current `gX`: a name it will print back (1–256 chars, no control characters, no `<`/`>`)."""
+    return 0 < utf16_len(name) <= 256 and not _BAD_NAME.search(name)
+
+
+def _osa_distance(a: str, b: str, limit: int) -> int:
+    """current `$6`: optimal-string-alignment distance on UTF-16 units, capped at limit + 1."""
+    x, y = _units(a), _units(b)
+    if x == y:
+        return 0
+    if abs(len(x) - len(y)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(y) + 1))
+    for i in range(1, len(x) + 1):
+        cur = [i] + [0] * len(y)
+        for j in range(1, len(y) + 1):
+            cost = 0 if x[i - 1] == y[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and x[i - 1] == y[j - 2] and x[i - 2] == y[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return min(prev[len(y)], limit + 1)
+
+
+def _units(s: str) -> list[int]:
+    data = s.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(data[k:k + 2], "little") for k in range(0, len(data), 2)]
+
+
+def _closest_name(name: str, names: Sequence[str], limit: int = 2) -> str | None:
+    """current `Mje`: the first name with the smallest distance ≤ limit."""
+    best, best_distance = None, limit + 1
+    for candidate in names:
+        if abs(utf16_len(candidate) - utf16_len(name)) > limit:
+            continue
+        distance = _osa_distance(name, candidate, limit)
+        if distance < best_distance:
+            best, best_distance = candidate, distance
+    return best
+
+
 def _unknown_text(registry: Any, name: str, profile: Profile) -> str:
+    """The refusal for a name that resolves to nothing (legacy: bare; current: the hints of its
+    SkillTool validateInput, in its order — scoped variants, plugin suffix match, edit distance ≤ 2)."""
     message = f"Unknown skill: {name}"
-    if profile.name != LEGACY:
-        variants = [s.name for s in _candidates(registry) if s.name.endswith(":" + name) and "/" in s.name.split(":")[0]
-                    and s.source is SourceKind.DYNAMIC]
-        if variants:
-            message += (f". Directory-scoped variants exist: {', '.join(variants)} — invoke the variant whose "
-                        "directory contains the files you are working on.")
-        else:
-            lower = [s.name for s in _candidates(registry) if s.name.lower() == name.lower()]
-            if lower:
-                message += f". Did you mean {lower[0]}?"
+    if profile.name == LEGACY:
+        return f"<tool_use_error>{message}</tool_use_error>"
+    skills = _candidates(registry)
+    variants = [s.name for s in skills if s.source is SourceKind.DYNAMIC and s.name.endswith(":" + name)
+                and not s.disable_model_invocation and _nameable(s.name)]
+    if variants:
+        message += (f". Directory-scoped variants exist: {', '.join(variants)} — invoke the variant whose "
+                    "directory contains the files you are working on.")
+        return f"<tool_use_error>{message}</tool_use_error>"
+    if name and ":" not in name:  # `SCl`: a listed skill whose name ends in `:name`
+        suffixed = [s for s in skills if s.name.endswith(":" + name) and not s.disable_model_invocation
+                    and s.source not in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND)]
+        plugin = (SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND)
+        if len(suffixed) == 1 and suffixed[0].source in plugin and _nameable(suffixed[0].name):
+            message += f". Did you mean {suffixed[0].name}? Invoke it by that full name."
+            return f"<tool_use_error>{message}</tool_use_error>"
+        if len(suffixed) > 1 and all(_nameable(s.name) for s in suffixed):
+            message += (". Several skills match that name: " + ", ".join(s.name for s in suffixed)
+                        + " — invoke one by its full name.")
+            return f"<tool_use_error>{message}</tool_use_error>"
+    names = [s.display_name or s.name for s in skills] + list(CURRENT_BUILTIN_COMMANDS)
+    suggestion = _closest_name(name, names)
+    if suggestion is not None:
+        message += f". Did you mean {suggestion}?"
     return f"<tool_use_error>{message}</tool_use_error>"
 
 

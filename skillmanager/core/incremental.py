@@ -179,10 +179,12 @@ def _is_entry_dir(path: Path) -> tuple[bool, bool]:
 
 
 def _dir_key(skill: Skill) -> tuple[Path, str] | None:
+    """(skills dir, entry name) of a file-source skill. Strings are compared first: building Path
+    objects for thousands of skills is what would make a one-file refresh slow."""
     if skill.kind != "skill" or skill.source not in _FILE_SKILL_KINDS or skill.skill_dir is None \
             or skill.source_root is None:
         return None
-    return Path(skill.source_root), Path(skill.skill_dir).name
+    return skill.source_root, os.path.basename(str(skill.skill_dir))
 
 
 def _load_entry(registry: Registry, where: _SkillsDir, name: str) -> Skill | None:
@@ -197,18 +199,21 @@ def _load_entry(registry: Registry, where: _SkillsDir, name: str) -> Skill | Non
 
 def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[Path, str], _SkillsDir],
                    delta: RegistryDelta) -> list[Skill]:
+    wanted = {(str(base), name) for base, name in entries}
     position = {}
     for index, skill in enumerate(skills):
         key = _dir_key(skill)
         if key is not None:
-            position[key] = index
+            key = (str(key[0]), key[1])
+            if key in wanted:
+                position[key] = index
     pointed_at = {id(s.state.duplicate_of) for s in skills if s.state.duplicate_of is not None}
     realpaths = {str(s.realpath) for s in skills if s.realpath is not None}
     replace: dict[int, Skill] = {}
     remove: set[int] = set()
     add: list[tuple[_SkillsDir, Skill]] = []
     for (base, name), where in sorted(entries.items(), key=lambda kv: (kv[1].rank, kv[0][1])):
-        index = position.get((base, name))
+        index = position.get((str(base), name))
         old = skills[index] if index is not None else None
         present, link = _is_entry_dir(base / name)
         fresh = _load_entry(registry, where, name) if present else None
@@ -255,12 +260,13 @@ def _insert_in_load_order(registry: Registry, skills: list[Skill], add: list[tup
     """Place new skills where load_registry would: by source kind, then skills dir, then entry name."""
     order = list(SOURCE_ORDER[registry.profile.name])
     kind_rank = {kind: order.index(kind) if kind in order else len(order) for kind in SourceKind}
-    dir_rank = {d.base: d.rank for d in skills_dirs(registry.workspace)}
+    dir_rank = {str(d.base): d.rank for d in skills_dirs(registry.workspace)}
 
     def rank(skill: Skill) -> tuple:
         key = _dir_key(skill)
         if key is None:
             return (kind_rank[skill.source],)
+        key = (str(key[0]), key[1])
         if key[0] not in dir_rank:
             raise _NeedsFullReload(f"the skills dir {key[0]} is no longer read")
         return (kind_rank[skill.source], dir_rank[key[0]], key[1])

@@ -151,6 +151,8 @@ class BudgetFacts:
 _NEEDS_FULL_MEASURE = re.compile("[\U0001F300-\U0001FAFF\u2600-\u27BF\U0001F1E6-\U0001F1FF\uFE00-\uFE0F\u200D"
                                  "\x1b\ud800-\udfff]")
 
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
+
 
 def _utf16_len(text: str) -> int:
     return len(text) if text.isascii() else utf16_len(text)
@@ -167,7 +169,8 @@ def entry_width(text: str) -> int:
         return len(text) if text.isprintable() else display_width(text)  # printable ASCII: 1 column each
     if _NEEDS_FULL_MEASURE.search(text):
         return display_width(text)
-    return sum(map(_char_width, text))
+    others = _NOT_PRINTABLE_ASCII.findall(text)  # printable ASCII is one column each: look up only the rest
+    return len(text) - len(others) + sum(map(_char_width, others))
 
 
 # --- model facts and budget -------------------------------------------------------------------------

@@ -7,6 +7,7 @@ may invoke it — each with a plain reason.
 """
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -134,6 +135,18 @@ def _bundled_skills(profile: Profile) -> list[Skill]:
 
 
 def load_registry(workspace: Workspace, progress: Callable[[str], None] | None = None) -> Registry:
+    # A scan allocates tens of thousands of objects and frees none of them, so the cyclic collector
+    # would only re-walk a growing heap (~8 % of a 5,000-skill scan); it runs again afterwards.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _load_registry(workspace, progress)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None) -> Registry:
     profile = workspace.rules
     current = profile.name == "current"
     report = progress or (lambda _m: None)

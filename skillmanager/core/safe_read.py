@@ -26,7 +26,12 @@ def read_text_file(path: Path, *, max_bytes: int = MAX_SKILL_BYTES) -> ReadResul
     try:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            data = handle.read(max_bytes + 1)
+            # read(n) reserves n bytes up front: ask for what fstat promises (+1 to notice growth),
+            # then top up for files that grew or report size 0 (/proc, FIFOs)
+            want = size + 1 if 0 < size <= max_bytes else max_bytes + 1
+            data = handle.read(want)
+            if len(data) == want and want < max_bytes + 1:
+                data += handle.read(max_bytes + 1 - want)
     except PermissionError as error:
         return ReadResult(None, diagnostics=[Diagnostic(
             Severity.ERROR, "unreadable", f"Cannot read this file: permission denied ({error.strerror or error}).", path)])

@@ -458,7 +458,9 @@ class Session:
         blocks = []
         for rel_dir, skills, order in new_dirs:
             by_name = {s.name: s for s in skills}
-            names = [offered_name[id(by_name[n])] for n in order if n in by_name and id(by_name[n]) in offered_name]
+            # disable-model-invocation skills are left out of the block too (fuzz-sim-3)
+            names = [offered_name[id(by_name[n])] for n in order
+                     if n in by_name and id(by_name[n]) in offered_name and _listable(by_name[n])]
             if names:
                 blocks.append((rel_dir, names))
         text = render_current(blocks, delta, self.profile, model=self.model, context_window=self.context_window,
@@ -471,11 +473,24 @@ class Session:
         activated `paths:` skill whose name is taken is not offered."""
         copies = self._dynamic_by_name.get(name, [])
         startup_clash = name in self.base_names
+        # an activated `paths:` skill holds the bare name like a start-up skill: nested copies found before
+        # or after it are scoped `{dir}:{name}` "instead of the unscoped" one (fuzz-sim-4: project `gamma`
+        # activated after libs/lib's `gamma` was offered bare → `gamma` + re-scoped `lib:gamma`)
+        activated = self._activated.get(name)
+        owner = self._base_skill(name) if startup_clash else activated
+        unscoped_exists = startup_clash or activated is not None
         out: list[_Offer] = []
         emitted: set[str] = set()
+        if activated is not None:
+            if startup_clash:
+                notes.setdefault(id(activated), []).append(Clash(name, activated, "dropped", owner,
+                                                                 "activated, but not offered: the name is taken"))
+            else:
+                out.append(_Offer(name, activated, None, 0, scoped=False, unscoped_exists=False))
+                emitted.add(name)
         for d in copies:
             s = d.skill
-            if not startup_clash and len(copies) <= 1:
+            if not unscoped_exists and len(copies) <= 1:
                 out.append(_Offer(name, s, d.rel_dir, d.depth, scoped=False, unscoped_exists=False))
                 emitted.add(name)
                 continue
@@ -484,19 +499,12 @@ class Session:
                 notes.setdefault(id(s), []).append(Clash(name, s, "dropped", None,
                                                          f"{scoped} is not offered: another skill has that name"))
                 continue
-            out.append(_Offer(scoped, s, d.rel_dir, d.depth, scoped=True, unscoped_exists=startup_clash))
+            out.append(_Offer(scoped, s, d.rel_dir, d.depth, scoped=True, unscoped_exists=unscoped_exists))
             emitted.add(scoped)
-            by = self._base_skill(name) if startup_clash else None
             why = ("a start-up skill has the name; the bare name keeps resolving to it" if startup_clash
+                   else "an activated paths: skill has the name; the bare name resolves to it" if unscoped_exists
                    else "another nested dir has a skill of that name; every copy is scoped")
-            notes.setdefault(id(s), []).append(Clash(name, s, "scoped", by, f"offered as {scoped}: {why}"))
-        activated = self._activated.get(name)
-        if activated is not None:
-            if startup_clash or copies:
-                notes.setdefault(id(activated), []).append(Clash(name, activated, "dropped", self._base_skill(name),
-                                                                 "activated, but not offered: the name is taken"))
-            else:
-                out.append(_Offer(name, activated, None, 0, scoped=False, unscoped_exists=False))
+            notes.setdefault(id(s), []).append(Clash(name, s, "scoped", owner, f"offered as {scoped}: {why}"))
         return out
 
     def _apply_text(self, result: StepResult, text: ModelText) -> None:

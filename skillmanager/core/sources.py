@@ -65,12 +65,13 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
     base_text = os.fspath(base)
+    prefix = base_text if base_text.endswith("/") else base_text + "/"  # os.path.join for names from scandir
     for entry in entries:
         if not _is_dir_or_link(entry):
             continue
         name = entry.name
         skill_dir = base / name
-        file_text = os.path.join(base_text, name, "SKILL.md")  # strings on the hot path: no pathlib parsing
+        file_text = prefix + name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
         skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind="skill", source=source,
                                 profile=profile, source_root=base, skill_dir=skill_dir,
                                 fallback_label="Skill", scope_dir=scope_dir, path_text=file_text)
@@ -314,7 +315,7 @@ def _fast_realpath(skill: Skill) -> str | None:
         if entry is None:
             if getattr(skill, "_via_link", True) or os.path.islink(path):
                 return os.path.realpath(path, strict=True)
-            base, name, file_text = str(path.parent.parent), path.parent.name, str(path)
+            base, name = str(path.parent.parent), path.parent.name
         else:
             base, name, file_text = entry
             if skill._via_link or _stat.S_ISLNK(os.lstat(file_text).st_mode):  # type: ignore[attr-defined]
@@ -323,8 +324,7 @@ def _fast_realpath(skill: Skill) -> str | None:
         if real_base is None:
             real_base = os.path.realpath(base)
             _REAL_DIR_CACHE[base] = real_base
-        return os.path.join(real_base, name, "SKILL.md") if entry is not None else \
-            os.path.join(real_base, name, path.name)
+        return os.path.join(real_base, name, "SKILL.md" if entry is not None else path.name)
     except OSError:
         return None
 

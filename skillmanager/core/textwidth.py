@@ -152,6 +152,8 @@ def display_width(s: str) -> int:
     """Terminal columns of ``s`` exactly as Claude Code 2.1.88 (Node) ``stringWidth`` counts them."""
     if not isinstance(s, str) or not s:
         return 0
+    if s.isascii() and s.isprintable():  # U+0020-U+007E only: one column each (the case below, cheaper)
+        return len(s)
     if not _NOT_FAST_ASCII_RE.search(s):
         return len(s) - len(_CONTROL_RE.findall(s))
     if "\x1b" in s:
@@ -191,6 +193,8 @@ def cut_to_width(s: str, max_width: int) -> str:
         return s
     if max_width <= 1:
         return ELLIPSIS
+    if s.isascii() and s.isprintable():  # every character is its own one-column cluster
+        return s[:max_width - 1] + ELLIPSIS
     width = 0
     kept: list[str] = []
     for segment in graphemes(s):

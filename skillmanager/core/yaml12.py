@@ -149,6 +149,7 @@ _PLAIN_FIRST = "\x24\x28-\x29\x2b\x2e-\x39\x3b-\x3d\x41-\x5a\x5c\x5e-\x5f\x61-\x
 _SIMPLE_LINE = re.compile(
     rf"([A-Za-z_][A-Za-z0-9_-]{{0,127}}):(?: ([{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?))?")
 _RESOLVED = re.compile("|".join(f"(?:{pattern})" for _, pattern, _ in _RESOLVERS))
+_RESOLVER_FIRST = frozenset(ch for _, _, first in _RESOLVERS for ch in first if ch)  # as PyYAML's resolve()
 _NON_STRING_KEYS = frozenset(("null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"))
 
 
@@ -165,7 +166,7 @@ def load_simple_mapping(text: str) -> dict[str, Any] | None:
         key, value = match.groups()
         if key in out or key in _NON_STRING_KEYS:
             return None
-        if value is not None and _RESOLVED.fullmatch(value):
+        if value is not None and value[0] in _RESOLVER_FIRST and _RESOLVED.fullmatch(value):
             return None
         out[key] = value
     return out or None

@@ -11,7 +11,7 @@ from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from skillmanager import __version__
-from skillmanager.gui import states
+from skillmanager.gui import states, temp_dirs
 
 ORGANISATION = "skillmanager"
 APPLICATION = "skillmanager"
@@ -93,8 +93,8 @@ def _settings(smoke_test: bool) -> QSettings:
     if smoke_test:  # never touch the user's saved state from a smoke test
         import tempfile
 
-        path = Path(tempfile.mkdtemp(prefix="skillmanager-smoke-")) / "settings.ini"
-        return QSettings(str(path), QSettings.Format.IniFormat)
+        folder = temp_dirs.register(tempfile.mkdtemp(prefix="skillmanager-smoke-"))
+        return QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     return QSettings()
 
 
@@ -107,12 +107,19 @@ def build_window(demo: bool, smoke_test: bool = False, settings: QSettings | Non
     window = MainWindow(context, watch=watch)
     window.restore_state()
     if demo or smoke_test:
-        from skillmanager.core.demo import create_demo_workspace
-
-        context.set_workspace(create_demo_workspace())
+        context.set_workspace(new_demo_workspace())
     else:
         context.set_spec(_saved_spec(context.settings) or WorkspaceSpec(cwd=Path.cwd()))
     return context, window
+
+
+def new_demo_workspace(**overrides):
+    """A fresh copy of the demo in the temp dir; the copy is removed when the app exits."""
+    from skillmanager.core.demo import create_demo_workspace
+
+    workspace = create_demo_workspace(**overrides)
+    temp_dirs.register(workspace.demo_paths.root)
+    return workspace
 
 
 def _saved_spec(settings: QSettings):
@@ -140,7 +147,21 @@ def main(demo: bool = False, smoke_test: bool = False) -> int:
         return _smoke_test(app, errors)
     context, window = build_window(demo)
     window.show()
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        _shut_down(context, window)
+
+
+def _shut_down(context, window) -> None:
+    """Quitting: stop the watcher, let running scans stop (they emit nothing more), then remove the
+    temp folders we made (the demo copy is scratch space, as the status bar and About say)."""
+    if window.watcher is not None:
+        window.watcher.stop()
+    context.shutdown(10_000)
+    window.close()  # saves the window state…
+    context.settings.sync()  # …now, so that nothing rewrites a removed settings folder later
+    temp_dirs.remove_all()
 
 
 def _smoke_test(app: QApplication, errors: list[str]) -> int:
@@ -185,8 +206,7 @@ def _smoke_test(app: QApplication, errors: list[str]) -> int:
     timer.start(SMOKE_WATCHDOG_MS)
     code = app.exec()
     timer.stop()
-    context.wait_for_scans(2000)
-    window.close()
+    _shut_down(context, window)
     if errors:
         return 1
     return code or outcome["code"]

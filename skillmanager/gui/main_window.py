@@ -77,7 +77,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 5)
-        self.splitter.setSizes([470, 350, 780])
+        self.splitter.setSizes([450, 430, 720])
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -173,11 +173,10 @@ class MainWindow(QMainWindow):
         self.context.set_spec(spec)
 
     def open_demo(self) -> None:
-        from skillmanager.core.demo import create_demo_workspace
+        from skillmanager.gui.app import new_demo_workspace
 
         self.banner.hide()
-        self.context.set_workspace(create_demo_workspace(profile=self.context.profile_name))
-        self.statusBar().showMessage("Demo workspace copied to a temp folder: edits there are safe.", 8000)
+        self.context.set_workspace(new_demo_workspace(profile=self.context.profile_name))
 
     def _preset_profile_note(self) -> None:
         name, note = installed_claude_profile()
@@ -303,5 +302,5 @@ class MainWindow(QMainWindow):
         self.save_state()
         if self.watcher is not None:
             self.watcher.stop()
-        self.context.wait_for_scans(3000)
+        self.context.shutdown(5000)  # running scans stop and emit nothing more
         super().closeEvent(event)

@@ -3,8 +3,8 @@
     python -m skillmanager.gui.screenshots docs/screenshots [--dark] [--suffix -dark]
 
 Offscreen unless QT_QPA_PLATFORM / DISPLAY say otherwise (works under Xvfb too). Writes
-tree.png (registry tree + detail), preview.png (listing beside expansion), conflicts.png and
-simulator.png (after two steps).
+tree.png (registry tree + detail), preview.png (listing beside expansion), conflicts.png,
+simulator.png (after two steps) and toggle.png (the detail pane's toggle control previewing a change).
 """
 from __future__ import annotations
 
@@ -31,7 +31,12 @@ def main(argv: list[str] | None = None) -> int:
 
     app = app_module._make_application(sys.argv[:1])
     errors = app_module._install_excepthook(exit_code_on_error=True)
-    settings = QSettings(str(options.out / ".screenshot-settings.ini"), QSettings.Format.IniFormat)
+    import tempfile
+
+    from skillmanager.gui import temp_dirs
+
+    settings_dir = temp_dirs.register(tempfile.mkdtemp(prefix="skillmanager-shots-"))
+    settings = QSettings(str(settings_dir / "settings.ini"), QSettings.Format.IniFormat)
     options.out.mkdir(parents=True, exist_ok=True)
     context, window = app_module.build_window(demo=True, settings=settings, watch=False)
     width, height = (int(v) for v in options.size.split("x"))
@@ -62,12 +67,22 @@ def main(argv: list[str] | None = None) -> int:
         window.simulator.add_step("Edit", cwd / "db" / "migrations" / "001_init.sql")
         window.simulator.files.expand(window.simulator.proxy.mapFromSource(
             window.simulator.fs_model.index(str(cwd / "packages"))))
-        QTimer.singleShot(400, lambda: (shoot("simulator"), app.exit(0)))
+        QTimer.singleShot(400, lambda: (shoot("simulator"), shoot_toggle(skills)))
+
+    def shoot_toggle(skills) -> None:
+        """The toggle control: a project skill, "off" chosen in local settings, the preview before Apply."""
+        window.registry_panel.select_skill(skills["env-check"])
+        box = window.detail.toggle
+        box.choose("off", "local") if box.choice.findData("off") >= 0 else box.choose("hidden")
+        for _ in range(5):
+            app.processEvents()
+        window.detail.grab().save(str(options.out / f"toggle{options.suffix}.png"))
+        app.exit(0)
 
     context.snapshot_changed.connect(run)
     QTimer.singleShot(20_000, lambda: app.exit(1))
     code = app.exec()
-    window.close()
+    app_module._shut_down(context, window)  # the demo copy is removed
     return 1 if errors else code
 
 

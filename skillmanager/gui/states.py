@@ -19,6 +19,7 @@ class Visual(enum.Enum):
     NAME_ONLY = "name-only"
     HIDDEN = "hidden"
     BLOCKED = "blocked"
+    OFF = "off"
     SHADOWED = "shadowed"
     CONDITIONAL = "conditional"
     INVALID = "invalid"
@@ -33,6 +34,7 @@ _LABELS = {
     Visual.NAME_ONLY: "Name only",
     Visual.HIDDEN: "Hidden from Claude",
     Visual.BLOCKED: "Blocked",
+    Visual.OFF: "Off",
     Visual.SHADOWED: "Shadowed",
     Visual.CONDITIONAL: "Waiting",
     Visual.INVALID: "Invalid",
@@ -44,6 +46,7 @@ _COLOURS = {
     Visual.NAME_ONLY: "#3a7bd5",
     Visual.HIDDEN: "#8a8f98",
     Visual.BLOCKED: "#d0453b",
+    Visual.OFF: "#6b7280",
     Visual.SHADOWED: "#9a7b4f",
     Visual.CONDITIONAL: "#d69a1c",
     Visual.INVALID: "#c2185b",
@@ -54,6 +57,7 @@ _GLYPHS = {
     Visual.NAME_ONLY: "N",
     Visual.HIDDEN: "–",
     Visual.BLOCKED: "×",
+    Visual.OFF: "○",
     Visual.SHADOWED: "↓",
     Visual.CONDITIONAL: "…",
     Visual.INVALID: "!",
@@ -72,8 +76,10 @@ def visual_state(skill: Skill, entry=None) -> Visual:
         return Visual.SHADOWED
     if state.conditional and not state.active:
         return Visual.CONDITIONAL
-    if is_deny_blocked(skill) or state.invocable_by is Invoker.NONE:
+    if is_deny_blocked(skill):
         return Visual.BLOCKED
+    if state.invocable_by is Invoker.NONE:
+        return Visual.OFF  # e.g. skillOverrides "off": neither listed nor callable, no deny rule involved
     if state.listed is Listed.NO:
         return Visual.HIDDEN
     if state.listed is Listed.NAME_ONLY or bool(getattr(entry, "name_only", False)):
@@ -113,10 +119,17 @@ def icon(visual: Visual) -> QIcon:
 def app_icon() -> QIcon:
     from skillmanager.core.resources import resource_path
 
-    path = resource_path("icons", "skillmanager.svg")
-    if path.exists():
-        return QIcon(str(path))
+    folder = resource_path("icons", "app")
     result = QIcon()
+    for size in (16, 24, 32, 48, 64, 128, 256, 512):  # rendered PNGs: no SVG plugin needed
+        png = folder / f"skillmanager-{size}.png"
+        if png.exists():
+            result.addFile(str(png))
+    svg = folder / "skillmanager.svg"
+    if svg.exists():
+        result.addFile(str(svg))  # any other size, where Qt's SVG icon engine is available
+    if not result.isNull():
+        return result
     for size in (16, 32, 64, 128):
         pixmap = QPixmap(size, size)
         pixmap.fill(Qt.GlobalColor.transparent)

@@ -47,7 +47,9 @@ class ToggleController(QObject):
         registry = self.context.registry
         if registry is None or skill is None:
             return None
-        return toggle_module().plan_toggle(registry, skill, plan.state, plan.scope)
+        toggle = toggle_module()
+        scope = plan.scope if plan.scope in toggle.WRITABLE_SCOPES else None  # e.g. "front-matter" is no choice
+        return toggle.plan_toggle(registry, skill, plan.state, scope)
 
     def apply(self, plan, skill=None) -> bool:
         """Write `plan` (the one the user saw). Refused plans and external changes go to `failed`."""

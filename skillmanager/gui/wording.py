@@ -51,6 +51,9 @@ def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None 
         where = f" ({rule.rule} in {short_path(rule.file, home)})" if rule and rule.file else ""
         parts.append(f"Blocked — Claude cannot invoke it because of a deny rule{where}, but it is still listed"
                      if state.listed is not Listed.NO else f"Blocked{where}")
+    elif visual is states.Visual.OFF:
+        parts.append("Off — neither listed to Claude nor callable"
+                     + (f" ({state.invocable_reason.rstrip('.')})" if state.invocable_reason else ""))
     elif visual is states.Visual.HIDDEN:
         parts.append("Hidden from Claude — not listed to the model"
                      + (f" ({state.listed_reason})" if state.listed_reason else ""))

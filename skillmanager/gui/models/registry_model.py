@@ -86,6 +86,12 @@ class RegistryModel(QAbstractItemModel):
         super().__init__(parent)
         self._root = TreeItem(None, "root")
         self._snapshot: Snapshot | None = None
+        self._groups: list[SkillGroup] = []  # every group of the snapshot, before the filter
+        self._needle = ""  # the filter, case-folded ("" = show all)
+        self._haystacks: dict[int, tuple] = {}  # id(skill) -> (skill, text the filter searches, identity)
+        self._filter_only = False  # set while a filter change re-syncs (rows hold current objects)
+        self._pool: dict[Hashable, TreeItem] = {}  # skill rows hidden by the filter, reused when shown again
+        self._items: dict[Hashable, TreeItem] | None = None  # identity -> skill row (built on demand)
 
     # --- reading -------------------------------------------------------------------------------
     def _item(self, index: QModelIndex) -> TreeItem:
@@ -143,8 +149,9 @@ class RegistryModel(QAbstractItemModel):
     def _group_data(self, item: TreeItem, column: Column, role: int):
         group = item.group
         if role == Qt.ItemDataRole.DisplayRole:
-            if column is Column.Name:
-                return f"{group.label} ({len(item.children)})"
+            if column is Column.Name:  # the view spans group rows over every column: the total goes here
+                total = sum(child.tokens for child in item.children)
+                return f"{group.label} ({len(item.children)})" + (f" · {total:,} tokens" if total else "")
             if column is Column.Tokens:
                 return str(sum(child.tokens for child in item.children))
             return None
@@ -234,95 +241,201 @@ class RegistryModel(QAbstractItemModel):
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         """Bring the tree in line with `snapshot` using row inserts/removes/moves and dataChanged."""
         self._snapshot = snapshot
-        groups = group_skills(snapshot)
-        targets = [(g.key, g) for g in groups]
+        self._groups = group_skills(snapshot)
+        if len(self._pool) > 20_000:
+            self._pool.clear()
+        self._sync()
+
+    def _sync(self) -> None:
+        snapshot = self._snapshot
+        targets = []
+        for group in self._groups:
+            skills = group.skills if not self._needle else [s for s in group.skills if self._matches(s)]
+            if skills or not self._needle:
+                targets.append((group.key, SkillGroup(group.key, group.label, skills, group.tooltip)))
+        self._items = None
         self._sync_children(QModelIndex(), self._root, targets,
                             make=lambda key, group: self._make_group(key, group),
                             update=lambda item, group: self._update_group(item, group, snapshot))
 
+    # --- filtering (here rather than in a proxy: one Python pass instead of a C++↔Python call per row) ----
+    def set_filter(self, text: str) -> bool:
+        """Show only skills whose name, description or source contains `text` (case-insensitive)."""
+        needle = text.strip().casefold()
+        if needle == self._needle:
+            return False
+        self._needle = needle
+        if self._snapshot is not None:
+            self._filter_only = True
+            try:
+                self._sync()
+            finally:
+                self._filter_only = False
+        return True
+
+    @property
+    def filter_text(self) -> str:
+        return self._needle
+
+    def _cached(self, skill: Skill) -> tuple[Skill, str, Hashable]:
+        """(skill, filter text, identity), computed once per skill object (objects are never mutated)."""
+        cached = self._haystacks.get(id(skill))
+        if cached is not None and cached[0] is skill:
+            return cached
+        text = f"{skill.name}\n{skill.description}\n{skill.source.label}".casefold()
+        if len(self._haystacks) > 50_000:
+            self._haystacks.clear()
+        cached = self._haystacks[id(skill)] = (skill, text, skill_identity(skill))
+        return cached
+
+    def _haystack(self, skill: Skill) -> str:
+        return self._cached(skill)[1]
+
+    def _identity(self, skill: Skill) -> Hashable:
+        return self._cached(skill)[2]
+
+    def _matches(self, skill: Skill) -> bool:
+        return self._needle in self._haystack(skill)
+
+    # --- a few rows changed (incremental refresh): no regrouping ---------------------------------
+    def apply_rows(self, snapshot: Snapshot, skills: Sequence[Skill]) -> bool:
+        """Update the rows of `skills` (same identities, new objects) in place. False = regroup needed
+        (a skill moved between groups); the caller then applies the whole snapshot."""
+        self._snapshot = snapshot
+        if self._items is None:
+            self._items = {child.key: child for group in self._root.children for child in group.children}
+        by_identity = {skill_identity(s): s for s in skills}
+        for group in self._groups:  # keep the unfiltered groups current for the next filter change
+            for position, old in enumerate(group.skills):
+                new = by_identity.get(skill_identity(old))
+                if new is not None:
+                    if _waiting(old) != _waiting(new):
+                        return False
+                    group.skills[position] = new
+        if self._needle and any((self._items.get(i) is not None) != self._matches(s) for i, s in by_identity.items()):
+            self._sync()  # an edit made a skill match the filter, or stop matching it
+            return True
+        for identity, skill in by_identity.items():
+            item = self._items.get(identity)
+            if item is None:
+                continue  # not shown
+            if self._fill(item, skill):
+                row = item.row()
+                self.dataChanged.emit(self.createIndex(row, 0, item), self.createIndex(row, len(Column) - 1, item))
+        return True
+
     def _make_group(self, key, group: SkillGroup) -> TreeItem:
         item = TreeItem(self._root, key, group=group)
         for skill in group.skills:
-            child = TreeItem(item, skill_identity(skill), skill=skill)
-            self._fill(child, skill)
+            child = self._skill_item(item, self._identity(skill), skill)
             item.children.append(child)
         _renumber(item)
         return item
 
+    def _skill_item(self, parent: TreeItem, key: Hashable, skill: Skill) -> TreeItem:
+        child = self._pool.pop(key, None)
+        if child is None:
+            child = TreeItem(parent, key, skill=skill)
+        child.parent = parent
+        self._fill(child, skill)  # instant when the pooled row already shows this very object
+        return child
+
     def _fill(self, item: TreeItem, skill: Skill) -> bool:
         snapshot = self._snapshot
-        identity = skill_identity(skill)
+        identity = item.key
         entry = snapshot.entries.get(identity) if snapshot else None
         tokens = snapshot.tokens.get(identity, 0) if snapshot else 0
+        if item.skill is skill and item.entry is entry and item.tokens == tokens and item.visual is not None:
+            return False  # same objects: nothing can differ
         visual = states.visual_state(skill, entry)
-        fingerprint = _fingerprint(skill)
+        fingerprint = _fingerprint(skill) if item.skill is not skill else item.fingerprint
         changed = item.fingerprint != fingerprint or item.visual is not visual or item.tokens != tokens
         item.skill, item.entry, item.tokens, item.visual, item.fingerprint = skill, entry, tokens, visual, fingerprint
-        if changed or not item.haystack:
-            item.haystack = f"{skill.name}\n{skill.description}\n{skill.source.label}".casefold()
         return changed
 
     def _update_group(self, item: TreeItem, group: SkillGroup, snapshot: Snapshot) -> None:
         label_changed = item.group is None or item.group.label != group.label
+        children = item.children
+        if (self._filter_only and not label_changed and len(children) == len(group.skills)
+                and all(child.skill is skill for child, skill in zip(children, group.skills))):
+            item.group = group  # a filter change that leaves this group as it is: nothing to do
+            return
         item.group = group
         parent_index = self.createIndex(item.row(), 0, item)
         before = len(item.children)
+        tokens_before = sum(child.tokens for child in item.children)
 
         def make(key, skill):
-            child = TreeItem(item, key, skill=skill)
-            self._fill(child, skill)
-            return child
+            return self._skill_item(item, key, skill)
 
         def update(child: TreeItem, skill: Skill):
             if self._fill(child, skill):
                 row = child.row()
                 self.dataChanged.emit(self.createIndex(row, 0, child), self.createIndex(row, len(Column) - 1, child))
 
-        self._sync_children(parent_index, item, [(skill_identity(s), s) for s in group.skills], make, update)
-        if label_changed or before != len(item.children):
+        self._sync_children(parent_index, item, [(self._identity(s), s) for s in group.skills], make, update)
+        if label_changed or before != len(item.children) or tokens_before != sum(c.tokens for c in item.children):
             row = item.row()
             self.dataChanged.emit(self.createIndex(row, 0, item), self.createIndex(row, len(Column) - 1, item))
 
     def _sync_children(self, parent_index: QModelIndex, parent: TreeItem, targets: Sequence[tuple[Hashable, Any]],
                        make: Callable[[Hashable, Any], TreeItem], update: Callable[[TreeItem, Any], None]) -> None:
-        """Turn parent.children into `targets` (key, payload) with minimal row operations."""
+        """Turn parent.children into `targets` (key, payload) with few row operations: removals and
+        insertions in contiguous runs (a filter keystroke is a handful of runs, not thousands of rows)."""
         wanted = {key for key, _ in targets}
+        children = parent.children
         # 1. removals, in contiguous runs from the bottom
-        row = len(parent.children) - 1
+        row = len(children) - 1
         while row >= 0:
-            if parent.children[row].key in wanted:
+            if children[row].key in wanted:
                 row -= 1
                 continue
             last = row
-            while row - 1 >= 0 and parent.children[row - 1].key not in wanted:
+            while row - 1 >= 0 and children[row - 1].key not in wanted:
                 row -= 1
             self.beginRemoveRows(parent_index, row, last)
-            del parent.children[row:last + 1]
+            for gone in children[row:last + 1]:
+                if gone.skill is not None:
+                    self._pool[gone.key] = gone  # a filter hides it now; it comes back without a refill
+            del children[row:last + 1]
             _renumber(parent, row)
             self.endRemoveRows()
             row -= 1
-        # 2. inserts and moves, walking the target order
-        for position, (key, payload) in enumerate(targets):
-            current = parent.children[position] if position < len(parent.children) else None
+        # 2. inserts (runs of new keys) and moves, walking the target order
+        present = {child.key for child in children}
+        position = 0
+        while position < len(targets):
+            key, payload = targets[position]
+            current = children[position] if position < len(children) else None
             if current is not None and current.key == key:
                 update(current, payload)
+                position += 1
                 continue
-            existing = next((i for i in range(position + 1, len(parent.children))
-                             if parent.children[i].key == key), None)
-            if existing is None:
-                self.beginInsertRows(parent_index, position, position)
-                child = make(key, payload)
-                child.parent = parent
-                parent.children.insert(position, child)
+            if key not in present:
+                end = position
+                while end < len(targets) and targets[end][0] not in present:
+                    end += 1
+                self.beginInsertRows(parent_index, position, end - 1)
+                new_items = [make(k, p) for k, p in targets[position:end]]
+                for child in new_items:
+                    child.parent = parent
+                children[position:position] = new_items
                 _renumber(parent, position)
                 self.endInsertRows()
-            else:
-                self.beginMoveRows(parent_index, existing, existing, parent_index, position)
-                child = parent.children.pop(existing)
-                parent.children.insert(position, child)
-                _renumber(parent, position)
-                self.endMoveRows()
-                update(child, payload)
+                position = end
+                continue
+            existing = next(i for i in range(position + 1, len(children)) if children[i].key == key)
+            self.beginMoveRows(parent_index, existing, existing, parent_index, position)
+            child = children.pop(existing)
+            children.insert(position, child)
+            _renumber(parent, position)
+            self.endMoveRows()
+            update(child, payload)
+            position += 1
+
+
+def _waiting(skill: Skill) -> bool:
+    return bool(skill.state.conditional and not skill.state.active)
 
 
 def _tooltip(skill: Skill, visual: states.Visual) -> str:
@@ -335,36 +448,16 @@ def _tooltip(skill: Skill, visual: states.Visual) -> str:
 
 
 class RegistryFilterProxy(QSortFilterProxyModel):
-    """Recursive filter on name/description/source; sort by name or tokens via Role.SortKey."""
+    """Sort by name or tokens via Role.SortKey; `set_text` filters in the source model (see set_filter)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setRecursiveFilteringEnabled(True)
-        self.setAutoAcceptChildRows(True)
-        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.setSortRole(Role.SortKey)
-        self._needle = ""
 
     def set_text(self, text: str) -> None:
-        needle = text.strip().casefold()
-        if needle == self._needle:
-            return
-        if hasattr(self, "beginFilterChange"):  # Qt 6.10+: invalidateFilter() is deprecated
-            self.beginFilterChange()
-            self._needle = needle
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:
-            self._needle = needle
-            self.invalidateFilter()
-
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
-        if not self._needle:
-            return True
-        parent = source_parent.internalPointer() if source_parent.isValid() else None
-        if parent is None:
-            return False  # a group is shown when one of its skills matches (recursive filtering)
-        children = parent.children
-        return source_row < len(children) and self._needle in children[source_row].haystack
+        model = self.sourceModel()
+        if isinstance(model, RegistryModel):
+            model.set_filter(text)
 
     def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
         model = self.sourceModel()

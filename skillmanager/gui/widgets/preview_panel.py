@@ -70,7 +70,7 @@ class ListingView(QWidget):
         self.text.setFont(monospace_font())
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.cuts = QListWidget(self)
-        self.cuts.setMaximumHeight(120)
+        self.cuts.setMaximumHeight(84)
         self.cuts.setToolTip("Entries the budget or the per-entry cap shortened, and why")
         self.cuts.currentRowChanged.connect(self._reveal_cut)
         layout = QVBoxLayout(self)
@@ -342,10 +342,17 @@ class PreviewPanel(QWidget):
         self.splitter.addWidget(self.listing)
         self.splitter.addWidget(self.expansion)
         self.splitter.setChildrenCollapsible(False)
+        self._sized = False
         layout = QVBoxLayout(self)
         layout.addWidget(self.splitter)
 
     def resizeEvent(self, event) -> None:  # side by side when there is room, stacked otherwise
         wide = event.size().width() >= 760
-        self.splitter.setOrientation(Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical)
+        orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
+        if orientation != self.splitter.orientation() or not self._sized:
+            self.splitter.setOrientation(orientation)
+            # stacked, the expansion needs the larger share: its inline-shell box takes a fixed height
+            total = event.size().width() if wide else event.size().height()
+            self.splitter.setSizes([total // 2, total - total // 2] if wide else [total * 9 // 20, total * 11 // 20])
+            self._sized = True
         super().resizeEvent(event)

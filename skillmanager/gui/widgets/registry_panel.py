@@ -5,6 +5,7 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelInd
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QTreeView, QVBoxLayout, QWidget)
 
+from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import Snapshot
 from skillmanager.gui.models.registry_model import Column, RegistryFilterProxy, RegistryModel, Role
@@ -35,14 +36,22 @@ class RegistryPanel(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setAllColumnsShowFocus(True)
+        self.view.setExpandsOnDoubleClick(True)
         header = self.view.header()
         header.setStretchLastSection(False)
+        header.setMinimumSectionSize(24)
         header.setSectionResizeMode(Column.Name, QHeaderView.ResizeMode.Stretch)
-        # fixed widths from the font: ResizeToContents would measure every row on every change
+        # State and Tokens: as wide as their widest possible text (ResizeToContents would measure every
+        # row on every change); group rows span all columns, so long source names get the full width
         metrics = self.fontMetrics()
-        for column, sample in ((Column.State, "Hidden from Claude"), (Column.Tokens, "00000")):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(column, metrics.horizontalAdvance(sample) + 24)
+        widest_state = max(metrics.horizontalAdvance(v.label) for v in states.Visual)
+        for column, width in ((Column.State, widest_state), (Column.Tokens, metrics.horizontalAdvance("Tokens"))):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, width + 18)
+        # spans are kept by persistent index: only new top-level rows need one (each call may force a
+        # layout of the whole tree, so never re-span rows that already are)
+        self.proxy.rowsInserted.connect(self._span_groups)
+        self.proxy.modelReset.connect(self._span_groups)
         self.view.selectionModel().currentChanged.connect(self._on_current)
 
         self.summary = QLabel(self)
@@ -58,32 +67,69 @@ class RegistryPanel(QWidget):
         layout.addWidget(self.summary)
 
         self._collapsed: set = set()
+        self._known: set = set()
         self.view.collapsed.connect(lambda i: self._collapsed.add(i.data(Role.Identity)))
         self.view.expanded.connect(lambda i: self._collapsed.discard(i.data(Role.Identity)))
         context.snapshot_changed.connect(self.apply_snapshot)
+        context.rows_changed.connect(self.apply_rows)
 
     # --- model updates -------------------------------------------------------------------------
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         current = QPersistentModelIndex(self.view.currentIndex())
-        known = set(self.model.group_keys())
+        self._known = set(self.model.group_keys())
         self.model.apply_snapshot(snapshot)
-        for row in range(self.proxy.rowCount()):
-            index = self.proxy.index(row, 0)
-            key = index.data(Role.Identity)
-            if key not in known and key not in self._collapsed:
-                self.view.expand(index)  # new groups open; groups the user closed stay closed
+        self._expand_new_groups()
         if current.isValid():
             self.view.scrollTo(QModelIndex(current))
         elif self.context.selected is not None:
             self.select_identity(self.context.selected)
-        count = sum(1 for _ in snapshot.skills)
+        self._summarise(snapshot)
+
+    def apply_rows(self, snapshot: Snapshot, delta) -> None:
+        """Only some rows changed (a file edit): update them in place; regroup when one moved."""
+        if not self.model.apply_rows(snapshot, delta.changed):
+            self.apply_snapshot(snapshot)
+            return
+        self._expand_new_groups()
+
+    def _expand_new_groups(self) -> None:
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            key = index.data(Role.Identity)
+            if key not in self._known and key not in self._collapsed:
+                self.view.expand(index)  # new groups open; groups the user closed stay closed
+        self._known = set(self.model.group_keys()) | self._known
+
+    def _span_groups(self, parent: QModelIndex = QModelIndex(), first: int = 0, last: int | None = None) -> None:
+        if parent.isValid():
+            return  # skill rows are never spanned
+        last = self.proxy.rowCount() - 1 if last is None else last
+        for row in range(first, last + 1):
+            if not self.view.isFirstColumnSpanned(row, QModelIndex()):
+                self.view.setFirstColumnSpanned(row, QModelIndex(), True)
+
+    def _summarise(self, snapshot: Snapshot) -> None:
+        """Under the tree: what the workspace holds (the status bar says what the app is doing)."""
+        skills = snapshot.skills
+        registry = snapshot.registry
+        conflicts = len(registry.conflicts()) if registry is not None and hasattr(registry, "conflicts") else 0
+        waiting = sum(1 for s in skills if s.state.conditional and not s.state.active)
+        invalid = sum(1 for s in skills if s.has_errors)
+        parts = [f"{len(skills)} skills and commands"]
+        if conflicts:
+            parts.append(f"{conflicts} contested name{'s' if conflicts != 1 else ''}")
+        if waiting:
+            parts.append(f"{waiting} waiting")
+        if invalid:
+            parts.append(f"{invalid} invalid")
+        text = " · ".join(parts)
         problems = "; ".join(snapshot.problems.values())
-        self.summary.setText(f"{count} skills and commands" + (f" — {problems}" if problems else ""))
+        self.summary.setText(text + (f" — {problems}" if problems else ""))
 
     def _on_filter(self, text: str) -> None:
+        self._known = set(self.model.group_keys())
         self.proxy.set_text(text)
-        if text:
-            self.view.expandAll()
+        self._expand_new_groups()  # groups that come back with the filter open (unless closed by hand)
 
     def _on_sort(self, choice: int) -> None:
         if choice == 0:
@@ -102,12 +148,12 @@ class RegistryPanel(QWidget):
     # --- selection from elsewhere (conflicts panel, tests) -------------------------------------
     def select_identity(self, identity) -> bool:
         source = self.model.index_for_identity(identity)
+        if not source.isValid() and self.model.filter_text:  # filtered out: clear the filter so it shows
+            self.filter_edit.clear()
+            source = self.model.index_for_identity(identity)
         if not source.isValid():
             return False
         index = self.proxy.mapFromSource(source)
-        if not index.isValid():  # filtered out: clear the filter so the user sees it
-            self.filter_edit.clear()
-            index = self.proxy.mapFromSource(source)
         self.view.expand(index.parent())
         self.view.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)

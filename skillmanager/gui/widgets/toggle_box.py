@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase, QStandardItemModel
+from PySide6.QtGui import QColor, QFontDatabase, QStandardItemModel, QSyntaxHighlighter, QTextCharFormat
 from PySide6.QtWidgets import (QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
                                QVBoxLayout)
 
@@ -71,8 +71,9 @@ class ToggleBox(QGroupBox):
         self.diff.setReadOnly(True)
         self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.diff.setMaximumHeight(self.diff.fontMetrics().lineSpacing() * 6 + 12)
+        self.diff.setMaximumHeight(self.diff.fontMetrics().lineSpacing() * 8 + 12)
         self.diff.setToolTip("The exact change (unified diff) that Apply writes")
+        self._highlighter = _DiffHighlighter(self.diff.document())
         self.apply_button = QPushButton("Apply", self)
         self.apply_button.setToolTip("Write the change shown above")
         self.apply_button.clicked.connect(self.apply)
@@ -133,6 +134,9 @@ class ToggleBox(QGroupBox):
             notes.append(state.locked_reason)
         if legacy:
             notes.append(LEGACY_NOTE)
+        if not skill.state.is_winner:
+            notes.append(f"This copy is not the one Claude uses. Settings work per name: a skillOverrides value "
+                         f"or a deny rule for “{skill.name}” applies to the copy that wins.")
         if not state.editable_files:
             notes.append(state.editable_reason)
         ignored = next((c.reason for c in state.controls if c.mechanism == "skillOverrides" and not c.enabled
@@ -207,9 +211,29 @@ class ToggleBox(QGroupBox):
                      f"{' (new file)' if e.creates else ''}: {html.escape(e.change)}" for e in plan.edits]
             lines += [f"<i>{html.escape(note)}</i>" for note in plan.notes]
             self.preview.setText("<br>".join(lines))
-            self.diff.setPlainText(plan.diff)
+            self.diff.setPlainText(_hunks(plan.diff))
             self.diff.show()
+            self._scroll_to_first_change()
         self.apply_button.setEnabled(plan.ok and bool(plan.edits) and not self.toggle_state.locked)
+
+    def _scroll_to_first_change(self) -> None:
+        document = self.diff.document()
+        for number in range(document.blockCount()):
+            text = document.findBlockByNumber(number).text()
+            if text[:1] in "+-" and not text.startswith(("+++", "---")):
+                cursor = self.diff.textCursor()
+                cursor.setPosition(document.findBlockByNumber(max(0, number - 2)).position())
+                self.diff.setTextCursor(cursor)
+                self.diff.ensureCursorVisible()
+                return
+
+    def preview_text(self) -> str:
+        """The preview as plain text (what the user reads)."""
+        from PySide6.QtGui import QTextDocument
+
+        document = QTextDocument()
+        document.setHtml(self.preview.text())
+        return document.toPlainText() if self.preview.isVisibleTo(self) else ""
 
     def choose(self, state: str, scope: str | None = None) -> bool:
         """Pick a choice (and scope) as the user would; False when it is not offered."""
@@ -226,3 +250,25 @@ class ToggleBox(QGroupBox):
         if self.plan is None:
             return False
         return self.controller.apply(self.plan, self.skill)
+
+
+def _hunks(diff: str) -> str:
+    """The diff without its ---/+++ header: the file is named just above it."""
+    return "".join(line for line in diff.splitlines(keepends=True) if not line.startswith(("--- ", "+++ ")))
+
+
+class _DiffHighlighter(QSyntaxHighlighter):
+    """Added lines green, removed lines red (colours that read on light and dark palettes)."""
+
+    def __init__(self, document):
+        super().__init__(document)
+        self.formats = {}
+        for mark, colour in (("+", "#2e9d4f"), ("-", "#d0453b"), ("@", "#8a8f98")):
+            fmt = QTextCharFormat()
+            fmt.setForeground(QColor(colour))
+            self.formats[mark] = fmt
+
+    def highlightBlock(self, text: str) -> None:
+        fmt = self.formats.get(text[:1])
+        if fmt is not None:
+            self.setFormat(0, len(text), fmt)
