@@ -204,3 +204,15 @@ def test_managed_policy_locks_the_control(qtbot, window, profile):
     box = _select(window, "env-check")
     assert not box.choice.isEnabled() and not box.apply_button.isEnabled()
     assert "Managed policy" in box.note.text()
+
+
+def test_a_higher_scope_that_decides_disables_apply_with_the_reason(window, profile):
+    if profile != "current":
+        pytest.skip("scopes of skillOverrides exist only in the current profile")
+    box = _select(window, "verbose-logger")  # name-only in the local settings of the demo
+    assert "(now)" in box.choice.itemText(box.choice.findData("name-only"))
+    assert box.scope.currentData() == "local"  # the file that decides now is offered first
+    box.choose("off", "user")
+    assert not box.apply_button.isEnabled()
+    text = box.preview_text()
+    assert "Not possible" in text and "takes priority over user settings" in text

@@ -54,7 +54,7 @@ class ToggleBox(QGroupBox):
         self.choice = QComboBox(self)
         self.choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.choice.setMinimumContentsLength(16)
-        self.choice.currentIndexChanged.connect(self._replan)
+        self.choice.currentIndexChanged.connect(self._on_choice)
         self.scope = QComboBox(self)
         for scope in ("user", "project", "local"):
             self.scope.addItem(SCOPE_WORDS[scope], scope)
@@ -171,13 +171,22 @@ class ToggleBox(QGroupBox):
                 item.setEnabled(False)
         self.choice.setCurrentIndex(current if controls else -1)
         self.choice.blockSignals(False)
-        self._replan()
+        self._on_choice()
 
     def _selected_control(self):
         index = self.choice.currentIndex()
         return self._controls[index] if 0 <= index < len(self._controls) else None
 
     # --- planning -----------------------------------------------------------------------------
+    def _on_choice(self) -> None:
+        """A new choice starts from its own scope: the file that decides now, else the default."""
+        control = self._selected_control()
+        if control is not None and control.scope in ("user", "project", "local"):
+            self.scope.blockSignals(True)
+            self.scope.setCurrentIndex(self.scope.findData(control.scope))
+            self.scope.blockSignals(False)
+        self._replan()
+
     def _replan(self) -> None:
         control = self._selected_control()
         registry = self.context.registry
@@ -187,10 +196,6 @@ class ToggleBox(QGroupBox):
                                                                                                     "front-matter")
         self.scope.setEnabled(uses_scope and not (self.toggle_state and self.toggle_state.locked))
         self.scope_label.setEnabled(self.scope.isEnabled())
-        if control is not None and control.scope in ("user", "project", "local") and self.sender() is not self.scope:
-            self.scope.blockSignals(True)
-            self.scope.setCurrentIndex(self.scope.findData(control.scope))
-            self.scope.blockSignals(False)
         if control is None or self.skill is None or registry is None:
             self.preview.hide()
             self.diff.hide()
@@ -240,10 +245,12 @@ class ToggleBox(QGroupBox):
         index = self.choice.findData(state)
         if index < 0:
             return False
-        self.choice.setCurrentIndex(index)
-        if scope is not None:
-            self.scope.setCurrentIndex(self.scope.findData(scope))
-        self._replan()
+        if index != self.choice.currentIndex():
+            self.choice.setCurrentIndex(index)  # → _on_choice
+        else:
+            self._on_choice()
+        if scope is not None and self.scope.isEnabled():
+            self.scope.setCurrentIndex(self.scope.findData(scope))  # → _replan when it changes
         return True
 
     def apply(self) -> bool:
