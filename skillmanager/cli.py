@@ -66,10 +66,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Utf8SafeOut:
+    """File names that are not valid UTF-8 reach the output as lone surrogates (os.fsdecode's
+    surrogateescape), which a UTF-8 stream refuses to encode: write each as U+FFFD, as Node prints them."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+
+    def write(self, text: str) -> int:
+        from skillmanager.core.textwidth import safe_for_output
+        return self._out.write(safe_for_output(text))
+
+    def __getattr__(self, name: str):
+        return getattr(self._out, name)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    out = out or sys.stdout
+    out = _Utf8SafeOut(out or sys.stdout)
     if args.command is None:
         return _open_gui(args, parser)
     try:

@@ -34,8 +34,10 @@ def test_camel_case_ignored_and_fallback(tmp_path):
 
 
 def test_duplicate_keys_and_bad_yaml_recovery(tmp_path):
-    dup = _load(tmp_path, "---\ndescription: a\ndescription: b\n---\nbody line\n")
+    dup_text = "---\ndescription: a\ndescription: b\n---\nbody line\n"
+    dup = _load(tmp_path, dup_text, L)  # 2.1.88's `yaml` rejects repeated keys: body fallback
     assert dup.description == "body line" and any(d.code == "yaml-invalid" for d in dup.diagnostics)
+    assert _load(tmp_path, dup_text, C).description == "b"  # Bun.YAML: last wins (FINDINGS-registry.md, oracle)
     rec = _load(tmp_path, "---\ndescription: Use when: things happen\n---\nb\n")
     assert rec.description == "Use when: things happen" and any(d.code == "yaml-recovered" for d in rec.diagnostics)
 

@@ -237,7 +237,13 @@ def test_activation_reports_pattern_and_persists(repo: Path) -> None:
     (activation,) = first.activated
     assert activation.pattern in ("src/**/*.tsx", "src/**/*.{ts,tsx}") and activation.rel_path == "src/a/b.tsx"
     assert "brace" in s.available_skills()
-    assert s.add_step("Read", "src/a/c.ts").activated == []  # activates once, stays
+    # 2.1.88 re-stores a `paths:` skill as conditional after every skillsLoaded (debug log, fuzz-sim-201):
+    # the next match activates it again, but the name was sent already, so the model is told nothing new
+    again = s.add_step("Read", "src/a/c.ts")
+    assert [(a.skill.name, a.repeat) for a in again.activated] == [("brace", True)] and again.model_text == ""
+    current = session_for(repo, "current")
+    assert [a.skill.name for a in current.add_step("Read", "src/a/b.tsx").activated] == ["brace"]
+    assert current.add_step("Read", "src/a/c.ts").activated == []  # current: activates once, stays
 
 
 def test_paths_skill_activates_through_an_ignored_dir(repo: Path) -> None:
@@ -285,6 +291,36 @@ def test_legacy_startup_name_blocks_and_deepest_wins(repo: Path) -> None:
 
 
 # --- replay, undo, scenario files -----------------------------------------------------------------------
+
+# --- rules settled by the fuzz campaign (tests/oracle/FINDINGS-simulator.md, tests/golden/fuzz-sim-*) --------
+
+def test_current_discovery_block_leaves_out_disable_model_invocation(repo: Path) -> None:
+    skill(repo, "pkg/.claude/skills/shown", "description: shown.")
+    skill(repo, "pkg/.claude/skills/hidden", "description: hidden.\ndisable-model-invocation: true")
+    text = session_for(repo, "current").add_step("Read", "pkg/a.ts").model_text
+    assert "- shown" in text and "hidden" not in text
+
+
+def test_current_activated_paths_skill_holds_the_bare_name(repo: Path) -> None:
+    skill(repo, ".claude/skills/gamma", "description: root gamma.\npaths: '**/*.ts'")
+    skill(repo, "lib/.claude/skills/gamma", "description: lib gamma.")
+    s = session_for(repo, "current")
+    first = s.add_step("Read", "lib/a.md")  # the nested copy alone: offered bare
+    assert "- gamma: lib gamma." in first.model_text
+    second = s.add_step("Write", "lib/b.ts")  # the root copy activates: nested one re-scoped (fuzz-sim-4)
+    assert second.model_text.index("- gamma: root gamma.") < second.model_text.index("- lib:gamma: lib gamma. (scoped to lib/")
+    assert s.available_skills()["gamma"].description.startswith("root gamma")
+
+
+def test_current_add_dir_paths_skill_gets_a_dir_label(repo: Path, tmp_path: Path) -> None:
+    extra = Path(os.path.realpath(tmp_path)) / "extra"
+    skill(extra, ".claude/skills/omega", "description: extra omega.\npaths: '**/gen/**'")
+    home = repo.parent
+    workspace = Workspace.create(home=home, cwd=repo, managed_root=None, profile="current",
+                                 env={"HOME": str(home)}, add_dirs=[extra])
+    text = Session(load_registry(workspace)).add_step("Read", "gen/x.ts").model_text
+    assert "- omega: extra omega. (from extra/.claude/skills \u2014 applies when working on files under extra/)" in text
+
 
 def test_undo_replays_from_scratch(repo: Path) -> None:
     skill(repo, "packages/api/.claude/skills/api-skill", "description: api.")

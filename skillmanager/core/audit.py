@@ -299,7 +299,8 @@ class _Text:
 
 
 def _clip(text: str, limit: int = 160) -> str:
-    text = reveal_hidden(text.strip())
+    # reveal_hidden only lengthens text, so a bounded prefix gives the same clip at any line length
+    text = reveal_hidden(text.strip()[:limit * 8])
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
@@ -307,6 +308,10 @@ class _Collector:
     def __init__(self) -> None:
         self.findings: list[AuditFinding] = []
         self._seen: set[tuple[str, Path, int]] = set()
+
+    def seen(self, rule: str, scan: _Text, offset: int) -> bool:
+        """One finding per rule and line: callers skip building evidence (quadratic on a long line) for repeats."""
+        return (rule, scan.path, scan.line(offset)) in self._seen
 
     def add(self, rule: str, severity: str, scan: _Text, offset: int, message: str, evidence: str) -> None:
         line = scan.line(offset)
@@ -323,6 +328,8 @@ def _scan_text(scan: _Text, out: _Collector) -> None:
         out.add("hidden-unicode", "critical", scan, match.start(),
                 f"{len(match.group(0))} invisible Unicode tag characters spell hidden text", f"hidden: {decode_tags(match.group(0))!r}")
     for index, char in enumerate(text):
+        if (char in _BIDI or char in _ZERO_WIDTH) and out.seen("hidden-unicode", scan, index):
+            continue
         if char in _BIDI:
             out.add("hidden-unicode", "high", scan, index, f"bidi control U+{ord(char):04X} ({_BIDI_NAMES[char]}) can "
                     "reorder what a reviewer sees", _clip(scan.line_text(index)))

@@ -82,8 +82,10 @@ def _no_front_matter(text: str, path: Path | None) -> ParsedDocument:
     return ParsedDocument({}, text, False, None, diagnostics=diagnostics)
 
 
-def parse_document(text: str, *, strip_bom: bool, path: Path | None = None) -> ParsedDocument:
-    """Split front matter from body; never raises on bad input."""
+def parse_document(text: str, *, strip_bom: bool, path: Path | None = None,
+                   unique_keys: bool = True) -> ParsedDocument:
+    """Split front matter from body; never raises on bad input. `unique_keys=False` reads YAML as
+    Bun.YAML does (2.1.3xx: a repeated key keeps the last value, `<<` merges; yaml12.py)."""
     if strip_bom and text.startswith(BOM):
         text = text[1:]
     split = _split_simple(text)
@@ -97,14 +99,14 @@ def parse_document(text: str, *, strip_bom: bool, path: Path | None = None) -> P
         body = text[match.end():]
     doc = ParsedDocument({}, body, True, fm_text)
     try:
-        parsed = _mapping_or_none(load_yaml12(fm_text))
+        parsed = _mapping_or_none(load_yaml12(fm_text, unique_keys=unique_keys))
         doc.front_matter = parsed or {}
         return doc
     except (yaml.YAMLError, ValueError, RecursionError) as first_error:
         first = _short_yaml_error(first_error)
         first_line = _yaml_line(first_error)  # `first_error` is unbound after the except block
     try:
-        parsed = _mapping_or_none(load_yaml12(quote_problematic_values(fm_text)))
+        parsed = _mapping_or_none(load_yaml12(quote_problematic_values(fm_text), unique_keys=unique_keys))
         doc.front_matter = parsed or {}
         doc.yaml_recovered = True
         doc.diagnostics.append(Diagnostic(

@@ -52,6 +52,7 @@ FOUR_BYTES_PER_TOKEN_MODELS = frozenset({
     "claude-3-7-sonnet", "claude-opus-4-0", "claude-opus-4-1", "claude-opus-4-5", "claude-opus-4-6",
     "claude-sonnet-4-0", "claude-sonnet-4-5", "claude-sonnet-4-6", "claude-haiku-4-5",
 })
+REMINDER_PLACEMENT_MODELS = frozenset({"claude-opus-4-7"})
 # current `DSt`: a display name shown in brackets must look like a name.
 _DISPLAY_NAME_OK = regex.compile(r"^[\p{L}\p{M}\p{N}_:.-]+$")
 
@@ -209,7 +210,8 @@ def budget_facts(profile: Profile | str, *, model: str | None = None, context_wi
         old_family = base in FOUR_BYTES_PER_TOKEN_MODELS
         bytes_per_token = 4 if old_family else 3
         window = context_window or (ONE_MILLION if has_1m_suffix(model) or not old_family else DEFAULT_WINDOW)
-        placement = REMINDER if old_family else SYSTEM
+        # fuzz-reg seeds 20, 21, 23 (current, --model claude-opus-4-7): a `<system-reminder>` block as well
+        placement = REMINDER if old_family or base in REMINDER_PLACEMENT_MODELS else SYSTEM
         fraction = _setting_number(setting_value(settings, "skillListingBudgetFraction"))
     if budget is not None and _js_number_truthy(budget):
         return BudgetFacts(int(budget), window, bytes_per_token, fraction if fraction is not None else DEFAULT_FRACTION,
@@ -262,10 +264,19 @@ def per_entry_cap(profile: Profile, settings: Any = None) -> int:
 def entry_description(entry: ListingEntry, profile: Profile) -> str:
     """`description - when_to_use` (prompt.ts getCommandDescription / current `Rdn`), before the cap."""
     when, description = entry.when_to_use, entry.description
-    if profile.when_to_use_newlines_to_spaces:  # current: every "\n" → " " in both parts (parse-edges/current.json:
-        description = description.replace("\n", " ")  # `"line one\nline two"` → `line one line two`)
-        when = when.replace("\n", " ") if when else when
+    if profile.when_to_use_newlines_to_spaces:  # current: newlines → " " in both parts (parse-edges/current.json:
+        # `"line one\nline two"` → `line one line two`); a run of newlines is one space (fuzz-reg seeds 36, 37:
+        # `when_to_use: |+` ending in blank lines → one trailing space) and U+200B becomes a space (seeds 26, 28, 31)
+        description = _current_spaces(description)
+        when = _current_spaces(when) if when else when
     return f"{description} - {when}" if when else description
+
+
+_NEWLINE_RUN = re.compile("\n+")
+
+
+def _current_spaces(text: str) -> str:
+    return _NEWLINE_RUN.sub(" ", text).replace("\u200b", " ")
 
 
 def capped_description(text: str, cap: int) -> tuple[str, bool]:

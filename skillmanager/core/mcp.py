@@ -12,6 +12,7 @@ from pathlib import Path
 from .frontmatter import parse_document
 from .model import Diagnostic, Severity, Skill, SourceKind
 from .profiles import Profile
+from .safe_read import read_regular_bytes
 from .skill_file import skill_from_document
 
 
@@ -19,12 +20,12 @@ def load_mcp_skills(path: Path | None, profile: Profile, diagnostics: list[Diagn
     if path is None:
         return []
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8", errors="replace").lstrip("\ufeff"))
+        data = json.loads(read_regular_bytes(path).decode("utf-8", errors="replace").lstrip("\ufeff"))
     except OSError as error:
         diagnostics.append(Diagnostic(Severity.ERROR, "mcp-unreadable",
                                       f"Cannot read the MCP skills file ({error.strerror or error}).", path))
         return []
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:  # RecursionError: nesting deeper than the parser's stack
         diagnostics.append(Diagnostic(Severity.ERROR, "mcp-invalid-json",
                                       f"{path}:{getattr(error, 'lineno', '?')}:{getattr(error, 'colno', '?')}: "
                                       "the MCP skills file is not valid JSON.", path, getattr(error, "lineno", None)))
@@ -41,7 +42,7 @@ def load_mcp_skills(path: Path | None, profile: Profile, diagnostics: list[Diagn
             continue
         server = str(item.get("server") or "mcp")
         body = item.get("body") if isinstance(item.get("body"), str) else ""
-        doc = parse_document(body, strip_bom=profile.strips_bom, path=path)
+        doc = parse_document(body, strip_bom=profile.strips_bom, path=path, unique_keys=not profile.yaml_last_key_wins)
         fm = dict(doc.front_matter)
         for key in ("description", "when_to_use"):
             if item.get(key) is not None:

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .model import Diagnostic, Severity, Skill, SourceKind
 from .profiles import Profile
+from .safe_read import read_regular_bytes
 from .skill_file import load_skill_file
 from .sources import _scandir_sorted
+
+
+_PLUGIN_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
 @dataclass
@@ -33,7 +38,7 @@ class Plugin:
 
 def _read_json(path: Path, diagnostics: list[Diagnostic], what: str) -> Any:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_regular_bytes(path).decode("utf-8", errors="replace")  # FIFO/device: an error, no hang
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -42,7 +47,7 @@ def _read_json(path: Path, diagnostics: list[Diagnostic], what: str) -> Any:
         return None
     try:
         return json.loads(text.lstrip("\ufeff"))
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:  # RecursionError: nesting deeper than the parser's stack
         diagnostics.append(Diagnostic(Severity.ERROR, "plugin-invalid-json",
                                       f"{path}:{getattr(error, 'lineno', '?')}:{getattr(error, 'colno', '?')}: "
                                       f"the {what} is not valid JSON; Claude Code cannot use it.", path,
@@ -50,10 +55,21 @@ def _read_json(path: Path, diagnostics: list[Diagnostic], what: str) -> Any:
         return None
 
 
+def _object_or_empty(value: Any, path: Path, what: str, diagnostics: list[Diagnostic]) -> dict:
+    """A JSON file that parsed but is a list, string or number where an object belongs: say so, use {}."""
+    if isinstance(value, dict):
+        return value
+    if value is not None:
+        diagnostics.append(Diagnostic(Severity.ERROR, "plugin-bad-shape",
+                                      f"The {what} must be a JSON object, not {type(value).__name__}; "
+                                      "it is ignored.", path))
+    return {}
+
+
 def plugin_from_path(root: Path, fallback_name: str, diagnostics: list[Diagnostic]) -> Plugin:
-    manifest = _read_json(root / ".claude-plugin" / "plugin.json", diagnostics, "plugin manifest")
-    if not isinstance(manifest, dict):
-        manifest = {}
+    manifest_path = root / ".claude-plugin" / "plugin.json"
+    manifest = _object_or_empty(_read_json(manifest_path, diagnostics, "plugin manifest"), manifest_path,
+                                "plugin manifest", diagnostics)
     name = manifest.get("name") if isinstance(manifest.get("name"), str) and manifest.get("name") else fallback_name
     return Plugin(name=name, root=root, plugin_id=f"{name}@inline", manifest=manifest)
 
@@ -72,9 +88,17 @@ def marketplace_plugins(config_home: Path, enabled_plugins: dict[str, tuple[Any,
                         diagnostics: list[Diagnostic], env: dict[str, str] | None = None) -> list[Plugin]:
     """Plugins named in `enabledPlugins` (`name@marketplace`), located as Claude Code locates them."""
     plugins_dir = Path((env or {}).get("CLAUDE_CODE_PLUGIN_CACHE_DIR") or config_home / "plugins").expanduser()
-    known = _read_json(plugins_dir / "known_marketplaces.json", diagnostics, "known marketplaces file") or {}
-    installed = _read_json(plugins_dir / "installed_plugins.json", diagnostics, "installed plugins file") or {}
+    known_path, installed_path = plugins_dir / "known_marketplaces.json", plugins_dir / "installed_plugins.json"
+    known = _object_or_empty(_read_json(known_path, diagnostics, "known marketplaces file"), known_path,
+                             "known marketplaces file", diagnostics)
+    installed = _object_or_empty(_read_json(installed_path, diagnostics, "installed plugins file"), installed_path,
+                                 "installed plugins file", diagnostics)
     installed_map = installed.get("plugins", {}) if isinstance(installed, dict) else {}
+    if not isinstance(installed_map, dict):  # `{"plugins": 5}`: JSON, but not the shape Claude Code writes
+        diagnostics.append(Diagnostic(Severity.WARNING, "plugin-bad-shape",
+                                      "`plugins` in the installed plugins file is not an object; it is ignored.",
+                                      plugins_dir / "installed_plugins.json"))
+        installed_map = {}
     out: list[Plugin] = []
     for plugin_id, (value, scope, file) in enabled_plugins.items():
         if not isinstance(plugin_id, str) or "@" not in plugin_id or value is None:
@@ -132,7 +156,11 @@ def load_plugin_skills(plugins: list[Plugin], profile: Profile, diagnostics: lis
     return commands + skills
 
 
-def _tag(skill: Skill, plugin: Plugin) -> Skill:
+def _tag(skill: Skill, plugin: Plugin, profile: Profile | None = None) -> Skill:
+    if profile is not None and profile.plugin_display_name_prefixed and skill.display_name:
+        # current lists `fzp0:s34-28 (fzp0:simplify)` for `name: simplify` (fuzz-reg seeds 28, 33, 34, 36, 37)
+        # (a nested plugin command `shared0:pre:x` shows `(shared0:pre:disp.v2)`: its namespace, seed 27)
+        skill.display_name = f"{skill.name.rsplit(':', 1)[0]}:{skill.display_name}"
     skill.plugin = plugin.name
     skill.plugin_id = plugin.plugin_id
     skill.scope_dir = plugin.root
@@ -172,7 +200,7 @@ def _plugin_commands(plugin: Plugin, profile: Profile, diagnostics: list[Diagnos
                                     fallback_label="Plugin skill" if is_skill else "Plugin command",
                                     allow_paths=False)
             if skill is not None:
-                out.append(_tag(skill, plugin))
+                out.append(_tag(skill, plugin, profile))
     return out
 
 
@@ -182,12 +210,18 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
     roots = _manifest_paths(plugin, "skills")
     if roots is None:
         roots = [plugin.root / "skills"]
+    elif profile.plugin_default_skills_dir_kept and plugin.root / "skills" not in roots:
+        # current also loads the default `skills/` dir, first, beside the manifest's `"skills": "./custom-skills"`
+        # (fuzz-reg seeds 20, 30, 32: `kit0:ignored-0` listed between the plugin's commands and its custom skills)
+        roots = [plugin.root / "skills"] + roots
     for root in roots:
         direct = root / "SKILL.md"
         if direct.is_file():  # a skills path that is itself one skill
             candidates = [(root.name, root)]
         else:
             entries = _scandir_sorted(root, diagnostics) or []
+            if profile.skill_dirs_case_insensitive:  # fuzz-reg seed 20 (current): `shared1:dup` before `shared1:Kappa`
+                entries.sort(key=lambda e: (e.name.lower(), e.name))
             candidates = [(e.name, root / e.name) for e in entries
                           if e.is_symlink() or e.is_dir(follow_symlinks=False)]
         for name, skill_dir in candidates:
@@ -195,10 +229,12 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
             real = os.path.realpath(path)
             if real in seen:
                 continue
+            if profile.plugin_skill_colon_to_dash:  # current: dir `pre:x` → `shared0:pre-x`, `café` → `kit0:caf-`
+                name = _PLUGIN_NAME_UNSAFE.sub("-", name)  # (fuzz-reg seeds 1, 25)
             skill = load_skill_file(path, name=f"{plugin.name}:{name}", kind="skill",
                                     source=SourceKind.PLUGIN_SKILL, profile=profile, source_root=root,
                                     skill_dir=skill_dir, fallback_label="Plugin skill", allow_paths=False)
             if skill is not None:
                 seen.add(real)
-                out.append(_tag(skill, plugin))
+                out.append(_tag(skill, plugin, profile))
     return out

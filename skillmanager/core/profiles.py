@@ -47,6 +47,15 @@ class Profile:
     supports_disable_bundled: bool
     missing_argument_stays_literal: bool  # `$9` with too few args: "" (legacy) or literal (current)
     scoped_nested_names: bool  # current: `dir:name` for clashing nested skills
+    yaml_last_key_wins: bool = False  # current (Bun.YAML): repeated keys keep the last value, `<<` merges
+    plugin_skill_colon_to_dash: bool = False  # current: plugin skill dir `pre:x` is listed as `plug:pre-x`
+    # current: bundled names that disableBundledSkills leaves alone (built-in plugin skills, not bundled ones)
+    bundled_kept_when_disabled: frozenset = frozenset()
+    skill_dirs_case_insensitive: bool = False  # current: skill dirs listed in case-insensitive name order
+    plugin_display_name_prefixed: bool = False  # current: a plugin skill's `name:` shows as `plugin:name`
+    plugin_default_skills_dir_kept: bool = False  # current: `skills/` loads even when the manifest names others
+    add_dir_clash_scoped: bool = False  # current: a clashing --add-dir skill becomes `{dir}:{name}` (scoped)
+    dmi_yields_name: bool = False  # current: a disable-model-invocation copy does not hide a later copy from the model
     bundled: tuple[BundledEntry, ...] = field(default_factory=tuple)
 
 
@@ -103,6 +112,16 @@ def get_profile(name: str) -> Profile:
             supports_disable_bundled=True,
             missing_argument_stays_literal=True,
             scoped_nested_names=True,
+            yaml_last_key_wins=True,
+            plugin_skill_colon_to_dash=True,
+            # fuzz-reg seed 4 (current): with disableBundledSkills true only `plugin-authoring` stayed listed;
+            # claude.exe maps it to `cc-plugin-plugin-authoring` (a built-in plugin, not a bundled skill)
+            bundled_kept_when_disabled=frozenset({"plugin-authoring"}),
+            skill_dirs_case_insensitive=True,
+            plugin_display_name_prefixed=True,
+            dmi_yields_name=True,
+            plugin_default_skills_dir_kept=True,
+            add_dir_clash_scoped=True,
             bundled=_load_bundled(CURRENT),
         )
     raise ValueError(f"unknown profile {name!r}; choose one of {', '.join(PROFILE_NAMES)}")

@@ -56,6 +56,10 @@ class Registry:
             name = name[1:]
         candidates = [s for s in self.skills if s.state.duplicate_of is None and s.state.active]
         if self.profile.name != "legacy":
+            if self.profile.dmi_yields_name:  # a copy the model may call comes first (decide_states)
+                for skill in candidates:
+                    if skill.name == name and not skill.disable_model_invocation:
+                        return skill
             for skill in candidates:
                 if skill.name == name:
                     return skill
@@ -73,18 +77,19 @@ class Registry:
 
     def conflicts(self) -> list[Conflict]:
         by_name: dict[str, list[Skill]] = {}
-        for skill in self.skills:
-            by_name.setdefault(skill.name, []).append(skill)
+        for skill in self.skills:  # a clashing --add-dir skill renamed `extra:x` (current) still clashes on `x`
+            by_name.setdefault(getattr(skill, "scoped_from", None) or skill.name, []).append(skill)
         out: list[Conflict] = []
         for name, copies in by_name.items():
             if len(copies) < 2:
                 continue
-            winner = next((s for s in copies if s.state.is_winner), copies[0])
-            losers = [(s, s.state.shadow_reason or _dup_reason(s)) for s in copies if s is not winner]
+            winner = next((s for s in copies if s.state.is_winner and s.name == name), copies[0])
+            losers = [(s, s.state.shadow_reason or _dup_reason(s) or _scoped_reason(s)) for s in copies
+                      if s is not winner]
             out.append(Conflict(name, winner, losers))
         for skill in self.skills:  # the same file loaded under another name (e.g. a symlinked alias)
             first = skill.state.duplicate_of
-            if first is not None and first.name != skill.name and len(by_name[skill.name]) < 2:
+            if first is not None and first.name != skill.name and len(by_name.get(skill.name, ())) < 2:
                 out.append(Conflict(skill.name, first, [(skill, _dup_reason(skill))]))
         return out
 
@@ -114,6 +119,14 @@ def _group_label(skill: Skill) -> str:
     return skill.source.label
 
 
+def _scoped_reason(skill: Skill) -> str:
+    bare = getattr(skill, "scoped_from", None)
+    if not bare:
+        return ""
+    return (f"The name {bare} is taken, so this --add-dir skill is listed as {skill.name} with a \"scoped to\" note "
+            f"(Claude Code 2.1.3xx); /{bare} and the Skill tool reach the earlier copy.")
+
+
 def _dup_reason(skill: Skill) -> str:
     first = skill.state.duplicate_of
     if first is None:
@@ -130,6 +143,7 @@ def _bundled_skills(profile: Profile) -> list[Skill]:
                       description="<bundled with Claude Code>", bundled_width=entry.width,
                       bundled_length=entry.length)
         skill.group = kind.value
+        skill._kept_when_disabled = profile.bundled_kept_when_disabled  # type: ignore[attr-defined]
         out.append(skill)
     return out
 
@@ -174,6 +188,8 @@ def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None)
         skills += by_kind.pop(kind, [])
     for rest in by_kind.values():
         skills += rest
+    if profile.add_dir_clash_scoped:
+        skills = _scope_clashing_add_dir_skills(skills)
     for index, skill in enumerate(skills):
         skill.load_index = index
 
@@ -181,6 +197,37 @@ def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None)
     registry = Registry(skills, diagnostics, settings, profile, workspace, plugins, model, model_source)
     decide_states(registry)
     return registry
+
+
+def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
+    """current: an --add-dir skill whose name an earlier managed/user/project/add-dir skill already has is
+    renamed `{add-dir basename}:{name}`, gains the nested-skill `(scoped to …)` note and is listed after the
+    bundled skills, before `init`/`security-review` (fuzz-reg seeds 1, 22, 30, 35, 38, 39: `extra:clash: … (scoped
+    to extra/ — use this instead of the unscoped "clash" skill when the files being changed are under extra/)`)."""
+    file_kinds = (SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR)
+    taken: set[str] = set()
+    moved: list[Skill] = []
+    kept: list[Skill] = []
+    for skill in skills:
+        if skill.source not in file_kinds or skill.state.duplicate_of is not None or skill.paths:
+            kept.append(skill)
+            continue
+        if skill.source is SourceKind.ADD_DIR and skill.name in taken and skill.scope_dir is not None:
+            base = Path(skill.scope_dir).name
+            bare = skill.name
+            skill.name = f"{base}:{bare}"
+            skill.description = (f"{skill.description} (scoped to {base}/ \u2014 use this instead of the unscoped "
+                                 f"\"{bare}\" skill when the files being changed are under {base}/)")
+            skill.display_name = None
+            skill.scoped_from = bare  # type: ignore[attr-defined]
+            moved.append(skill)
+            continue
+        taken.add(skill.name)
+        kept.append(skill)
+    if not moved:
+        return skills
+    at = next((i for i, s in enumerate(kept) if s.source in (SourceKind.BUILTIN_COMMAND, SourceKind.MCP)), len(kept))
+    return kept[:at] + moved + kept[at:]
 
 
 def decide_states(registry: Registry) -> None:
@@ -205,12 +252,17 @@ def decide_states(registry: Registry) -> None:
             continue
         winner = winners.get(skill.name)
         if winner is None:
-            winners[skill.name] = skill
+            # current: a disable-model-invocation copy does not claim the name for the model: the next copy is
+            # listed and is what the Skill tool runs (fuzz-reg seeds 20, 21, 22: user `simplify` with dmi left
+            # the bundled `simplify` listed and `Skill simplify` launched it)
+            if not (profile.dmi_yields_name and skill.disable_model_invocation):
+                winners[skill.name] = skill
         else:
             state.shadowed_by = winner
             state.shadow_reason = _shadow_reason(skill, winner)
-        _decide_invocation(skill, settings, current)
-        _decide_listing(skill, settings, profile, current)
+        env = registry.workspace.env if registry.workspace is not None else None
+        _decide_invocation(skill, settings, current, env)
+        _decide_listing(skill, settings, profile, current, env)
 
 
 def _shadow_reason(loser: Skill, winner: Skill) -> str:
@@ -225,7 +277,15 @@ def _shadow_reason(loser: Skill, winner: Skill) -> str:
             f"{_SOURCE_RANK_WORDS.get(loser.source, loser.source.value)} (the first match wins).")
 
 
-def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool) -> None:
+def _bundled_disabled(skill: Skill, settings: EffectiveSettings, env) -> bool:
+    """claude.exe `f7`: `CLAUDE_CODE_DISABLE_BUNDLED_SKILLS || settings.disableBundledSkills === true`; the
+    built-in plugin skills (profile.bundled_kept_when_disabled, fuzz-reg seed 4) are not bundled skills."""
+    if skill.name in getattr(skill, "_kept_when_disabled", ()):
+        return False
+    return settings.disableBundledSkills or bool((env or {}).get("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"))
+
+
+def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool, registry_env=None) -> None:
     state = skill.state
     if state.shadowed_by is not None:
         state.invocable_by = Invoker.NONE
@@ -251,10 +311,10 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool)
         elif value == "user-invocable-only":
             model_ok = False
             reasons.append(f"skillOverrides \"user-invocable-only\" in {scope} settings ({file}) hides it from the model")
-    if current and skill.source is SourceKind.BUNDLED and settings.disableBundledSkills:
+    if current and skill.source is SourceKind.BUNDLED and _bundled_disabled(skill, settings, registry_env):
         model_ok = user_ok = False
         reasons.append("disableBundledSkills removes bundled skills")
-    if current and skill.source is SourceKind.BUILTIN_COMMAND and settings.disableBundledSkills:
+    if current and skill.source is SourceKind.BUILTIN_COMMAND and _bundled_disabled(skill, settings, registry_env):
         model_ok = False
         reasons.append("disableBundledSkills hides built-in commands from the model")
     state.invocable_by = {(True, True): Invoker.BOTH, (True, False): Invoker.MODEL,
@@ -264,7 +324,8 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool)
         state.invocable_reason = state.invocable_reason[0].upper() + state.invocable_reason[1:]
 
 
-def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile, current: bool) -> None:
+def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile, current: bool,
+                    registry_env=None) -> None:
     state = skill.state
     if state.shadowed_by is not None and not profile.listing_keeps_every_copy:
         state.listed, state.listed_reason = Listed.NO, "Shadowed: this version lists only the first copy of a name."
@@ -277,10 +338,10 @@ def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile,
         state.listed = Listed.NO
         state.listed_reason = "Plugin and MCP entries need a description or when_to_use to be listed."
         return
-    if current and skill.source is SourceKind.BUNDLED and settings.disableBundledSkills:
+    if current and skill.source is SourceKind.BUNDLED and _bundled_disabled(skill, settings, registry_env):
         state.listed, state.listed_reason = Listed.NO, "disableBundledSkills removes bundled skills."
         return
-    if current and skill.source is SourceKind.BUILTIN_COMMAND and settings.disableBundledSkills:
+    if current and skill.source is SourceKind.BUILTIN_COMMAND and _bundled_disabled(skill, settings, registry_env):
         state.listed, state.listed_reason = Listed.NO, "disableBundledSkills hides built-in commands from the listing."
         return
     override = settings.override_for_skill(skill)

@@ -6,9 +6,10 @@ discoverSkillDirsForPaths) and activates `paths:` skills (activateConditionalSki
 src/skills/loadSkillsDir.ts as called by tools/FileReadTool, FileEditTool and FileWriteTool. The result
 of a step says what was found, what was skipped and why, and the exact text the model receives.
 
-Not modelled on purpose: legacy's delivery lag. 2.1.88 loads nested dirs without awaiting
-(`addSkillDirectories(...).catch()`), so an announcement can arrive one tool call late (see
-tests/oracle/FINDINGS-simulator.md). The simulator always shows it on the step that caused it.
+Not modelled on purpose: the delivery lag. Both CLIs load nested dirs without awaiting them (2.1.88
+`addSkillDirectories(...).catch()`), so a listing entry can arrive one tool call late (current: the listing
+block, never its "New skills discovered" block; see tests/oracle/FINDINGS-simulator.md). The simulator
+always shows it on the step that caused it.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from typing import Any, Callable
 from .discovery import IgnoredDir, SkillDirDiscovery, expand_path
 from .model import Diagnostic, Listed, Skill, SourceKind
 from .profiles import LEGACY
+from .safe_read import read_regular_bytes
 from .session_text import ModelText, render_current, render_legacy
 from .sources import load_skills_dir
 
@@ -58,10 +60,12 @@ class Activation:
     pattern: str  # the `paths:` pattern that matched
     rel_path: str  # the touched file relative to the cwd
     listed_as: str | None  # the name it is offered under; None when a same-named skill blocks it
+    repeat: bool = False  # legacy: activated again (it never leaves the conditional map for long)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.skill.name, "listed_as": self.listed_as, "pattern": self.pattern,
-                "rel_path": self.rel_path, "path": str(self.skill.path) if self.skill.path else None}
+                "rel_path": self.rel_path, "path": str(self.skill.path) if self.skill.path else None,
+                "repeat": self.repeat}
 
 
 @dataclass
@@ -120,7 +124,8 @@ class StepResult:
         for a in self.activated:
             tail = f" as {a.listed_as}" if a.listed_as and a.listed_as != a.skill.name else ""
             blocked = "" if a.listed_as else " (not offered: the name is taken)"
-            out.append(f"activated {a.skill.name}{tail}: paths pattern {a.pattern!r} matched {a.rel_path}{blocked}")
+            again = " again" if a.repeat else ""
+            out.append(f"activated{again} {a.skill.name}{tail}: paths pattern {a.pattern!r} matched {a.rel_path}{blocked}")
         for c in self.clashes:
             out.append(f"clash {c.name}: {c.text}")
         if not out and self.step.op in TRIGGER_OPS:
@@ -333,9 +338,15 @@ class Session:
             pattern = self._matchers[name](rel_path)
             if pattern is None:
                 continue
-            del self._pending[name]
+            repeat = name in self._activated
+            if self.profile.name != LEGACY:
+                del self._pending[name]
+            # 2.1.88: every activation (and every dir load) emits skillsLoaded, after which the skill dirs are
+            # reloaded and each `paths:` skill is stored as conditional again (the debug log shows "1 conditional
+            # skills stored" after "Activated conditional skill"); so a matching touch re-activates it and its
+            # Map.set puts it back over a same-named nested copy loaded meanwhile (fuzz-sim-201, step 4)
             self._activated[name] = skill
-            out.append(Activation(skill, pattern, rel_path, None))
+            out.append(Activation(skill, pattern, rel_path, None, repeat=repeat))
         return out
 
     def _load_dirs(self, dirs: list[str], result: StepResult) -> list[tuple[str, list[Skill], list[str]]]:
@@ -361,8 +372,15 @@ class Session:
         dyn = self._legacy_map
         # activation is synchronous; the dir loading is not awaited, so activated skills go in first
         for a in activations:
+            before = dyn.get(a.skill.name)
             dyn[a.skill.name] = a.skill
             a.listed_as = None if a.skill.name in self.base_names else a.skill.name
+            if a.repeat and before is not a.skill and before is not None and a.listed_as is not None:
+                result.clashes.append(Clash(a.skill.name, before, "replaced", a.skill,
+                                            "activated again: the paths: skill takes the name back from the "
+                                            "nested copy loaded since"))
+            if a.repeat and before is a.skill:
+                continue
             if a.listed_as is None:
                 result.clashes.append(Clash(a.skill.name, a.skill, "blocked", self._base_skill(a.skill.name),
                                             "activated, but a start-up skill of that name keeps it hidden "
@@ -429,12 +447,17 @@ class Session:
             self._current_offered.pop(o.name, None)
         for o in offered:
             self._current_offered[o.name] = o.skill
-        offered.sort(key=lambda o: (o.skill.name, o.depth))  # by bare name, ties shallower first (sim-two-levels)
+        # by bare name (locale order); ties by the skill's own path, so the copy in a containing dir comes first
+        # (`src:both` < `src/api:both`, sim-two-levels; cwd-level `shared` < `core:shared`, fuzz-sim-112), then
+        # plain path order: `libs:alpha` < `services:alpha`, `apps/web/web:gamma` < `services:gamma`, and an
+        # --add-dir copy `WORK/extra` < `WORK/home/proj/apps/cli` (fuzz-sim-218/220: `extra:beta` < `apps/cli:beta`)
+        offered.sort(key=lambda o: (_locale_key(o.skill.name), _locale_key(str(o.skill.path or ""))))
         offered_name = {id(o.skill): o.name for o in offered}
         for a in activations:
             a.listed_as = offered_name.get(id(a.skill))
         found_now = {id(s) for _, skills, _ in new_dirs for s in skills}
-        this_step = found_now | {id(a.skill) for a in activations}
+        activated_now = {id(a.skill) for a in activations}
+        this_step = found_now | activated_now
         rescoped = set()
         previous_name = {id(o.skill): o.name for o in previous}
         for o in offered:
@@ -452,7 +475,8 @@ class Session:
                  if o.name not in self.initial_sent and self._current_sent.get(o.name) != o.entry_key()]
         for o in delta:
             self._current_sent[o.name] = o.entry_key()
-            how = "activated" if o.rel_dir is None else ("discovered" if id(o.skill) in found_now else "rescoped")
+            how = ("activated" if id(o.skill) in activated_now or (o.rel_dir is None and o.skill.state.conditional)
+                   else "discovered" if id(o.skill) in found_now else "rescoped")
             result.new_skills.append(NewSkill(o.name, o.skill, o.rel_dir, how))
         # one "New skills discovered" block per dir found now, deepest first, names in readdir order
         blocks = []
@@ -477,6 +501,10 @@ class Session:
         # or after it are scoped `{dir}:{name}` "instead of the unscoped" one (fuzz-sim-4: project `gamma`
         # activated after libs/lib's `gamma` was offered bare → `gamma` + re-scoped `lib:gamma`)
         activated = self._activated.get(name)
+        label = self._activation_label(activated) if activated is not None else None
+        if label is not None:  # an --add-dir skill is offered like a nested one found in `label` (fuzz-sim-129)
+            copies = [_Dynamic(activated, label, label.count("/") + 1, -1), *copies]
+            activated = None
         owner = self._base_skill(name) if startup_clash else activated
         unscoped_exists = startup_clash or activated is not None
         out: list[_Offer] = []
@@ -506,6 +534,42 @@ class Session:
                    else "another nested dir has a skill of that name; every copy is scoped")
             notes.setdefault(id(s), []).append(Clash(name, s, "scoped", owner, f"offered as {scoped}: {why}"))
         return out
+
+    def _activation_label(self, skill: Skill) -> str | None:
+        """The dir label current gives an activated `paths:` skill (binary `VXs`/`HDn`): None (offered bare,
+        holding the name) when its holder dir is the cwd or lies outside every working folder (user, managed,
+        the repo root above a subdirectory cwd); else the holder relative to the cwd, or, outside the cwd,
+        `{folder basename}[/{rest}]` of the --add-dir folder holding it (fuzz-sim-131: `omega (from extra/…)`)."""
+        if skill.path is None:
+            return None
+        root = os.path.normpath(os.path.abspath(str(skill.path.parent)))
+        marker = os.sep + ".claude" + os.sep
+        cut = root.rfind(marker)
+        if cut < 0:
+            return None
+        holder = root[:cut]
+        rel = os.path.relpath(holder, self.cwd)
+        if rel == os.curdir:
+            return None
+        if not rel.startswith(os.pardir) and not os.path.isabs(rel):
+            return rel.replace(os.sep, "/")
+        folders = [self.cwd] + [os.path.normpath(os.path.abspath(str(d)))
+                                for d in getattr(self.registry.workspace, "add_dirs", [])]
+        best = None
+        for folder in folders:
+            if holder == folder or holder.startswith(folder.rstrip(os.sep) + os.sep):
+                if best is None or len(folder) > len(best):
+                    best = folder
+        if best is None:
+            return None
+        base = os.path.basename(best)
+        if not base:
+            return None
+        if any(f != best and os.path.basename(f) == base for f in folders):  # two folders share a name
+            parent = os.path.basename(os.path.dirname(best))
+            base = f"{parent}/{base}" if parent else base
+        rest = os.path.relpath(holder, best)
+        return base if rest == os.curdir else f"{base}/{rest.replace(os.sep, '/')}"
 
     def _apply_text(self, result: StepResult, text: ModelText) -> None:
         result.model_text = text.text
@@ -555,11 +619,11 @@ class Scenario:
     @classmethod
     def load(cls, path: str | Path) -> "Scenario":
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = json.loads(read_regular_bytes(path).decode("utf-8"))  # a FIFO or device: an error, no hang
         except (OSError, UnicodeDecodeError) as error:
             raise ValueError(f"cannot read scenario {path}: {error}") from error
-        except json.JSONDecodeError as error:
-            raise ValueError(f"scenario {path} is not valid JSON: {error}") from error
+        except (json.JSONDecodeError, RecursionError) as error:  # RecursionError: absurdly deep nesting
+            raise ValueError(f"scenario {path} is not valid JSON: {error or 'nested too deeply'}") from error
         return cls.from_json(data)
 
     def to_json(self) -> dict[str, Any]:
@@ -575,6 +639,27 @@ class Scenario:
 def _listable(skill: Skill) -> bool:
     """getSkillToolCommands: model-invocable prompt commands (disable-model-invocation hides)."""
     return not skill.disable_model_invocation
+
+
+# ICU root collation order of the ASCII punctuation (what JS localeCompare uses), then digits, then letters
+_PUNCT_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+
+
+def _locale_key(text: str) -> tuple:
+    """An approximation of String.prototype.localeCompare for skill names: punctuation before digits before
+    letters, letters case-insensitive first (lower before upper on a tie)."""
+    primary = []
+    for ch in text:
+        i = _PUNCT_ORDER.find(ch)
+        if i >= 0:
+            primary.append((0, i))
+        elif ch.isdigit():
+            primary.append((1, ord(ch)))
+        elif ch.isalpha():
+            primary.append((2, ord(ch.lower())))
+        else:
+            primary.append((3, ord(ch)))
+    return tuple(primary), tuple(ch.isupper() for ch in text)
 
 
 def _readdir_order(skills_dir: str) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .model import Diagnostic, Severity, SettingDecision
+from .safe_read import read_regular_bytes
 
 SCOPES = ("user", "project", "local", "managed")  # lowest to highest priority
 OVERRIDE_VALUES = ("on", "name-only", "user-invocable-only", "off")
@@ -92,7 +93,7 @@ def parse_skill_rule(rule: str) -> tuple[bool, str | None]:
 def read_settings_json(path: Path) -> tuple[dict[str, Any] | None, bool, list[Diagnostic]]:
     """(data or None, file exists, diagnostics). Empty file = {}; BOM stripped; JSON.parse rules."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular_bytes(path)  # a FIFO or /dev/zero here must not hang the scan
     except FileNotFoundError:
         return None, False, []
     except NotADirectoryError:
@@ -210,7 +211,11 @@ class EffectiveSettings:
         (tests/golden/overrides-*/current.json). Marketplace plugins were not recorded; treated the same."""
         if getattr(getattr(skill, "source", None), "value", "") in PLUGIN_SOURCES:
             return None
-        return self.override_for(skill.name)
+        found = self.override_for(skill.name)
+        bare = getattr(skill, "scoped_from", None)  # a clashing --add-dir skill renamed `extra2:x_y` (registry.py)
+        if found is None and bare:  # fuzz-reg seed 30: `"x_y": "off"` also removed `extra2:x_y` from the listing
+            found = self.override_for(bare)
+        return found
 
     def decide(self, skill) -> list[SettingDecision]:
         """Every setting that changes this skill's state, with the file it came from."""
@@ -222,7 +227,8 @@ class EffectiveSettings:
         if override is not None:
             decisions.append(SettingDecision("skillOverrides", override[0], override[1], override[2]))
         kind = getattr(getattr(skill, "source", None), "value", "")
-        if self.current and kind in ("bundled",) and self.disableBundledSkills:
+        if self.current and kind in ("bundled",) and self.disableBundledSkills \
+                and skill.name not in getattr(skill, "_kept_when_disabled", ()):
             _, scope, file = self.disable_bundled_skills  # type: ignore[misc]
             decisions.append(SettingDecision("disableBundledSkills", "true", scope, file))
         if skill.plugin and getattr(skill, "plugin_id", None):
@@ -252,8 +258,30 @@ def settings_paths(config_home: Path, cwd: Path, managed_root: Path | None) -> l
     return paths
 
 
+def _skipped_drop_ins(managed_root: Path | None) -> list[Diagnostic]:
+    """Drop-ins named `*.json` that are neither regular files nor symlinks (FIFO, socket, directory):
+    loadManagedFileSettings lists only `isFile() || isSymbolicLink()` entries, so they are skipped."""
+    if managed_root is None:
+        return []
+    out = []
+    try:
+        entries = list((managed_root / "managed-settings.d").iterdir())
+    except OSError:
+        return []
+    for entry in entries:
+        try:
+            if entry.name.endswith(".json") and not entry.name.startswith(".") and \
+                    not (entry.is_symlink() or entry.is_file()):
+                out.append(Diagnostic(Severity.WARNING, "settings-not-regular",
+                                      f"{entry}: not a regular file; Claude Code skips this managed drop-in.", entry))
+        except OSError:
+            continue
+    return out
+
+
 def load_settings(config_home: Path, cwd: Path, managed_root: Path | None, *, current: bool = True) -> EffectiveSettings:
     result = EffectiveSettings(current=current)
+    result.diagnostics.extend(_skipped_drop_ins(managed_root))
     seen: set[Path] = set()
     for scope, path in settings_paths(config_home, cwd, managed_root):
         resolved = Path(path).absolute()
@@ -261,15 +289,65 @@ def load_settings(config_home: Path, cwd: Path, managed_root: Path | None, *, cu
             continue
         seen.add(resolved)
         data, exists, diags = read_settings_json(path)
+        if scope == "managed" and current and any(d.code == "settings-invalid-json" for d in diags):
+            # 2.1.332 does not start at all (fuzz-reg seeds 7, 9, 16: stderr "…: Managed settings document could
+            # not be parsed as a JSON object; none of its settings are in effect. Fix or remove it.", no request)
+            diags = [d if d.code != "settings-invalid-json" else Diagnostic(
+                d.severity, d.code, d.message + " Claude Code 2.1.3xx refuses to start with this managed file.",
+                d.path, d.line) for d in diags]
         result.diagnostics.extend(diags)
         if data is not None:
             data = _filter_rules(data, path, result.diagnostics)
+            problem = schema_problem(data, current)
+            if problem is not None:  # parseSettingsFile: a schema failure rejects the whole file
+                result.diagnostics.append(Diagnostic(
+                    Severity.ERROR, "settings-schema",
+                    f"{path}: {problem}; Claude Code rejects this whole settings file.", path))
+                data = None
         result.files.append(SettingsFile(scope, path, data, exists))
         if not data:
             continue
         result.merged = merge_settings(result.merged, data)
         _record_keys(result, scope, path, data)
     return result
+
+
+def schema_problem(data: dict[str, Any], current: bool) -> str | None:
+    """The first way `data` fails SettingsSchema().safeParse for the keys the registry reads, else None.
+
+    settings.ts parseSettingsFileUncached: invalid permission rules are filtered first, then a failed
+    schema check returns `settings: null` for the file (types.ts: permissions.allow/deny/ask arrays,
+    model a string, enabledPlugins values boolean | string[]). 2.1.332 also types
+    `skillOverrides: record(enum on|name-only|user-invocable-only|off)` and `disableBundledSkills` (boolean)
+    (claude.exe strings). Oracle fuzz-reg seed 2 (current): a project settings.json whose skillOverrides
+    held `"ns:s25-2": true` beside `"a:grp:a:nu-1": "off"` left a:grp:a:nu-1 listed in full."""
+    perms = data.get("permissions")
+    if perms is not None:
+        if not isinstance(perms, dict):
+            return "permissions must be an object"
+        for key in ("allow", "deny", "ask"):
+            if key in perms and not isinstance(perms[key], list):
+                return f"permissions.{key} must be an array"
+    if "model" in data and not isinstance(data["model"], str):
+        return "model must be a string"
+    plugins = data.get("enabledPlugins")
+    if "enabledPlugins" in data:
+        if not isinstance(plugins, dict):
+            return "enabledPlugins must be an object"
+        for key, value in plugins.items():
+            if not (isinstance(value, bool) or (isinstance(value, list) and all(isinstance(v, str) for v in value))):
+                return f"enabledPlugins[{key!r}] must be true, false or a list of strings"
+    if current:
+        if "skillOverrides" in data:
+            overrides = data["skillOverrides"]
+            if not isinstance(overrides, dict):
+                return "skillOverrides must be an object"
+            for key, value in overrides.items():
+                if value not in OVERRIDE_VALUES or isinstance(value, bool):
+                    return f"skillOverrides[{key!r}] = {json.dumps(value)} is not one of {', '.join(OVERRIDE_VALUES)}"
+        if "disableBundledSkills" in data and not isinstance(data["disableBundledSkills"], bool):
+            return "disableBundledSkills must be true or false"
+    return None
 
 
 def _filter_rules(data: dict[str, Any], path: Path, diagnostics: list[Diagnostic]) -> dict[str, Any]:

@@ -134,7 +134,7 @@ def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, pro
         text = result.text
     else:
         size = len(text.encode("utf-8", errors="replace"))
-    doc = parse_document(text, strip_bom=profile.strips_bom, path=path)
+    doc = parse_document(text, strip_bom=profile.strips_bom, path=path, unique_keys=not profile.yaml_last_key_wins)
     diagnostics.extend(doc.diagnostics)
     return skill_from_document(doc.front_matter, doc.body, name=name, kind=kind, source=source, profile=profile,
                                source_root=source_root, path=path, skill_dir=skill_dir,

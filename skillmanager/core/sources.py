@@ -12,10 +12,11 @@ import stat as _stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from .model import Diagnostic, Severity, Skill, SourceKind
 from .profiles import Profile
+from .safe_read import special_file_kind
 from .skill_file import load_skill_file
 
 Progress = Callable[[str], None] | None
@@ -45,8 +46,25 @@ def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEnt
                                       f"Cannot list this directory ({error.strerror or error}); "
                                       "Claude Code skips it silently.", path))
         return None
+    if not all(e.name.isascii() for e in entries):
+        entries = [e for e in entries if _utf8_name(e, path, diagnostics)]
     entries.sort(key=lambda e: e.name)
     return entries
+
+
+def _utf8_name(entry: os.DirEntry, directory: Path, diagnostics: list[Diagnostic]) -> bool:
+    """False (with a diagnostic) for a name that is not valid UTF-8. Python keeps the bytes as lone
+    surrogates (surrogateescape); Node's readdir decodes them to U+FFFD, so the path Claude Code then
+    opens does not exist and the entry is skipped (loadSkillsDir.ts: ENOENT → null)."""
+    try:
+        entry.name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        shown = os.fsencode(entry.name).decode("utf-8", "replace")
+        diagnostics.append(Diagnostic(Severity.WARNING, "name-not-utf8",
+                                      f"The name {shown!r} is not valid UTF-8; Claude Code reads it with U+FFFD, "
+                                      "cannot open it and skips it.", directory / entry.name))
+        return False
 
 
 def _is_dir_or_link(entry: os.DirEntry) -> bool:
@@ -62,6 +80,8 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
     entries = _scandir_sorted(base, diagnostics)
     if not entries:
         return []
+    if profile.skill_dirs_case_insensitive:  # fuzz-reg seeds 21, 23 (current): `al-pha`, `beta` before `Kappa`
+        entries.sort(key=lambda e: (e.name.lower(), e.name))
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
     base_text = os.fspath(base)
@@ -135,7 +155,11 @@ def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]
     found: list[Path] = []
     visited: set[tuple[int, int]] = set()
 
-    def walk(directory: Path) -> None:
+    # depth-first with an explicit stack of (dir, entries iterator): the order of a recursive walk,
+    # without Python's recursion limit on a very deep tree (rg has none)
+    stack: list[tuple[Path, Iterator[os.DirEntry]]] = []
+
+    def enter(directory: Path) -> None:
         try:
             st = os.stat(directory)
         except OSError as error:
@@ -150,32 +174,48 @@ def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]
                                           "it is read once.", directory))
             return
         visited.add(key)
-        entries = _scandir_sorted(directory, diagnostics)
-        for entry in entries or ():
-            full = directory / entry.name
-            try:
-                if entry.is_symlink():
-                    try:
-                        target = os.stat(full)
-                    except OSError as error:
-                        if error.errno == 40:
-                            diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
-                                                          "A symbolic link loop; Claude Code skips it.", full))
-                        continue
-                    if _stat.S_ISDIR(target.st_mode):
-                        walk(full)
-                    elif _stat.S_ISREG(target.st_mode) and entry.name.endswith(".md"):
-                        found.append(full)
-                elif entry.is_dir():
-                    walk(full)
-                elif entry.is_file() and entry.name.endswith(".md"):
-                    found.append(full)
-            except OSError:
-                continue
+        stack.append((directory, iter(_scandir_sorted(directory, diagnostics) or ())))
 
-    walk(root)
+    enter(root)
+    while stack:
+        directory, entries = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
+            continue
+        full = directory / entry.name
+        try:
+            if entry.is_symlink():
+                try:
+                    target = os.stat(full)
+                except OSError as error:
+                    if error.errno == 40:
+                        diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
+                                                      "A symbolic link loop; Claude Code skips it.", full))
+                    continue
+                if _stat.S_ISDIR(target.st_mode):
+                    enter(full)
+                elif _stat.S_ISREG(target.st_mode) and entry.name.endswith(".md"):
+                    found.append(full)
+                elif entry.name.endswith(".md"):
+                    _not_regular(full, target.st_mode, diagnostics)
+            elif entry.is_dir():
+                enter(full)
+            elif entry.is_file() and entry.name.endswith(".md"):
+                found.append(full)
+            elif entry.name.endswith(".md"):
+                _not_regular(full, entry.stat(follow_symlinks=False).st_mode, diagnostics)
+        except OSError:
+            continue
     found.sort(key=lambda p: str(p.relative_to(root)).encode("utf-8", "surrogateescape"))
     return found
+
+
+def _not_regular(path: Path, mode: int, diagnostics: list[Diagnostic]) -> None:
+    """A FIFO / device / socket named *.md: `rg --files` lists regular files only, so it is skipped."""
+    diagnostics.append(Diagnostic(Severity.WARNING, "not-regular-file",
+                                  f"This is {special_file_kind(mode) or 'not a regular file'}, not a Markdown file; "
+                                  "Claude Code skips it.", path))
 
 
 def _namespace(target_dir: Path, base: Path) -> str:

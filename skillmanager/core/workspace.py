@@ -88,7 +88,8 @@ class Workspace:
                 _dir_or_error(p, "--plugin-dir")
         mcp = Path(mcp_skills_file).expanduser().absolute() if mcp_skills_file else None
         if mcp is not None and check_dirs and not mcp.is_file():
-            raise WorkspaceError(f"--mcp-skills file does not exist: {mcp}")
+            what = "is not a regular file" if os.path.lexists(mcp) and mcp.exists() else "does not exist"
+            raise WorkspaceError(f"--mcp-skills file {what}: {mcp}")
         return cls(home=home_path, cwd=cwd_path, managed_root=managed, add_dirs=adds, plugin_dirs=plugins,
                    mcp_skills_file=mcp, profile=profile, model=model, env=env,
                    context_window=context_window, budget=budget)

@@ -89,6 +89,19 @@ Yaml12Loader.add_constructor(
 )
 
 
+class Yaml12LastWinsLoader(Yaml12Loader):  # type: ignore[misc, valid-type]
+    """Bun.YAML (2.1.3xx): a repeated key takes the last value and `<<` merge keys are applied.
+    Oracle tests/golden reg-yaml-probe (recorded into /tmp, FINDINGS-registry.md): `description: first value`
+    then `description: second value` lists `second value` in 2.1.332 (2.1.88's `yaml` rejects the
+    front matter: body fallback); `<<: *b` with `b: {description: from merge}` lists `from merge`."""
+
+
+Yaml12LastWinsLoader.yaml_implicit_resolvers = {k: list(v) for k, v in Yaml12Loader.yaml_implicit_resolvers.items()}
+Yaml12LastWinsLoader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
+Yaml12LastWinsLoader.add_constructor(
+    "tag:yaml.org,2002:map", lambda loader, node: loader.construct_mapping(node, deep=True))
+
+
 def js_number_string(value: float | int) -> str:
     """`String(n)` of a JavaScript number."""
     if isinstance(value, bool):
@@ -172,14 +185,16 @@ def load_simple_mapping(text: str) -> dict[str, Any] | None:
     return out or None
 
 
-def load_yaml12(text: str) -> Any:
-    """Parse one YAML document; raises yaml.YAMLError like the JS parser throws."""
-    simple = load_simple_mapping(text)
+def load_yaml12(text: str, *, unique_keys: bool = True) -> Any:
+    """Parse one YAML document; raises yaml.YAMLError like the JS parser throws.
+    `unique_keys=False`: Bun.YAML's rules (last duplicate wins, `<<` merges)."""
+    simple = load_simple_mapping(text)  # never holds a repeated key or `<<`: same answer for both
     if simple is not None:
         return simple
-    return load_yaml12_full(text)
+    return load_yaml12_full(text, unique_keys=unique_keys)
 
 
-def load_yaml12_full(text: str) -> Any:
+def load_yaml12_full(text: str, *, unique_keys: bool = True) -> Any:
     """The full loader, without the fast path (also the reference the fast path is tested against)."""
-    return _to_js(yaml.load(text, Loader=Yaml12Loader))  # noqa: S506 - safe loader subclass
+    loader = Yaml12Loader if unique_keys else Yaml12LastWinsLoader
+    return _to_js(yaml.load(text, Loader=loader))  # noqa: S506 - safe loader subclass

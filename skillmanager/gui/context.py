@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 import traceback
 from pathlib import Path
 from typing import Hashable
@@ -84,7 +85,52 @@ class RefreshWorker(ScanWorker):
         self.emit("finished", self.generation, result)
 
 
+class _ChecksSignals(QObject):
+    done = Signal(int, object)  # generation, {identity: SkillChecks}
+
+
+class ChecksWorker(QRunnable):
+    """Audit + lint of every skill file (core.skill_checks, cached per file stamp), off the UI thread."""
+
+    def __init__(self, snapshot: Snapshot, cache, generation: int, cancel: threading.Event):
+        super().__init__()
+        self.snapshot, self.cache, self.generation, self.cancel = snapshot, cache, generation, cancel
+        self.signals = _ChecksSignals()
+
+    SLICE = 0.004  # s of work, then as long a pause: the UI thread keeps the GIL most of the time
+    BATCH = 400  # skills per progressive update (badges appear while a big workspace is checked)
+
+    def run(self) -> None:
+        registry = self.snapshot.registry
+        profile = getattr(registry, "profile", "current")
+        results = {}
+        started = time.perf_counter()
+        for count, skill in enumerate(self.snapshot.skills, 1):
+            if self.cancel.is_set():
+                return
+            if time.perf_counter() - started > self.SLICE:
+                time.sleep(self.SLICE)  # a cache hit is a stat; a miss reads and scans a skill folder
+                started = time.perf_counter()
+            if skill.path is not None:
+                try:
+                    results[skill_identity(skill)] = self.cache.get(skill.path, kind=skill.kind, name=skill.name,
+                                                                    profile=profile, known=skill.diagnostics)
+                except Exception:  # noqa: BLE001 - check_skill never raises; a stat race must not stop the rest
+                    pass
+            if count % self.BATCH == 0:
+                self._emit(dict(results))
+        self._emit(results)
+
+    def _emit(self, results: dict) -> None:
+        try:
+            self.signals.done.emit(self.generation, results)
+        except RuntimeError:
+            pass
+
+
 class AppContext(QObject):
+    simulation_changed = Signal(object)  # core.session_view.SessionAdditions | None (the simulator's session)
+    checks_changed = Signal(object)  # {identity: SkillChecks} (audit + lint per skill file)
     snapshot_changed = Signal(object)  # Snapshot
     rows_changed = Signal(object, object)  # Snapshot whose listing is not rebuilt yet, RegistryDelta
     selection_changed = Signal(object)  # Skill | None
@@ -109,6 +155,16 @@ class AppContext(QObject):
         self.scanning = False
         self.own_writes: dict[str, str | None] = {}  # path -> sha256 of what we wrote (None: we removed it)
         self.ignored_echoes = 0  # watcher events recognised as our own writes (tests read this)
+        from skillmanager.core.skill_checks import ChecksCache
+
+        self.checks_cache = ChecksCache()
+        self.simulation = None  # the simulator's latest SessionAdditions (kept for the detail pane)
+        self.simulation_changed.connect(lambda additions: setattr(self, "simulation", additions))
+        self.checks: dict = {}  # identity -> SkillChecks of the current snapshot (filled off the UI thread)
+        self.checks_pool = QThreadPool(self)
+        self.checks_pool.setMaxThreadCount(1)
+        self._checks_generation = 0
+        self._checks_workers: dict[int, ChecksWorker] = {}
 
     # --- workspace -----------------------------------------------------------------------------
     def set_workspace(self, workspace) -> None:
@@ -201,6 +257,35 @@ class AppContext(QObject):
         self.snapshot_changed.emit(snapshot)
         if self.selected is not None:
             self.selection_changed.emit(self.selected_skill())
+        self._start_checks(snapshot)
+
+    def _start_checks(self, snapshot: Snapshot) -> None:
+        if self._cancel.is_set() or snapshot.registry is None:
+            return
+        self._checks_generation += 1
+        for old in [g for g in self._checks_workers if g < self._checks_generation - 3]:
+            del self._checks_workers[old]  # long finished or superseded (a stale one only emits into the void)
+        worker = ChecksWorker(snapshot, self.checks_cache, self._checks_generation, self._cancel)
+        worker.signals.done.connect(self._on_checks)
+        self._checks_workers[self._checks_generation] = worker
+        self.checks_pool.start(worker)
+
+    def _on_checks(self, generation: int, results: dict) -> None:
+        if generation != self._checks_generation:
+            return
+        self.checks = results
+        self.checks_changed.emit(results)
+
+    def simulated_addition(self, skill: Skill | None):
+        """How the simulated session added this skill (core.session_view.SessionAddition), or None."""
+        if skill is None or self.simulation is None:
+            return None
+        identity = skill_identity(skill)
+        return next((a for a in self.simulation.discovered + self.simulation.activated
+                     if skill_identity(a.skill) == identity), None)
+
+    def checks_for(self, skill: Skill | None):
+        return self.checks.get(skill_identity(skill)) if skill is not None else None
 
     def _on_failed(self, generation: int, message: str) -> None:
         self._workers.pop(generation, None)
@@ -210,13 +295,15 @@ class AppContext(QObject):
         self.scan_failed.emit(message)
 
     def wait_for_scans(self, msecs: int = 10000) -> bool:
-        return self.pool.waitForDone(msecs)
+        return self.pool.waitForDone(msecs) and self.checks_pool.waitForDone(msecs)
 
     def shutdown(self, msecs: int = 10000) -> bool:
         """Quitting: running workers stop at their next progress report and emit nothing more."""
         self._cancel.set()
         done = self.pool.waitForDone(msecs)
+        done = self.checks_pool.waitForDone(msecs) and done
         self._workers.clear()
+        self._checks_workers.clear()
         return done
 
     # --- our own writes (toggles): the watcher must not bounce them back ------------------------

@@ -347,3 +347,49 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     _index_entries(final)
     final.find(("", "", ""))
     return final
+
+
+# --- the simulator's session shown in the tree -----------------------------------------------------
+SESSION_DISCOVERED_KEY = "session:discovered"
+SESSION_ACTIVATED_KEY = "session:activated"
+
+
+@dataclass(frozen=True)
+class SimulatedMark:
+    how: str  # "discovered" | "activated"
+    name: str  # the name the model uses in the session (may be scoped `dir:name`)
+    detail: str  # plain words: which step did it
+
+
+def overlay_session(groups: list[SkillGroup], additions) -> tuple[list[SkillGroup], dict[tuple, SimulatedMark]]:
+    """Groups with the simulated session applied (core.session_view decides what it added): discovered
+    skills in their own group, activated conditional skills moved out of the waiting group."""
+    if additions is None or additions.empty:
+        return groups, {}
+    marks: dict[tuple, SimulatedMark] = {}
+    for added in additions.discovered + additions.activated:
+        marks[skill_identity(added.skill)] = SimulatedMark(added.how, added.name, added.detail)
+    activated = {skill_identity(a.skill) for a in additions.activated}
+    out: list[SkillGroup] = []
+    for group in groups:
+        if group.key == WAITING_KEY:
+            remaining = [s for s in group.skills if skill_identity(s) not in activated]
+            if remaining:
+                out.append(SkillGroup(group.key, group.label, remaining, group.tooltip))
+            continue
+        out.append(group)
+    steps = additions.steps
+    where = f"after {steps} simulated step{'s' if steps != 1 else ''}"
+    insert_at = next((i for i, g in enumerate(out) if g.key == WAITING_KEY), len(out))
+    extra = []
+    if additions.discovered:
+        extra.append(SkillGroup(SESSION_DISCOVERED_KEY, "Discovered in session (simulated)",
+                                [a.skill for a in additions.discovered],
+                                f"Nested skills the simulated session found {where}; not part of a fresh start"))
+    if additions.activated:
+        extra.append(SkillGroup(SESSION_ACTIVATED_KEY, "Activated in session (simulated)",
+                                [a.skill for a in additions.activated],
+                                f"Conditional skills a touched file activated {where}; they wait again in a "
+                                "fresh session"))
+    out[insert_at:insert_at] = extra
+    return out, marks

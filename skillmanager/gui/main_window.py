@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QLabel, QMainWindow, QProgressBar, QPushButton, QSplitter, QTabWidget, QToolBar,
+from PySide6.QtWidgets import (QLabel, QMainWindow, QProgressBar, QPushButton, QSplitter, QTabWidget,
                                QHBoxLayout, QVBoxLayout, QWidget, QFrame)
 
+from skillmanager.core.model import SourceKind
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import Snapshot, installed_claude_profile
@@ -34,11 +36,6 @@ class MainWindow(QMainWindow):
 
         self.workspace_bar = WorkspaceBar(self)
         self.workspace_bar.apply_requested.connect(self._on_spec_requested)
-        bar = QToolBar("Workspace", self)
-        bar.setObjectName("workspace-toolbar")
-        bar.setMovable(False)
-        bar.addWidget(self.workspace_bar)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
 
         self.banner = QFrame(self)
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
@@ -48,6 +45,7 @@ class MainWindow(QMainWindow):
         self.banner_button = QPushButton("Open the demo workspace", self.banner)
         self.banner_close = QPushButton("Dismiss", self.banner)
         self.banner_close.clicked.connect(self.banner.hide)
+        self.banner_button.clicked.connect(self.open_demo)
         banner_layout.addWidget(self.banner_text, 1)
         banner_layout.addWidget(self.banner_button)
         banner_layout.addWidget(self.banner_close)
@@ -78,9 +76,14 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 5)
         self.splitter.setSizes([450, 430, 720])
+        self.splitter.setChildrenCollapsible(False)
+        self.detail.setMinimumWidth(220)
+        self.tabs.setMinimumWidth(280)
+        self._sized_once = False
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.workspace_bar)
         layout.addWidget(self.banner)
         layout.addWidget(self.message_bar)
         layout.addWidget(self.splitter, 1)
@@ -159,6 +162,7 @@ class MainWindow(QMainWindow):
 
         help_menu = menu.addMenu("&Help")
         about = QAction("&About skillmanager", self)
+        about.setShortcut(QKeySequence(Qt.Key.Key_F1))
         about.triggered.connect(self.show_about)
         help_menu.addAction(about)
 
@@ -170,6 +174,17 @@ class MainWindow(QMainWindow):
 
     # --- workspace -----------------------------------------------------------------------------
     def _on_spec_requested(self, spec) -> None:
+        """A workspace-bar change: a project folder that does not exist is refused with its reason, and
+        the bar goes back to the workspace still shown (no scan that would fail and leave stale rows)."""
+        if not Path(spec.cwd).is_dir():
+            shown = self.context.spec.cwd if self.context.spec is not None else None
+            self.message_bar.show_message(
+                f"the project folder {spec.cwd} does not exist"
+                + (f" — still showing {shown}." if shown else "."), "error")
+            if self.context.spec is not None:
+                self.workspace_bar.set_spec(self.context.spec)
+            return
+        self.message_bar.hide()
         self.context.set_spec(spec)
 
     def open_demo(self) -> None:
@@ -227,15 +242,15 @@ class MainWindow(QMainWindow):
             self._set_status(f"Scanned at {when}")
         if cwd and not getattr(snapshot.workspace, "demo_paths", None):
             self._remember(cwd)
-        if count == 0 and not self._demo_offered and snapshot.registry is not None:
+        own = [s for s in snapshot.skills if s.source not in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND)]
+        if own and self.banner.isVisible():
+            self.banner.hide()  # skills appeared (another folder, or files created): the offer is moot
+        if not own and not self._demo_offered and snapshot.registry is not None and demo is None:
+            # Claude Code's bundled skills are always there: "no skills" means none of the user's own
             self._demo_offered = True
-            self.banner_text.setText("No skills found in this workspace. Want to look around a demo monorepo "
-                                     "with every kind of skill and conflict? It is copied to a temp folder.")
-            try:
-                self.banner_button.clicked.disconnect()
-            except (RuntimeError, TypeError):
-                pass
-            self.banner_button.clicked.connect(self.open_demo)
+            self.banner_text.setText("No skills of your own here (only the ones bundled with Claude Code). Want "
+                                     "to look around a demo monorepo with every kind of skill and conflict? It "
+                                     "is copied to a temporary folder, so nothing of yours changes.")
             self.banner.show()
         if self.watcher is not None:
             self.watcher.start(snapshot.workspace)
@@ -297,6 +312,15 @@ class MainWindow(QMainWindow):
             settings.setValue("workspace/model", spec.model or "")
             settings.setValue("workspace/add_dirs", [str(p) for p in spec.add_dirs])
             settings.setValue("workspace/plugin_dirs", [str(p) for p in spec.plugin_dirs])
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._sized_once:
+            self._sized_once = True
+            if not isinstance(self.context.settings.value("window/splitter"), QByteArray):
+                # proportions rather than fixed pixels: the tree keeps room for names at any window size
+                total = max(self.splitter.width(), 600)
+                self.splitter.setSizes([total * 35 // 100, total * 25 // 100, total - total * 60 // 100])
 
     def closeEvent(self, event) -> None:
         self.save_state()

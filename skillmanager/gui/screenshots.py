@@ -4,7 +4,7 @@
 
 Offscreen unless QT_QPA_PLATFORM / DISPLAY say otherwise (works under Xvfb too). Writes
 tree.png (registry tree + detail), preview.png (listing beside expansion), conflicts.png,
-simulator.png (after two steps) and toggle.png (the detail pane's toggle control previewing a change).
+simulator.png (after two steps, the tree showing the simulated session) and toggle.png (the detail pane's toggle control previewing a change).
 """
 from __future__ import annotations
 
@@ -48,13 +48,14 @@ def main(argv: list[str] | None = None) -> int:
             app.processEvents()
         window.grab().save(str(options.out / f"{name}{options.suffix}.png"))
 
-    def run(snapshot) -> None:
-        context.snapshot_changed.disconnect(run)
+    def run(_checks) -> None:  # after the first scan and its audit / lint badges
+        context.checks_changed.disconnect(run)
+        snapshot = context.snapshot
         skills = {s.name: s for s in snapshot.skills if s.state.is_winner}
         window.registry_panel.select_skill(skills["env-check"])
         window.tabs.setCurrentWidget(window.preview)
         shoot("preview")
-        window.registry_panel.select_skill(skills["db-reset"])
+        window.registry_panel.select_skill(skills["quick-setup"])  # a danger badge and its audit findings
         window.tabs.setCurrentWidget(window.conflicts)
         shoot("tree")
         shadowed = next(s for s in snapshot.skills if s.name == "commit-message" and not s.state.is_winner)
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         window.detail.grab().save(str(options.out / f"toggle{options.suffix}.png"))
         app.exit(0)
 
-    context.snapshot_changed.connect(run)
+    context.checks_changed.connect(run)
     QTimer.singleShot(20_000, lambda: app.exit(1))
     code = app.exec()
     app_module._shut_down(context, window)  # the demo copy is removed

@@ -70,8 +70,8 @@ def is_deny_blocked(skill: Skill) -> bool:
 
 def visual_state(skill: Skill, entry=None) -> Visual:
     state = skill.state
-    if skill.has_errors:
-        return Visual.INVALID
+    if skill.has_errors and not _in_play(skill):
+        return Visual.INVALID  # Claude Code neither lists nor runs it: the error is the whole story
     if not state.is_winner:
         return Visual.SHADOWED
     if state.conditional and not state.active:
@@ -85,6 +85,13 @@ def visual_state(skill: Skill, entry=None) -> Visual:
     if state.listed is Listed.NAME_ONLY or bool(getattr(entry, "name_only", False)):
         return Visual.NAME_ONLY
     return Visual.ACTIVE
+
+
+def _in_play(skill: Skill) -> bool:
+    """Claude Code still uses a skill whose front matter failed to parse (it falls back to the body):
+    its state is what Claude sees; the error shows as a badge in the Checks column."""
+    state = skill.state
+    return state.listed is not Listed.NO or state.invocable_by is not Invoker.NONE
 
 
 def colour(visual: Visual) -> QColor:
@@ -153,3 +160,51 @@ def worst_severity(skill: Skill) -> Severity | None:
         if any(d.severity is severity for d in skill.diagnostics):
             return severity
     return None
+
+
+# --- audit / lint badges (the level is decided by core.skill_checks) ------------------------------
+_BADGE_COLOURS = {"danger": "#d0453b", "warning": "#d69a1c", "note": "#3a7bd5"}
+_BADGE_GLYPHS = {"danger": "!", "warning": "!", "note": "i"}
+BADGE_WORDS = {"danger": "Review before use", "warning": "Worth a look", "note": "For information"}
+
+
+def badge_colour(level: str) -> QColor:
+    return QColor(_BADGE_COLOURS.get(level, "#8a8f98"))
+
+
+@lru_cache(maxsize=None)
+def badge_icon(level: str) -> QIcon:
+    """A shield-like triangle (danger, warning) or a round "i" (note), readable on both palettes."""
+    result = QIcon()
+    for size in (16, 32, 48):
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(badge_colour(level))
+        margin = size * 0.06
+        if level == "note":
+            painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin))
+        else:
+            path_ = QPainterPath()
+            path_.moveTo(size / 2, margin)
+            path_.lineTo(size - margin, size - margin)
+            path_.lineTo(margin, size - margin)
+            path_.closeSubpath()
+            painter.drawPath(path_)
+        painter.setPen(QPen(QColor("white")))
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(int(size * 0.6))
+        painter.setFont(font)
+        top = size * 0.12 if level != "note" else 0
+        painter.drawText(QRectF(0, top, size, size - top), Qt.AlignmentFlag.AlignCenter, _BADGE_GLYPHS.get(level, "?"))
+        painter.end()
+        result.addPixmap(pixmap)
+    return result
+
+
+def badge_tooltip(checks) -> str:
+    head = f"{BADGE_WORDS.get(checks.badge, '')}: {checks.count} finding{'s' if checks.count != 1 else ''}"
+    return "\n".join([head] + [f"• {line}" for line in checks.summary_lines()])

@@ -70,15 +70,19 @@ def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None 
             parts.append(f"{len(shown)} chars")
         if tokens:
             parts.append(f"≈{tokens} tokens")
-        why = entry_attr(entry, "cut_reason", "why", "reason")
+        why = entry_attr(entry, "reasons", "cut_reason", "why", "reason")
         if entry_attr(entry, "cut", default=False) and why:
-            parts.append(f"cut: {why}")
+            parts.append(cut_words(why))
     if state.activated_by:
         pattern, path = state.activated_by
         parts.append(f"activated by {path} (matches `{pattern}`)")
     if not skill.user_invocable or state.invocable_by is Invoker.MODEL:
         parts.append("not offered to you as a /command")
-    return ", ".join(parts)
+    sentence = ", ".join(parts)
+    error = next((d.message for d in skill.diagnostics if d.severity.value == "error"), "")
+    if error:  # still in play despite the error (e.g. front matter that does not parse)
+        sentence += f". But: {error}"
+    return sentence
 
 
 def _where(skill: Skill, home: Path | None) -> str:
@@ -95,3 +99,23 @@ def source_sentence(skill: Skill, home: Path | None = None) -> str:
     if skill.source_root is not None:
         text += f" — {short_path(skill.source_root, home)}"
     return text
+
+
+# Plain words for the listing engine's cut reasons and budget levels (the key stays in tooltips).
+CUT_WORDS = {
+    "per-entry-cap": "description cut at the per-entry limit",
+    "budget": "description shortened to fit the listing budget",
+    "name-only-override": "name only, because a setting asks for it (skillOverrides: name-only)",
+    "names-only-level": "name only: the listing is over budget, so descriptions were dropped",
+}
+LEVEL_WORDS = {
+    "full": "every description fits",
+    "truncated": "descriptions shortened to fit",
+    "names-only": "over budget: names only",
+}
+
+
+def cut_words(reason) -> str:
+    """`budget, per-entry-cap` → plain words, keeping unknown keys as they are."""
+    keys = reason if isinstance(reason, (list, tuple)) else [p.strip() for p in str(reason).split(",")]
+    return "; ".join(CUT_WORDS.get(k, k) for k in keys if k)

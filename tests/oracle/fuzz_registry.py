@@ -3,8 +3,8 @@
 
     python3 tests/oracle/fuzz_registry.py WORK             # build; seed from $FUZZ_SEED (default 1)
     python3 tests/oracle/fuzz_registry.py --record-args N  # the record.py options that seed needs
-    python3 tests/oracle/record.py fuzz-reg --fixture-env FUZZ_SEED=N $(fuzz_registry.py --record-args N) \
-        --name fuzz-reg-N --profile both
+    eval "python3 tests/oracle/record.py fuzz-reg --fixture-env FUZZ_SEED=N \
+        $(python3 tests/oracle/fuzz_registry.py --record-args N) --name fuzz-reg-N --profile both"
 
 A tree holds skills at the managed, user, project (cwd and walk-up parents, git or not) and add-dir
 levels, legacy commands nested 0-3 dirs deep (with SKILL.md inside commands dirs), --plugin-dir
@@ -268,7 +268,8 @@ def build(root: str, seed: int, small: bool = False) -> dict:
     add_dirs = ["extra"] + [f"extra{k + 2}" for k in range(p["extra_adds"])]
     for add in add_dirs:
         made += skill_dirs(f"{add}/.claude/skills", rng.randint(0, scale))
-    os.makedirs(os.path.join(root, "extra"), exist_ok=True)
+    for add in add_dirs:
+        os.makedirs(os.path.join(root, add), exist_ok=True)
 
     # legacy commands: user, project levels, add-dirs (current lists those), nested 0-3 dirs
     cmd_roots = ["home/.claude/commands"] + [f"{lv}/.claude/commands" for lv in levels] + \
@@ -294,6 +295,8 @@ def build(root: str, seed: int, small: bool = False) -> dict:
         if not made:
             break
         target = rng.choice(made)
+        if target.startswith("managed/"):
+            continue  # run_oracle.sh copies managed/ to /etc: a link into WORK/managed is another file there
         dest_base = rng.choice(["home/.claude/skills", f"{levels[-1]}/.claude/skills", "extra/.claude/skills",
                                 f"{levels[0]}/.claude/skills"])
         name = pick()
@@ -362,7 +365,7 @@ def build(root: str, seed: int, small: bool = False) -> dict:
                         ("managed/claude-code/managed-settings.d/20-b.json", 0.15),
                         ("home/outer/repo/.claude/settings.json", 0.2)):
         if rng.random() < chance and rel not in tree.files:
-            if rng.random() < 0.12:
+            if rng.random() < 0.12 and not rel.startswith("managed/"):  # a malformed managed file stops current
                 tree.write(rel, '{"skillOverrides": {"alpha": "off",}\n')  # malformed: ignored whole
             else:
                 tree.write(rel, json.dumps(settings_obj(False), ensure_ascii=False) + "\n")

@@ -14,7 +14,7 @@ from PySide6.QtGui import QBrush, QFont
 
 from skillmanager.core.model import Skill
 from skillmanager.gui import states
-from skillmanager.gui.engine import SkillGroup, Snapshot, group_skills, skill_identity
+from skillmanager.gui.engine import SkillGroup, Snapshot, group_skills, overlay_session, skill_identity
 
 _USER = Qt.ItemDataRole.UserRole.value
 
@@ -32,22 +32,29 @@ class Role(enum.IntEnum):
     Identity = _USER + 8  # a key that survives rescans
     IsGroup = _USER + 9
     SortKey = _USER + 10  # used by the proxy: name (lower-case) or tokens
+    Checks = _USER + 11  # core.skill_checks.SkillChecks | None (audit + lint, filled off the UI thread)
+    Simulated = _USER + 12  # str | None: how the simulator changed this row ("discovered", "activated")
 
 
 class Column(enum.IntEnum):
     Name = 0
     State = 1
-    Tokens = 2
+    Checks = 2  # audit / lint badge
+    Tokens = 3
 
 
-HEADERS = {Column.Name: "Skill", Column.State: "State", Column.Tokens: "Tokens"}
+HEADERS = {Column.Name: "Skill", Column.State: "State", Column.Checks: "Checks", Column.Tokens: "Tokens"}
+HEADER_TIPS = {Column.Name: "Skills by source, in the order Claude Code resolves them",
+               Column.State: "What Claude sees of the skill",
+               Column.Checks: "Security audit and Claude Code lint findings (hover a badge for the list)",
+               Column.Tokens: "Tokens of the skill's entry in the start-up listing"}
 
 
 class TreeItem:
     """A node: the invisible root, a source group, or a skill."""
 
     __slots__ = ("parent", "children", "key", "group", "skill", "visual", "tokens", "entry", "_row", "fingerprint",
-                 "haystack")
+                 "haystack", "simulated")
 
     def __init__(self, parent: "TreeItem | None", key: Hashable, group: SkillGroup | None = None,
                  skill: Skill | None = None):
@@ -62,6 +69,7 @@ class TreeItem:
         self._row = 0
         self.fingerprint = None
         self.haystack = ""
+        self.simulated: str | None = None  # set by the simulator overlay: "discovered" | "activated"
 
     def row(self) -> int:
         return self._row  # kept current by _renumber after every change to the parent's children
@@ -92,6 +100,9 @@ class RegistryModel(QAbstractItemModel):
         self._filter_only = False  # set while a filter change re-syncs (rows hold current objects)
         self._pool: dict[Hashable, TreeItem] = {}  # skill rows hidden by the filter, reused when shown again
         self._items: dict[Hashable, TreeItem] | None = None  # identity -> skill row (built on demand)
+        self._checks: dict[Hashable, Any] = {}  # identity -> SkillChecks (see set_checks)
+        self._additions = None  # core.session_view.SessionAdditions of the simulator (see set_session)
+        self._marks: dict[Hashable, Any] = {}  # identity -> engine.SimulatedMark
 
     # --- reading -------------------------------------------------------------------------------
     def _item(self, index: QModelIndex) -> TreeItem:
@@ -133,8 +144,11 @@ class RegistryModel(QAbstractItemModel):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation is Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(Column):
-            return HEADERS[Column(section)]
+        if orientation is Qt.Orientation.Horizontal and 0 <= section < len(Column):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return HEADERS[Column(section)]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return HEADER_TIPS[Column(section)]
         return None
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -177,11 +191,15 @@ class RegistryModel(QAbstractItemModel):
 
     def _skill_data(self, item: TreeItem, column: Column, role: int):
         skill = item.skill
+        if column is Column.Checks:
+            return self._checks_data(item, role)
         if role == Qt.ItemDataRole.DisplayRole:
             if column is Column.Name:
-                return skill.name
+                mark = self._marks.get(item.key)
+                return mark.name if mark is not None else skill.name
             if column is Column.State:
-                return item.visual.label
+                simulated = getattr(item, "simulated", None)
+                return f"{item.visual.label} (simulated)" if simulated else item.visual.label
             return str(item.tokens) if item.tokens else "—"
         if role == Qt.ItemDataRole.DecorationRole and column is Column.Name:
             return states.icon(item.visual)
@@ -191,8 +209,13 @@ class RegistryModel(QAbstractItemModel):
             font = QFont()
             font.setStrikeOut(True)
             return font
+        if role == Qt.ItemDataRole.FontRole and item.simulated is not None:
+            font = QFont()
+            font.setItalic(True)  # simulated rows read differently from what a fresh start has
+            return font
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _tooltip(skill, item.visual)
+            mark = self._marks.get(item.key)
+            return _tooltip(skill, item.visual) + (f"\nSimulated: {mark.detail}" if mark is not None else "")
         if role == Qt.ItemDataRole.TextAlignmentRole and column is Column.Tokens:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Role.Name:
@@ -213,9 +236,62 @@ class RegistryModel(QAbstractItemModel):
             return item.key
         if role == Role.IsGroup:
             return False
+        if role == Role.Checks:
+            return self._checks.get(item.key)
+        if role == Role.Simulated:
+            return getattr(item, "simulated", None)
         if role == Role.SortKey:
             return item.tokens if column is Column.Tokens else skill.name.casefold()
         return None
+
+    def _checks_data(self, item: TreeItem, role: int):
+        checks = self._checks.get(item.key)
+        if checks is None or checks.badge is None:
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return ("No audit or lint findings" if checks is not None
+                        else "Not checked (no file of its own)" if item.skill.path is None else "Checking…")
+            if role == Role.Checks:
+                return checks
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return str(checks.count)
+        if role == Qt.ItemDataRole.DecorationRole:
+            return states.badge_icon(checks.badge)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(states.badge_colour(checks.badge))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return states.badge_tooltip(checks)
+        if role == Role.Checks:
+            return checks
+        if role == Role.SortKey:
+            return checks.count
+        return None
+
+    # --- the simulator's session (clearly marked as simulated; step back takes it away) ------------
+    def set_session(self, additions) -> None:
+        """Show what a simulated session discovered or activated; None or empty = a fresh start."""
+        if additions is not None and additions.empty:
+            additions = None
+        if additions is None and self._additions is None:
+            return
+        self._additions = additions
+        if self._snapshot is not None:
+            self._groups, self._marks = overlay_session(group_skills(self._snapshot), additions)
+            self._sync()
+
+    def simulated_marks(self) -> dict:
+        return dict(self._marks)
+
+    # --- audit / lint badges (computed off the UI thread by AppContext) ---------------------------
+    def set_checks(self, checks: dict) -> None:
+        """New check results: repaint only the Checks cells whose result object changed."""
+        old, self._checks = self._checks, dict(checks)
+        column = int(Column.Checks)
+        for group in self._root.children:
+            for child in group.children:
+                if old.get(child.key) is not self._checks.get(child.key):
+                    index = self.createIndex(child.row(), column, child)
+                    self.dataChanged.emit(index, index)
 
     # --- lookups -------------------------------------------------------------------------------
     @property
@@ -241,7 +317,7 @@ class RegistryModel(QAbstractItemModel):
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         """Bring the tree in line with `snapshot` using row inserts/removes/moves and dataChanged."""
         self._snapshot = snapshot
-        self._groups = group_skills(snapshot)
+        self._groups, self._marks = overlay_session(group_skills(snapshot), self._additions)
         if len(self._pool) > 20_000:
             self._pool.clear()
         self._sync()
@@ -345,11 +421,18 @@ class RegistryModel(QAbstractItemModel):
         identity = item.key
         entry = snapshot.entries.get(identity) if snapshot else None
         tokens = snapshot.tokens.get(identity, 0) if snapshot else 0
-        if item.skill is skill and item.entry is entry and item.tokens == tokens and item.visual is not None:
+        mark = self._marks.get(identity)
+        simulated = mark.how if mark is not None else None
+        if (item.skill is skill and item.entry is entry and item.tokens == tokens and item.visual is not None
+                and item.simulated == simulated):
             return False  # same objects: nothing can differ
         visual = states.visual_state(skill, entry)
+        if simulated is not None:
+            visual = states.Visual.ACTIVE  # for the simulated session only (the State column says so)
         fingerprint = _fingerprint(skill) if item.skill is not skill else item.fingerprint
-        changed = item.fingerprint != fingerprint or item.visual is not visual or item.tokens != tokens
+        changed = (item.fingerprint != fingerprint or item.visual is not visual or item.tokens != tokens
+                   or item.simulated != simulated)
+        item.simulated = simulated
         item.skill, item.entry, item.tokens, item.visual, item.fingerprint = skill, entry, tokens, visual, fingerprint
         return changed
 

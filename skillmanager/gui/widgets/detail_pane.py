@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import html
 import json
+from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtGui import QDesktopServices, QFontDatabase
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from skillmanager.core.model import Skill
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
-from skillmanager.gui.engine import audit_skill, skill_identity
+from skillmanager.gui.engine import skill_identity
 from skillmanager.gui.toggling import ToggleController
 from skillmanager.gui.widgets.toggle_box import ToggleBox
 from skillmanager.gui.wording import short_path, source_sentence, state_sentence
@@ -43,6 +44,13 @@ class DetailPane(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.35)
         font.setBold(True)
         self.title.setFont(font)
+        self.badge = QLabel(self)  # the audit / lint badge, as in the tree's Checks column
+        self.badge.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.badge.setWordWrap(True)
+        self.badge.hide()
+        self.simulated = QLabel(self)  # what the simulator's session did to this skill, marked as simulated
+        self.simulated.setWordWrap(True)
+        self.simulated.hide()
         self.sentence = QLabel(self)
         self.sentence.setWordWrap(True)
         self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -53,21 +61,53 @@ class DetailPane(QWidget):
         self.open_editor = QPushButton("Open in editor", self)
         self.open_folder.clicked.connect(lambda: self._open(folder=True))
         self.open_editor.clicked.connect(lambda: self._open(folder=False))
+        self.reveal_button = QPushButton("Reveal hidden characters", self)
+        self.reveal_button.setCheckable(True)
+        self.reveal_button.setToolTip("Show the file with invisible and direction-changing characters made visible")
+        self.reveal_button.toggled.connect(self._show_revealed)
+        self.reveal_button.hide()
+        self.revealed = QPlainTextEdit(self)
+        self.revealed.setReadOnly(True)
+        self.revealed.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.revealed.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.open_folder)
         buttons.addWidget(self.open_editor)
+        buttons.addWidget(self.reveal_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 0, 6, 0)
         layout.addWidget(self.title)
         layout.addWidget(self.sentence)
+        layout.addWidget(self.simulated)
+        layout.addWidget(self.badge)
         layout.addWidget(self.toggle)
         layout.addWidget(self.browser, 1)
+        layout.addWidget(self.revealed, 1)
         layout.addLayout(buttons)
         context.selection_changed.connect(self.show_skill)
+        context.checks_changed.connect(self._on_checks)
+        context.simulation_changed.connect(self._on_checks)
         self.show_skill(None)
 
+    def _on_checks(self, _results) -> None:
+        if self.skill is not None:
+            self.show_skill(self.skill)  # the audit / lint of the shown skill may have arrived
+
+    def _show_revealed(self, on: bool) -> None:
+        self.revealed.setVisible(on)
+        if not on or self.skill is None or self.skill.path is None:
+            return
+        from skillmanager.core.audit import reveal_hidden
+        from skillmanager.core.safe_read import read_text_file
+
+        read = read_text_file(self.skill.path)
+        text = read.text if read.text is not None else "; ".join(d.message for d in read.diagnostics)
+        self.revealed.setPlainText(reveal_hidden(text))
+
     def show_skill(self, skill: Skill | None) -> None:
+        if skill is not self.skill or skill is None:
+            self.reveal_button.setChecked(False)
         self.skill = skill
         has_path = bool(skill is not None and skill.path)
         self.open_folder.setEnabled(has_path)
@@ -77,6 +117,9 @@ class DetailPane(QWidget):
             self.sentence.setText("Pick a skill on the left to see what Claude sees of it and why.")
             self.browser.setHtml("")
             self.toggle.show_skill(None)
+            self._show_badge(None)
+            self.simulated.hide()
+            self.reveal_button.hide()
             return
         snapshot = self.context.snapshot
         identity = skill_identity(skill)
@@ -88,7 +131,20 @@ class DetailPane(QWidget):
         colour = states.colour(visual).name()
         self.sentence.setText(f"<span style='color:{colour}'>●</span> "
                               f"{html.escape(state_sentence(skill, entry, tokens, home))}")
+        added = self.context.simulated_addition(skill)
+        self.simulated.setVisible(added is not None)
+        if added is not None:
+            self.simulated.setText(f"<i>Simulated session:</i> {html.escape(added.detail)}"
+                                   + (f", offered as <b>{html.escape(added.name)}</b>" if added.name != skill.name else "")
+                                   + ". A fresh start does not have this.")
+        checks = self.context.checks_for(skill)
+        self._show_badge(checks)
+        self.reveal_button.setVisible(bool(checks is not None and checks.hidden_unicode))
+        if self.reveal_button.isChecked():
+            self._show_revealed(True)
+        scroll = self.browser.verticalScrollBar().value()
         self.browser.setHtml(self._details_html(skill, entry, tokens, home))
+        self.browser.verticalScrollBar().setValue(scroll)  # a refresh of the same skill keeps the place
         self.toggle.show_skill(skill)
 
     def _details_html(self, skill: Skill, entry, tokens: int, home) -> str:
@@ -107,7 +163,12 @@ class DetailPane(QWidget):
             parts.append(f"<tr><td title='{html.escape(tip)}'><b>{label}</b></td><td>{value}</td></tr>")
         for key, value in skill.front_matter.items():
             word = _KEY_WORDS.get(key, key)
-            text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+            if isinstance(value, str):
+                text = value
+            elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+                text = ", ".join(value)  # a list of patterns or tools reads better without JSON brackets
+            else:
+                text = json.dumps(value, ensure_ascii=False, default=str)
             parts.append(f"<tr><td title='{html.escape(key)}'><b>{html.escape(word)}</b></td>"
                          f"<td>{html.escape(text)}</td></tr>")
         if not skill.front_matter:
@@ -124,21 +185,7 @@ class DetailPane(QWidget):
             parts.append("</ul>")
         else:
             parts.append("<p>None.</p>")
-        parts.append("<h3>Audit</h3>")
-        findings, why = audit_skill(skill)
-        if findings is None:
-            parts.append(f"<p><i>Audit not available: {html.escape(why)}</i></p>")
-        elif findings:
-            parts.append("<ul>")
-            for f in findings:
-                severity = getattr(getattr(f, "severity", None), "value", getattr(f, "severity", ""))
-                line = getattr(f, "line", None)
-                where = f" (line {line})" if line else ""
-                message = getattr(f, "message", str(f))
-                parts.append(f"<li><b>{html.escape(str(severity))}</b>: {html.escape(str(message))}{where}</li>")
-            parts.append("</ul>")
-        else:
-            parts.append("<p>No findings.</p>")
+        parts.extend(self._checks_html(skill))
         parts.append("<h3>Files and size</h3><table cellspacing='4'>")
         if skill.path:
             parts.append(f"<tr><td><b>Path</b></td><td><code>{html.escape(str(skill.path))}</code></td></tr>")
@@ -152,6 +199,61 @@ class DetailPane(QWidget):
             parts.append(f"<tr><td><b>Body when invoked</b></td><td>≈{body_tokens} tokens</td></tr>")
         parts.append("</table>")
         return "".join(parts)
+
+    def _show_badge(self, checks) -> None:
+        if checks is None or checks.badge is None:
+            self.badge.hide()
+            return
+        colour = states.badge_colour(checks.badge).name()
+        count = checks.count
+        self.badge.setText(f"<span style='color:{colour}'>▲</span> <b>{states.BADGE_WORDS[checks.badge]}</b> — "
+                           f"{count} audit or lint finding{'s' if count != 1 else ''}, listed below")
+        self.badge.setToolTip(states.badge_tooltip(checks))
+        self.badge.show()
+
+    def _checks_html(self, skill: Skill) -> list[str]:
+        """Audit findings and Claude Code lint, from the checks computed off the UI thread."""
+        parts = ["<h3>Security audit</h3>"]
+        checks = self.context.checks_for(skill)
+        if skill.path is None:
+            return parts + ["<p><i>Not audited: this skill has no file of its own (built in).</i></p>"]
+        if checks is None:
+            return parts + ["<p><i>Checking…</i></p>"]
+        base = skill.path.parent
+
+        def where(path, line) -> str:
+            try:
+                name = Path(path).relative_to(base).as_posix()
+            except ValueError:
+                name = Path(path).name
+            return f"{name}:{line}" if line else name
+
+        if checks.findings:
+            parts.append("<ul>")
+            for f in checks.findings:
+                evidence = f"<br><code>{html.escape(f.evidence)}</code>" if f.evidence else ""
+                parts.append(f"<li><b>{html.escape(f.severity)}</b> — {html.escape(f.message)} "
+                             f"<span title='{html.escape(f.rule_id)} {html.escape(f.rule)}'>"
+                             f"({html.escape(where(f.file, f.line))})</span>{evidence}</li>")
+            parts.append("</ul>")
+        else:
+            parts.append("<p>No findings.</p>")
+        if checks.hidden_unicode:
+            parts.append("<p>This skill contains hidden characters: press <b>Reveal hidden characters</b> "
+                         "below to see them.</p>")
+        for note in checks.notes:
+            parts.append(f"<p><i>{html.escape(note)}</i></p>")
+        parts.append("<h3>Claude Code lint</h3>")
+        if checks.lint:
+            parts.append("<ul>")
+            for d in checks.lint:
+                line = f" (line {d.line})" if d.line else ""
+                parts.append(f"<li title='{html.escape(d.code)}'><b>{d.severity.value}</b>: "
+                             f"{html.escape(d.message)}{line}</li>")
+            parts.append("</ul>")
+        else:
+            parts.append("<p>No findings" + (" beyond the diagnostics above" if skill.diagnostics else "") + ".</p>")
+        return parts
 
     def _on_link(self, url: QUrl) -> None:
         text = url.toString()

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QLabel, QLineE
 from skillmanager.core.model import Skill
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import Snapshot, entry_text, expand_skill, listing_entries
-from skillmanager.gui.wording import entry_attr
+from skillmanager.gui.wording import LEVEL_WORDS, cut_words, entry_attr
 
 
 def monospace_font():
@@ -71,6 +71,8 @@ class ListingView(QWidget):
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.cuts = QListWidget(self)
         self.cuts.setMaximumHeight(84)
+        self.cuts.setWordWrap(True)  # the reason in plain words is long; wrap rather than scroll sideways
+        self.cuts.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.cuts.setToolTip("Entries the budget or the per-entry cap shortened, and why")
         self.cuts.currentRowChanged.connect(self._reveal_cut)
         layout = QVBoxLayout(self)
@@ -120,7 +122,7 @@ class ListingView(QWidget):
             self.meter.setPalette(palette)
         else:
             self.meter.setPalette(self.palette())
-        notes = [f"Budget level: {level}" if level else ""]
+        notes = [LEVEL_WORDS.get(str(level), str(level)).capitalize() if level else ""]
         if undroppable is not None:
             notes.append(f"the smallest listing Claude Code can make (names it cannot drop) costs "
                          f"{int(undroppable):,} characters")
@@ -148,10 +150,11 @@ class ListingView(QWidget):
                 hidden_cuts += 1
                 continue
             name = getattr(getattr(entry, "skill", None), "name", None) or entry_attr(entry, "name", default="?")
-            why = entry_attr(entry, "cut_reason", "why", "reason", default="shortened")
+            why = entry_attr(entry, "reasons", "cut_reason", "why", "reason", default="shortened")
             full = entry_attr(entry, "full", "full_text", default="")
-            item = QListWidgetItem(f"{name} — {why}")
-            item.setToolTip(f"Sent: {shown}\n\nFull entry: {full}" if full else f"Sent: {shown}")
+            item = QListWidgetItem(f"{name} — {cut_words(why)}")
+            key = ", ".join(why) if isinstance(why, (list, tuple)) else str(why)
+            item.setToolTip((f"Sent: {shown}\n\nFull entry: {full}" if full else f"Sent: {shown}") + f"\n\n({key})")
             self.cuts.addItem(item)
             self._cut_spans.append((start, len(shown)))
             if start >= 0:
@@ -297,7 +300,7 @@ class ExpansionView(QWidget):
             for snippet in snippets:
                 self.shell_list.addItem(f"$ {getattr(snippet, 'command', snippet)}")
             count = len(snippets)
-            self.run_button.setText(f"Run these {count} command{'s' if count != 1 else ''}")
+            self.run_button.setText("Run this command" if count == 1 else f"Run these {count} commands")
             self.run_button.setEnabled(bool(getattr(result, "shell_allowed", True)))
             self.shell_box.show()
 

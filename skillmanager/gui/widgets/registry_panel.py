@@ -25,6 +25,8 @@ class RegistryPanel(QWidget):
         self.filter_edit.setPlaceholderText("Filter skills (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self._on_filter)
+        self.filter_edit.returnPressed.connect(self.focus_first_match)
+        self.filter_edit.installEventFilter(self)  # Down arrow: from the search box into the results
         self.sort_combo = QComboBox(self)
         self.sort_combo.addItems(["Load order", "Name", "Tokens"])
         self.sort_combo.setToolTip("Sort skills inside each source")
@@ -45,9 +47,12 @@ class RegistryPanel(QWidget):
         # row on every change); group rows span all columns, so long source names get the full width
         metrics = self.fontMetrics()
         widest_state = max(metrics.horizontalAdvance(v.label) for v in states.Visual)
-        for column, width in ((Column.State, widest_state), (Column.Tokens, metrics.horizontalAdvance("Tokens"))):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+        for column, width in ((Column.State, widest_state), (Column.Checks, metrics.horizontalAdvance("Checks") - 6),
+                              (Column.Tokens, metrics.horizontalAdvance("Tokens") - 4)):
+            # Interactive: a user who wants the longer "(simulated)" state or a wider name can drag
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, width + 18)
+        self.view.setMinimumWidth(260)
         # spans are kept by persistent index: only new top-level rows need one (each call may force a
         # layout of the whole tree, so never re-span rows that already are)
         self.proxy.rowsInserted.connect(self._span_groups)
@@ -66,12 +71,15 @@ class RegistryPanel(QWidget):
         layout.addWidget(self.view, 1)
         layout.addWidget(self.summary)
 
+        self._regrouping = False
         self._collapsed: set = set()
         self._known: set = set()
         self.view.collapsed.connect(lambda i: self._collapsed.add(i.data(Role.Identity)))
         self.view.expanded.connect(lambda i: self._collapsed.discard(i.data(Role.Identity)))
         context.snapshot_changed.connect(self.apply_snapshot)
         context.rows_changed.connect(self.apply_rows)
+        context.checks_changed.connect(self.model.set_checks)
+        context.simulation_changed.connect(self.apply_session)
 
     # --- model updates -------------------------------------------------------------------------
     def apply_snapshot(self, snapshot: Snapshot) -> None:
@@ -91,6 +99,29 @@ class RegistryPanel(QWidget):
             self.apply_snapshot(snapshot)
             return
         self._expand_new_groups()
+
+    def apply_session(self, additions) -> None:
+        """The simulator added or took back steps: show its discovered / activated skills as simulated."""
+        from skillmanager.gui.engine import SESSION_ACTIVATED_KEY, SESSION_DISCOVERED_KEY
+
+        before = set(self.model.group_keys())
+        self._known = before
+        selected = self.context.selected
+        self._regrouping = True  # a row moving between groups must not change what the user selected
+        try:
+            self.model.set_session(additions)
+        finally:
+            self._regrouping = False
+        self._expand_new_groups()
+        if selected is not None:
+            self.select_identity(selected)
+        for key in (SESSION_DISCOVERED_KEY, SESSION_ACTIVATED_KEY):
+            if key not in before and key in self.model.group_keys():  # a new simulated group: bring it into view
+                index = self.proxy.mapFromSource(self.model.index_for_identity(key))
+                self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+                break
+        if self.model.snapshot is not None:
+            self._summarise(self.model.snapshot)
 
     def _expand_new_groups(self) -> None:
         for row in range(self.proxy.rowCount()):
@@ -114,7 +145,7 @@ class RegistryPanel(QWidget):
         registry = snapshot.registry
         conflicts = len(registry.conflicts()) if registry is not None and hasattr(registry, "conflicts") else 0
         waiting = sum(1 for s in skills if s.state.conditional and not s.state.active)
-        invalid = sum(1 for s in skills if s.has_errors)
+        invalid = sum(1 for s in skills if states.visual_state(s) is states.Visual.INVALID)
         parts = [f"{len(skills)} skills and commands"]
         if conflicts:
             parts.append(f"{conflicts} contested name{'s' if conflicts != 1 else ''}")
@@ -122,6 +153,12 @@ class RegistryPanel(QWidget):
             parts.append(f"{waiting} waiting")
         if invalid:
             parts.append(f"{invalid} invalid")
+        marks = self.model.simulated_marks()
+        if marks:
+            found = sum(1 for m in marks.values() if m.how == "discovered")
+            active = len(marks) - found
+            bits = [f"{found} discovered" if found else "", f"{active} activated" if active else ""]
+            parts.append("simulated session: " + ", ".join(b for b in bits if b))
         text = " · ".join(parts)
         problems = "; ".join(snapshot.problems.values())
         self.summary.setText(text + (f" — {problems}" if problems else ""))
@@ -140,6 +177,8 @@ class RegistryPanel(QWidget):
             self.proxy.sort(Column.Tokens, Qt.SortOrder.DescendingOrder)
 
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._regrouping:
+            return
         skill = current.data(Role.Skill) if current.isValid() else None
         self.context.select(skill)
         if skill is not None:
@@ -164,6 +203,28 @@ class RegistryPanel(QWidget):
         from skillmanager.gui.engine import skill_identity
 
         return self.select_identity(skill_identity(skill))
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt API
+        from PySide6.QtCore import QEvent
+
+        if (watched is self.filter_edit and event.type() == QEvent.Type.KeyPress
+                and event.key() == Qt.Key.Key_Down):
+            self.focus_first_match()
+            return True
+        return super().eventFilter(watched, event)
+
+    def focus_first_match(self) -> None:
+        """Enter or Down in the filter box: the first skill shown gets selected and the focus."""
+        for row in range(self.proxy.rowCount()):
+            group = self.proxy.index(row, 0)
+            if self.proxy.rowCount(group):
+                index = self.proxy.index(0, 0, group)
+                self.view.expand(group)
+                self.view.selectionModel().setCurrentIndex(
+                    index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+                self.view.scrollTo(index)
+                break
+        self.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_filter(self) -> None:
         self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)

@@ -101,12 +101,16 @@ class SimulatorPanel(QWidget):
         for column in (1, 2, 3):
             self.files.hideColumn(column)
         self.files.setHeaderHidden(True)
+        self.files.setToolTip("Enter or double-click a file adds a step with the chosen tool")
+        self.files.activated.connect(self._on_file_activated)
         self.operation = QComboBox(self)
         self.operation.addItems(OPERATIONS)
         self.operation.setToolTip("Read, Edit and Write trigger discovery; Bash, Grep and Glob do not")
-        self.add_button = QPushButton("Add step", self)
+        self.add_button = QPushButton("&Add step", self)
+        self.add_button.setToolTip("Simulate the tool on the selected files (Enter in the file tree)")
         self.add_button.clicked.connect(self._add_selected)
-        self.back_button = QPushButton("Step back", self)
+        self.back_button = QPushButton("Step &back", self)
+        self.back_button.setToolTip("Undo the last simulated step")
         self.back_button.clicked.connect(self.step_back)
         self.save_button = QPushButton("Save…", self)
         self.save_button.clicked.connect(self._save)
@@ -115,6 +119,8 @@ class SimulatorPanel(QWidget):
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.timeline = QListWidget(self)
+        self.timeline.setWordWrap(True)  # long paths wrap instead of hiding what the step did
+        self.timeline.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.timeline.currentRowChanged.connect(self._show_step)
         self.step_view = QTextBrowser(self)
 
@@ -168,8 +174,10 @@ class SimulatorPanel(QWidget):
             self.step_view.clear()
         if self.session is None:
             self._new_session(snapshot)
+            self._publish()
         elif getattr(self.session, "registry", None) is not snapshot.registry:
             self._replay_on(snapshot)  # files changed: the same steps over the new registry
+            self._publish()
         self._update_buttons()
 
     def _replay_on(self, snapshot: Snapshot) -> None:
@@ -203,6 +211,22 @@ class SimulatorPanel(QWidget):
             return
         self.status.setText("Pick a file and a tool, then Add step. Steps build on each other, like one session.")
 
+    def _publish(self) -> None:
+        """Tell the registry tree what the session has added so far (None: nothing simulated)."""
+        additions = None
+        if self.session is not None and getattr(self.session, "results", None):
+            from skillmanager.core.session_view import session_additions
+
+            try:
+                additions = session_additions(self.session)
+            except Exception as error:  # noqa: BLE001 - the timeline still works without the tree overlay
+                self.status.setText(f"Could not show the session in the tree: {error}")
+        self.context.simulation_changed.emit(additions)
+
+    def _on_file_activated(self, index: QModelIndex) -> None:
+        if not self.fs_model.isDir(self.proxy.mapToSource(index)):
+            self._add_selected()
+
     def _update_buttons(self) -> None:
         enabled = self.session is not None
         self.add_button.setEnabled(enabled)
@@ -231,16 +255,20 @@ class SimulatorPanel(QWidget):
             return None
         self._append(operation, Path(path), result)
         self._update_buttons()
+        self._publish()
         return result
 
     def _append(self, operation: str, path: Path, result) -> None:
+        new = [n for n in (_field(result, "new_skills", default=[]) or []) if getattr(n, "how", "") == "discovered"]
         discovered = list(_field(result, "discovered_dirs", "discovered", default=[]))
         activated = list(_field(result, "activated", "activated_skills", default=[]))
         summary = []
-        if discovered:
-            summary.append(f"discovered {len(discovered)} skills dir{'s' if len(discovered) != 1 else ''}")
+        if new:
+            summary.append(f"{len(new)} skill{'s' if len(new) != 1 else ''} discovered")
+        elif discovered:
+            summary.append(f"{len(discovered)} skills folder{'s' if len(discovered) != 1 else ''} found")
         if activated:
-            summary.append(f"activated {len(activated)}")
+            summary.append(f"{len(activated)} activated")
         label = f"{self.timeline.count() + 1}. {operation} {self._relative(path)}"
         label += f" — {', '.join(summary)}" if summary else " — nothing new"
         item = QListWidgetItem(label)
@@ -272,6 +300,11 @@ class SimulatorPanel(QWidget):
         self.timeline.takeItem(self.timeline.count() - 1)
         self.timeline.setCurrentRow(self.timeline.count() - 1)
         self._update_buttons()
+        self._publish()
+        left = self.timeline.count()
+        self.status.setText("Stepped back to a fresh start: nothing simulated." if left == 0 else
+                            f"Stepped back: {left} step{'s' if left != 1 else ''} left; the tree shows the session "
+                            "as it is now.")
 
     # --- scenarios -----------------------------------------------------------------------------
     def _save(self) -> None:
@@ -308,6 +341,7 @@ class SimulatorPanel(QWidget):
             self._append(step.op, Path(step.path), result)
         self.status.setText(f"Loaded {self.timeline.count()} steps from {path.name}")
         self._update_buttons()
+        self._publish()
 
 
 def _field(obj, *names, default=None):

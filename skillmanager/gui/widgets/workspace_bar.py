@@ -5,7 +5,8 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QToolButton, QVBoxLayout,
+                               QWidget)
 
 from skillmanager.gui.engine import WorkspaceSpec
 
@@ -26,7 +27,7 @@ class WorkspaceBar(QWidget):
         self._spec: WorkspaceSpec | None = None
         self.project = QComboBox(self)
         self.project.setEditable(True)
-        self.project.setMinimumContentsLength(28)
+        self.project.setMinimumContentsLength(20)
         self.project.setToolTip("Project folder (Claude Code's working directory); recent folders in the list")
         self.project.lineEdit().returnPressed.connect(self._emit)
         self.project.activated.connect(lambda _i: self._emit())
@@ -55,17 +56,46 @@ class WorkspaceBar(QWidget):
         self.plugin_dirs.setToolTip("--plugin-dir directories")
         self.plugin_dirs.editingFinished.connect(self._emit_if_changed)
         self.profile_note = QLabel(self)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(4, 2, 4, 2)
-        for label, widget, stretch in (("Project", self.project, 3), (None, browse, 0), ("Home", self.home, 1),
-                                       ("Profile", self.profile, 0), ("Model", self.model, 1),
-                                       ("Add-dirs", self.add_dirs, 1), ("Plugins", self.plugin_dirs, 1)):
+        # Project, profile and model first; home and extra dirs wrap to a second row when the window is
+        # narrow, so that no field is squeezed to a few unreadable characters.
+        self._items: list[tuple[QWidget, int, bool]] = []  # widget, stretch, secondary
+        for label, widget, stretch, secondary in (
+                ("&Project", self.project, 3, False), (None, browse, 0, False), ("P&rofile", self.profile, 0, False),
+                ("&Model", self.model, 1, False), ("H&ome", self.home, 1, True), ("A&dd-dirs", self.add_dirs, 1, True),
+                ("Plu&gins", self.plugin_dirs, 1, True)):
             if label:
                 caption = QLabel(label, self)
-                caption.setBuddy(widget)
-                layout.addWidget(caption)
-            layout.addWidget(widget, stretch)
-        layout.addWidget(self.profile_note)
+                caption.setBuddy(widget)  # Alt+letter focuses the field
+                self._items.append((caption, 0, secondary))
+            self._items.append((widget, stretch, secondary))
+            if widget is not browse:
+                widget.setMinimumWidth(90)
+        self._items.append((self.profile_note, 0, True))
+        self.rows = QVBoxLayout(self)
+        self.rows.setContentsMargins(4, 2, 4, 2)
+        self.rows.setSpacing(2)
+        self.first_row, self.second_row = QHBoxLayout(), QHBoxLayout()
+        self.rows.addLayout(self.first_row)
+        self.rows.addLayout(self.second_row)
+        self.two_rows: bool | None = None
+        self._arrange(False)
+
+    WRAP_BELOW = 1250  # px: below this width the bar takes two rows
+
+    def _arrange(self, two_rows: bool) -> None:
+        if two_rows == self.two_rows:
+            return
+        self.two_rows = two_rows
+        for widget, _stretch, _secondary in self._items:
+            self.first_row.removeWidget(widget)
+            self.second_row.removeWidget(widget)
+        for widget, stretch, secondary in self._items:
+            (self.second_row if two_rows and secondary else self.first_row).addWidget(widget, stretch)
+        self.updateGeometry()
+
+    def resizeEvent(self, event) -> None:
+        self._arrange(event.size().width() < self.WRAP_BELOW)
+        super().resizeEvent(event)
 
     def set_recent(self, folders: list[str]) -> None:
         current = self.project.currentText()
