@@ -55,7 +55,16 @@ def test_every_source_kind_is_present(registry):
     assert len(project_levels) == 2  # the cwd and the repo root (walk-up)
 
 
-def test_every_conflict_kind_is_present(registry):
+@pytest.fixture(scope="module", params=["legacy", "current"])
+def registry_by_profile(request, tmp_path_factory):
+    from skillmanager.core.registry import load_registry
+
+    return load_registry(create_demo_workspace(tmp_path_factory.mktemp(f"demo-{request.param}"),
+                                               profile=request.param))
+
+
+def test_every_conflict_kind_is_present(registry_by_profile):
+    registry = registry_by_profile
     conflicts = {c.name: c for c in registry.conflicts()}
     # managed > user > project for the same name
     assert [l.source for l, _ in conflicts["commit-message"].losers] == [SourceKind.USER, SourceKind.PROJECT]
@@ -66,8 +75,20 @@ def test_every_conflict_kind_is_present(registry):
     # a skill beats a legacy command of the same name
     assert conflicts["deploy"].winner.kind == "skill"
     assert any(l.kind == "command" for l, _ in conflicts["deploy"].losers)
-    # project beats --add-dir
-    assert conflicts["release-notes"].winner.source is SourceKind.PROJECT
+    # project beats --add-dir for the name `release-notes`
+    clash = conflicts["release-notes"]
+    assert clash.winner.source is SourceKind.PROJECT and clash.winner.name == "release-notes"
+    assert registry.find("release-notes") is clash.winner
+    [(extra, reason)] = clash.losers
+    assert extra.source is SourceKind.ADD_DIR
+    if registry.profile.name == "legacy":  # shadowed: first match wins
+        assert extra.name == "release-notes" and extra.state.shadowed_by is clash.winner
+        assert "project beats --add-dir" in reason
+    else:  # 2.1.332 renames the clashing --add-dir copy `extra:release-notes` (FINDINGS-registry.md, seeds 1, 22,
+        # 30, 35, 38, 39): a separate skill, listed and callable under that name, not shadowed
+        assert extra.name == "extra:release-notes" and extra.state.shadowed_by is None
+        assert extra.state.listed is Listed.FULL and registry.find("extra:release-notes") is extra
+        assert "listed as extra:release-notes" in reason and "scoped to extra/" in extra.description
 
 
 def test_states_of_the_special_skills(registry):
@@ -100,3 +121,31 @@ def test_nested_packages_for_discovery(demo):
     assert (cwd / "packages" / "api" / ".claude" / "skills" / "api-conventions" / "SKILL.md").is_file()
     assert (cwd / "packages" / "web" / ".claude" / "skills" / "api-conventions" / "SKILL.md").is_file()
     assert (cwd / "vendor" / "old-sdk" / ".claude" / "skills" / "sdk-helper" / "SKILL.md").is_file()
+
+
+@pytest.mark.parametrize("profile", ["legacy", "current"])
+def test_conflicts_command_shows_the_add_dir_clash(tmp_path, profile):
+    """`skillmanager conflicts`: the winner, then the --add-dir copy as shadowed (legacy) or renamed (current)."""
+    import io
+    import json
+
+    from skillmanager.cli import main
+
+    paths = copy_demo(tmp_path / "demo")
+    argv = ["conflicts", "--profile", profile, "--cwd", str(paths.cwd), "--home", str(paths.home),
+            "--managed-dir", str(paths.managed_root), "--add-dir", str(paths.add_dir),
+            "--plugin-dir", str(paths.plugin_dir)]
+    out = io.StringIO()
+    assert main(argv, out) == 0
+    text = out.getvalue()
+    block = text[text.index("release-notes\n  wins:  project"):]
+    extra = paths.add_dir / ".claude" / "skills" / "release-notes" / "SKILL.md"
+    if profile == "legacy":
+        assert f"  loses: add-dir  {extra}\n         Source precedence: project beats --add-dir" in block
+    else:
+        assert f"  renamed to extra:release-notes: add-dir  {extra}\n         The name release-notes is taken" in block
+    out = io.StringIO()
+    assert main(argv + ["--json"], out) == 0
+    [clash] = [c for c in json.loads(out.getvalue()) if c["name"] == "release-notes"]
+    assert clash["winner"]["name"] == "release-notes" and clash["winner"]["source"] == "project"
+    assert [l["name"] for l in clash["losers"]] == ["release-notes" if profile == "legacy" else "extra:release-notes"]

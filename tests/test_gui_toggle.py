@@ -216,3 +216,25 @@ def test_a_higher_scope_that_decides_disables_apply_with_the_reason(window, prof
     assert not box.apply_button.isEnabled()
     text = box.preview_text()
     assert "Not possible" in text and "takes priority over user settings" in text
+
+
+def test_on_wording_is_true_for_waiting_and_blocked_skills(window, profile):
+    """The "on" choice and the summary never claim "listed and callable" for a skill that is not."""
+    box = _select(window, "sql-review")  # paths: → waiting until a matching file is touched
+    assert _row_visual(window, "sql-review") is states.Visual.CONDITIONAL
+    on = box.choice.itemText(box.choice.findData("on"))
+    assert "still waiting for a matching file" in on and "(now)" in on
+    assert "callable" not in on and "not blocked" not in on
+    assert box.summary.text().startswith("On (this setting), but still waiting: not listed and not callable")
+
+    box = _select(window, "db-reset")  # Skill(db-reset) deny rule in the project settings
+    assert _row_visual(window, "db-reset") is states.Visual.BLOCKED
+    assert box.toggle_state.blocked and box.toggle_state.deny_rule.scope == "project"
+    on = box.choice.itemText(box.choice.findData("on"))
+    assert "blocked by the deny rule Skill(db-reset) in project settings" in on and "(now)" in on
+    assert "callable" not in on and "not blocked" not in on
+    assert "blocked" in box.summary.text() and "callable by the model" not in box.summary.text()
+
+    box = _select(window, "env-check")  # an ordinary skill keeps the plain words
+    on = box.choice.itemText(box.choice.findData("on"))
+    assert on.startswith("On — listed and callable" if profile == "current" else "On — not hidden, not blocked")

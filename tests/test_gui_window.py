@@ -247,3 +247,18 @@ def test_filter_keeps_groups_open_and_bottom_texts_differ(qtbot, window):
     assert "contested" in summary and "waiting" in summary
     assert window.statusBar().currentMessage() != summary
     assert "skills loaded" not in window.statusBar().currentMessage()
+
+
+def test_conflicts_panel_shows_a_renamed_add_dir_copy(window):
+    """current renames a clashing --add-dir skill `extra:release-notes` (registry fuzz finding 11): the panel
+    shows the project copy winning and the renamed copy with the reason, not as shadowed."""
+    panel = window.conflicts
+    top = next(panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount())
+               if panel.tree.topLevelItem(i).text(0) == "release-notes")
+    assert top.child(0).text(0) == "wins" and top.child(0).text(1) == "Project"
+    renamed = top.child(1)
+    assert renamed.text(0) == "renamed extra:release-notes"
+    assert "listed as extra:release-notes" in renamed.text(2)
+    assert "renamed" in panel.summary.text()
+    panel.tree.setCurrentItem(renamed)
+    assert window.registry_panel.view.currentIndex().data(Role.Name) == "extra:release-notes"

@@ -463,3 +463,23 @@ def test_unreadable_settings_file_is_refused(tree, monkeypatch):
     monkeypatch.setattr(atomic_write, "read_snapshot", deny)
     plan = plan_toggle(registry, skill_of(registry, "p-skill"), "off")
     assert not plan.ok and "cannot be read (Permission denied)" in plan.refusal
+
+
+def test_summary_of_on_is_true_for_waiting_and_blocked_skills(tmp_path):
+    """'On' only says no setting turns the skill off: a waiting or denied skill must not read as callable."""
+    from skillmanager.core.registry import load_registry
+    from skillmanager.core.toggle import effective_toggle_state
+    from skillmanager.core.workspace import Workspace
+
+    home, proj = tmp_path / "home", tmp_path / "home" / "proj"
+    for name, front in (("waits", "paths: src/**\n"), ("denied", "")):
+        skill = proj / ".claude" / "skills" / name
+        skill.mkdir(parents=True)
+        (skill / "SKILL.md").write_text(f"---\ndescription: {name}\n{front}---\nbody\n", encoding="utf-8")
+    (proj / ".claude" / "settings.json").write_text('{"permissions": {"deny": ["Skill(denied)"]}}\n', encoding="utf-8")
+    (proj / ".git").mkdir()
+    registry = load_registry(Workspace.create(home=home, cwd=proj, managed_root=None, profile="current", env={}))
+    waiting = effective_toggle_state(registry, registry.find("waits") or next(s for s in registry.skills if s.name == "waits"))
+    denied = effective_toggle_state(registry, registry.find("denied"))
+    assert waiting.state == "on" and "still waiting" in waiting.summary and "callable by the model and" not in waiting.summary
+    assert denied.state == "on" and "Skill(denied)" in denied.summary and "stays listed" in denied.summary

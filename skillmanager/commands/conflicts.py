@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _ref(skill) -> dict:
-    return {"source": skill.source.value, "path": str(skill.path) if skill.path else None}
+    # `name` differs from the conflict's name for a clashing --add-dir copy current renames `{dir}:{name}`
+    return {"name": skill.name, "source": skill.source.value, "path": str(skill.path) if skill.path else None}
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -38,5 +39,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for c in conflicts:
         out.write(f"{c.name}\n  wins:  {c.winner.source.value}  {c.winner.path or ''}\n")
         for skill, why in c.losers:
-            out.write(f"  loses: {skill.source.value}  {skill.path or ''}\n         {why}\n")
+            if getattr(skill, "scoped_from", None):  # current: kept as a separate skill under a scoped name
+                out.write(f"  renamed to {skill.name}: {skill.source.value}  {skill.path or ''}\n         {why}\n")
+            else:
+                out.write(f"  loses: {skill.source.value}  {skill.path or ''}\n         {why}\n")
     return 0

@@ -20,6 +20,7 @@ from .frontmatter import js_trim
 from .inline_shell import ShellSnippet, find_inline_shell
 from .model import Skill, SourceKind
 from .profiles import LEGACY, Profile, get_profile
+from .registry import resolve_name
 from .textwidth import utf16_len
 
 NO_OUTPUT = "(Bash completed with no output)"
@@ -72,17 +73,12 @@ def _candidates(registry: Any) -> list[Skill]:
     return [s for s in registry.skills if s.state.duplicate_of is None and s.state.active]
 
 
-def resolve_skill(registry: Any, name: str, profile: Profile) -> Skill | None:
-    """legacy `findCommand`: first with name or userFacingName; current `$s`: exact name first."""
-    skills = _candidates(registry)
-    if profile.name != LEGACY:
-        for skill in skills:
-            if skill.name == name:
-                return skill
-    for skill in skills:
-        if skill.name == name or (skill.display_name or skill.name) == name:
-            return skill
-    return None
+def resolve_skill(registry: Any, name: str, profile: Profile, *, for_model: bool = True) -> Skill | None:
+    """The copy `name` reaches: the same rule as Registry.find (registry.resolve_name). For the model, current
+    skips a disable-model-invocation copy when a later copy may be called (fuzz-reg seeds 20, 21, 22: user
+    `simplify` with dmi → `Skill simplify` launched the bundled one). A user's `/name` goes through the slash
+    command lookup (commands.ts findCommand: first match), so for_model=False keeps the first copy."""
+    return resolve_name(registry.skills, name, profile, for_model=for_model)
 
 
 # current's built-in slash commands and aliases (names in the 2.1.332 binary, `name:"…"`; `cost` is an
@@ -196,7 +192,7 @@ def expand(registry: Any, name: str, *, args: str | None = "", session_id: str |
     result = ExpansionResult(requested=requested, name=resolved, profile=profile.name)
     if not trimmed:
         return _refuse(result, f"<tool_use_error>Invalid skill format: {name}</tool_use_error>")
-    skill = resolve_skill(registry, resolved, profile)
+    skill = resolve_skill(registry, resolved, profile, for_model=not as_user)
     override = _override(registry, skill, profile) if skill is not None else None
     if skill is None or (as_user and override == "off"):
         return _refuse(result, _unknown_text(registry, resolved, profile))
@@ -272,7 +268,10 @@ def expansion_text(skill: Skill, args: str | None, profile: Profile | str, *, se
     """The injected text before inline shell runs: header, body, substitutions (both orders per profile)."""
     profile = get_profile(profile) if isinstance(profile, str) else profile
     args = "" if args is None else args  # an omitted `args` behaves exactly like "" (expand-args)
-    base_dir = str(skill.skill_dir) if skill.skill_dir is not None and skill.kind == "skill" else None
+    # loadSkillsDir.ts createSkillCommand `baseDir ? "Base directory…"`: every skill with a skill dir, including a
+    # SKILL.md under .claude/commands (loadSkillsFromCommandsDir `baseDir: skillDirectory`; fuzz-reg seeds 22, 29,
+    # 33, 34, 38, both versions). Plain command .md files, plugin commands and MCP skills have none.
+    base_dir = str(skill.skill_dir) if skill.skill_dir is not None else None
     text = f"Base directory for this skill: {base_dir}\n\n{skill.body}" if base_dir else skill.body
     names = argument_names(skill)
     plugin_root = (str(skill.scope_dir) if skill.source in (SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND)

@@ -54,19 +54,7 @@ class Registry:
         name = name.strip()
         if name.startswith("/"):
             name = name[1:]
-        candidates = [s for s in self.skills if s.state.duplicate_of is None and s.state.active]
-        if self.profile.name != "legacy":
-            if self.profile.dmi_yields_name:  # a copy the model may call comes first (decide_states)
-                for skill in candidates:
-                    if skill.name == name and not skill.disable_model_invocation:
-                        return skill
-            for skill in candidates:
-                if skill.name == name:
-                    return skill
-        for skill in candidates:
-            if skill.name == name or skill.display_name == name:
-                return skill
-        return None
+        return resolve_name(self.skills, name, self.profile)
 
     def copies(self, name: str) -> list[Skill]:
         name = name[1:] if name.startswith("/") else name
@@ -107,6 +95,26 @@ class Registry:
             groups[key][2].append(skill)
         ranked = sorted(groups.items(), key=lambda kv: order.index(kv[1][0]))  # stable within a kind
         return [(key, label, skills) for key, (_, label, skills) in ranked]
+
+
+def resolve_name(skills: list[Skill], name: str, profile: Profile, *, for_model: bool = True) -> Skill | None:
+    """The copy a name reaches among loaded, active skills (name already stripped of `/`): legacy `findCommand`
+    takes the first matching name or display name; current `$s` an exact name first, then a display name, and
+    for the model (Skill tool) a copy it may call comes first (dmi_yields_name, decide_states; fuzz-reg seeds 20,
+    21, 22). Shared by Registry.find and expansion.resolve_skill."""
+    candidates = [s for s in skills if s.state.duplicate_of is None and s.state.active]
+    if profile.name != "legacy":
+        if for_model and profile.dmi_yields_name:
+            for skill in candidates:
+                if skill.name == name and not skill.disable_model_invocation:
+                    return skill
+        for skill in candidates:
+            if skill.name == name:
+                return skill
+    for skill in candidates:
+        if skill.name == name or skill.display_name == name:
+            return skill
+    return None
 
 
 def _group_label(skill: Skill) -> str:

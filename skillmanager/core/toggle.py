@@ -380,7 +380,14 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
         decided_by = SettingDecision("skillOverrides", "on", decider.scope, decider.path)
 
     if decided_by is None:
+        # "on" only means no setting turns it off; say what still limits it (conditional, deny rule)
         summary = "On: listed with its description and callable by the model and as /" + skill.name + "."
+        if skill.state.conditional and not skill.state.active:
+            summary = ("On (this setting), but still waiting: not listed and not callable until a file matching "
+                       f"{', '.join(skill.paths or [])} is read, edited or written.")
+        elif rule is not None:
+            summary = (f"On (this setting), but blocked: the deny rule {rule.text} refuses the model's Skill calls; "
+                       "it stays listed.")
     elif decided_by.kind == "front-matter":
         summary = f"Hidden from the model by disable-model-invocation: true in {skill.path}; /{skill.name} still works."
     elif decided_by.kind == "disableBundledSkills":

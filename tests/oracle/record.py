@@ -33,8 +33,9 @@ DEFAULT_BINS = {
 BIN_ENV = {"legacy": "CLAUDE_LEGACY_BIN", "current": "CLAUDE_CURRENT_BIN"}
 HEADER = "The following skills are available for use with the Skill tool:"
 WRAPPED_HEADER = "<system-reminder>\n" + HEADER
-# Claude Code's own skills (spec §4 plus names compiled into each binary). An entry with one of
-# these names is masked unless its description comes from the fixture (a user skill may reuse a name).
+# Claude Code's own skills (spec §4 plus names compiled into each binary). A Skill call on one of these
+# names has its expansion masked unless the text comes from the fixture; listing entries are masked by
+# position (OWN_ORDER below).
 BUNDLED_NAMES = {
     "legacy": ["update-config", "simplify", "loop", "claude-api", "keybindings-help", "debug",
                "batch", "stuck", "remember", "verify", "schedule", "claude-in-chrome", "lorem-ipsum",
@@ -44,6 +45,19 @@ BUNDLED_NAMES = {
                 "plugin-authoring", "init", "security-review", "debug", "batch", "stuck", "remember",
                 "verify", "schedule", "claude-in-chrome", "review", "pr-comments", "statusline"],
 }
+# Where Claude Code's own entries sit in a listing (masking goes by position, not by name alone: a user
+# skill or command may reuse a bundled name, e.g. fuzz-reg seed 32's user `simplify`/`review` with a
+# fallback description). legacy: the bundled skills come first, in registration order (src/skills/bundled/
+# index.ts; captures show update-config, simplify, loop, claude-api). current: after the plugin skills, one
+# run in this order (captures: base, deep-cwd, fuzz-reg-*), then the scoped --add-dir entries, then
+# init and security-review.
+OWN_ORDER = {
+    "legacy": ["update-config", "keybindings-help", "verify", "debug", "lorem-ipsum", "skillify", "remember",
+               "simplify", "batch", "stuck", "dream", "loop", "schedule", "claude-api", "claude-in-chrome"],
+    "current": ["dataviz", "update-config", "keybindings-help", "code-review", "simplify",
+                "fewer-permission-prompts", "loop", "claude-api", "workflow-authoring", "run", "plugin-authoring"],
+}
+CURRENT_TAIL = ("init", "security-review")
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 STRING_WIDTH_DIR = os.environ.get("STRING_WIDTH_DIR", os.path.join(tempfile.gettempdir(), "oracle-string-width"))
 
@@ -210,9 +224,46 @@ def fixture_texts(work: str) -> str:
     return "\n".join(chunks)
 
 
+def _ordered_run(names: list[str], order: list[str]) -> list[int]:
+    """Positions (into names) of a run whose names follow `order` strictly."""
+    run, last = [], -1
+    for i, name in enumerate(names):
+        if name not in order or order.index(name) <= last:
+            break
+        run.append(i)
+        last = order.index(name)
+    return run
+
+
+def own_entry_indexes(entries: list[str], profile: str) -> set[int]:
+    """The entries Claude Code itself lists (by position, see OWN_ORDER)."""
+    names = [entry_name(e) for e in entries]
+    if profile == "legacy":
+        return set(_ordered_run(names, OWN_ORDER["legacy"]))
+    own: set[int] = set()
+    order = OWN_ORDER["current"]
+    start = None  # the last place a run of the bundled block can start: the block is the last such run
+    for i in range(len(names) - 1, -1, -1):
+        if names[i] in order and (i == 0 or names[i - 1] not in order
+                                  or order.index(names[i - 1]) >= order.index(names[i])):
+            start = i
+            break
+    if start is not None:
+        own |= {start + k for k in _ordered_run(names[start:], order)}
+    if own:  # only Claude Code's entries (and renamed --add-dir ones) follow the block: init, security-review
+        own |= {i for i in range(max(own) + 1, len(names)) if names[i] in CURRENT_TAIL}
+    else:  # no block: init / security-review only as the last entries (scoped --add-dir entries aside)
+        for i in range(len(names) - 1, -1, -1):
+            if "(scoped to " in entries[i]:
+                continue
+            if names[i] not in CURRENT_TAIL:
+                break
+            own.add(i)
+    return own
+
+
 def mask_bundled(listing_text: str, profile: str, fixture_blob: str) -> tuple[str, list[str]]:
-    """Replace bundled entries by placeholders; return the new text and the masked names."""
-    names = set(BUNDLED_NAMES["legacy"]) | set(BUNDLED_NAMES["current"])
+    """Replace Claude Code's own entries by placeholders; return the new text and the masked names."""
     prefix, sep, rest = listing_text.partition(HEADER + "\n\n")
     if not sep:
         return listing_text, []
@@ -224,11 +275,12 @@ def mask_bundled(listing_text: str, profile: str, fixture_blob: str) -> tuple[st
             rest, trailer = rest[: -len(closing)], closing
             break
     entries = split_entries(rest)
+    own = own_entry_indexes(entries, profile)
     targets = []
     for i, e in enumerate(entries):
         name = entry_name(e)
-        if name not in names:
-            continue
+        if i not in own:
+            continue  # not in Claude Code's own block: a user skill or command that reuses a bundled name
         desc = e[len("- " + name):].lstrip(":").strip()
         if not desc:
             continue  # a bare "- name" carries no Anthropic text

@@ -12,6 +12,11 @@ from skillmanager.gui.wording import short_path
 _IDENTITY = Qt.ItemDataRole.UserRole
 
 
+def _renamed_from(skill) -> str | None:
+    """The bare name a clashing --add-dir skill had before current renamed it `{dir}:{name}` (registry.py)."""
+    return getattr(skill, "scoped_from", None)
+
+
 class ConflictsPanel(QWidget):
     identity_clicked = Signal(object)
 
@@ -50,9 +55,11 @@ class ConflictsPanel(QWidget):
             return
         conflicts = list(conflicts_of())
         home = getattr(snapshot.workspace, "home", None)
+        renamed = any(_renamed_from(loser) for c in conflicts for loser, _ in c.losers)
         self.summary.setText(
-            f"{len(conflicts)} contested names. The first copy found wins; the others are shadowed. "
-            "Click a copy to select it in the tree." if conflicts else "No two skills share a name.")
+            f"{len(conflicts)} contested names. The first copy found wins; the others are shadowed"
+            + (" (or, for a clashing --add-dir skill in Claude Code 2.1.3xx, renamed)" if renamed else "")
+            + ". Click a copy to select it in the tree." if conflicts else "No two skills share a name.")
         for conflict in conflicts:
             winner = conflict.winner
             top = QTreeWidgetItem([conflict.name, "", f"{1 + len(conflict.losers)} copies"])
@@ -69,8 +76,12 @@ class ConflictsPanel(QWidget):
             win.setData(0, _IDENTITY, skill_identity(winner))
             top.addChild(win)
             for loser, reason in conflict.losers:
-                row = QTreeWidgetItem(["shadowed", loser.source.label, str(reason)])
-                row.setIcon(0, states.icon(states.Visual.SHADOWED))
+                if _renamed_from(loser):  # current: a separate skill under a scoped name (registry fuzz finding 11)
+                    row = QTreeWidgetItem([f"renamed {loser.name}", loser.source.label, str(reason)])
+                    row.setIcon(0, states.icon(states.visual_state(loser)))
+                else:
+                    row = QTreeWidgetItem(["shadowed", loser.source.label, str(reason)])
+                    row.setIcon(0, states.icon(states.Visual.SHADOWED))
                 row.setToolTip(0, short_path(loser.path, home))
                 row.setToolTip(1, short_path(loser.path, home))
                 row.setToolTip(2, str(reason))

@@ -32,6 +32,34 @@ LEGACY_NOTE = ("Claude Code 2.1.88 has no skillOverrides: “name only” and �
                "listed).")
 
 
+def _waiting(skill: Skill) -> bool:
+    """A conditional (paths:) skill not yet activated: neither listed nor callable whatever the setting."""
+    return bool(skill.state.conditional and not skill.state.active)
+
+
+def _deny_words(state) -> str:
+    """Where the deny rule that blocks the skill lives, from core's ToggleState."""
+    rule = state.deny_rule
+    if rule is None:
+        return "blocked by a deny rule"
+    where = SCOPE_WORDS.get(rule.scope, f"{rule.scope} settings")
+    return f"blocked by the deny rule {rule.text} in {where}"
+
+
+def on_choice_words(state, skill: Skill) -> str:
+    """The "on" choice worded so it is true for this skill: for a waiting or blocked skill "on" is only what
+    this setting says, not what Claude gets."""
+    legacy = state.profile != "current"
+    caveats = []
+    if _waiting(skill):
+        caveats.append("the skill is still waiting for a matching file")
+    if state.blocked:
+        caveats.append(_deny_words(state))
+    if not caveats:
+        return LEGACY_ON_WORDS if legacy else CHOICE_WORDS["on"]
+    return ("Not hidden" if legacy else "On (this setting)") + " — " + "; ".join(caveats)
+
+
 class ToggleBox(QGroupBox):
     state_shown = Signal(object)  # core ToggleState of the skill shown (tests and screenshots read it)
 
@@ -159,8 +187,11 @@ class ToggleBox(QGroupBox):
         model: QStandardItemModel = self.choice.model()
         current = 0
         for index, control in enumerate(controls):
-            words = LEGACY_ON_WORDS if legacy and control.state == "on" else CHOICE_WORDS.get(control.state,
-                                                                                                control.state)
+            if control.state == "on" and self.toggle_state is not None and self.skill is not None:
+                words = on_choice_words(self.toggle_state, self.skill)
+            else:
+                words = LEGACY_ON_WORDS if legacy and control.state == "on" else CHOICE_WORDS.get(control.state,
+                                                                                                    control.state)
             if control.active:
                 words += "  (now)"
                 current = index
