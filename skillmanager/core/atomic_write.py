@@ -19,6 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .safe_read import check_regular
+
 __all__ = [
     "TEMP_PREFIX",
     "ExternalChangeError",
@@ -165,6 +167,7 @@ def read_snapshot(path: str | os.PathLike[str], *, missing_ok: bool = False) -> 
     given = Path(path)
     for _attempt in range(5):
         try:
+            check_regular(given)  # a FIFO or device raises here instead of blocking / never ending
             with open(given, "rb") as handle:
                 before = os.fstat(handle.fileno())
                 data = handle.read()

@@ -51,15 +51,20 @@ def _nonblocking_opener(path, flags):
     return os.open(path, flags | _NONBLOCK)
 
 
-def open_regular(path):
-    """`open(path, "rb")` for a regular file only: stat first (opening a FIFO blocks until a writer comes,
-    reading /dev/zero never ends), re-checked on the open handle. Raises IsADirectoryError,
-    NotRegularFileError or the OSError of stat/open."""
+def check_regular(path) -> None:
+    """Raise unless `path` is a regular file (following links): stat before opening, because opening a
+    FIFO blocks until a writer comes and reading /dev/zero never ends. IsADirectoryError,
+    NotRegularFileError or the OSError of stat (FileNotFoundError, ELOOP, …)."""
     mode = os.stat(path).st_mode
     if _stat.S_ISDIR(mode):
         raise IsADirectoryError(21, "Is a directory", os.fsdecode(path))
     if not _stat.S_ISREG(mode):
         raise NotRegularFileError(0, f"{special_file_kind(mode)}, not a regular file", os.fsdecode(path))
+
+
+def open_regular(path):
+    """`open(path, "rb")` for a regular file only (check_regular), re-checked on the open handle."""
+    check_regular(path)
     handle = open(path, "rb", opener=_nonblocking_opener)
     mode = os.fstat(handle.fileno()).st_mode
     if not _stat.S_ISREG(mode):
