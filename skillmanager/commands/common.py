@@ -96,3 +96,16 @@ def _ref(other: Skill | None) -> dict[str, Any] | None:
     if other is None:
         return None
     return {"name": other.name, "source": other.source.value, "path": _path(other.path)}
+
+
+def report_workspace_diagnostics(registry, stream=None) -> None:
+    """Problems that belong to no skill (unreadable files, bad settings) as one stderr line each.
+
+    Used where stdout must stay machine-readable (`--json`); lone surrogates from undecodable file names
+    become U+FFFD so a UTF-8 stderr never raises."""
+    from skillmanager.core.textwidth import safe_for_output
+
+    stream = stream or sys.stderr
+    for d in registry.diagnostics:
+        where = f" ({d.path})" if d.path else ""
+        stream.write(safe_for_output(f"skillmanager: {d.severity.value}: {d.message}{where}") + "\n")

@@ -7,7 +7,7 @@ from typing import TextIO
 
 from skillmanager.core.registry import load_registry
 
-from .common import add_workspace_options, skill_to_json, workspace_or_exit
+from .common import add_workspace_options, report_workspace_diagnostics, skill_to_json, workspace_or_exit
 
 NAME = "list"
 HELP = "list every skill Claude Code would load, with source, state and shadowing"
@@ -26,6 +26,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         json.dump([skill_to_json(s) for s in registry.skills], out, indent=1, ensure_ascii=False)
         out.write("\n")
+        # stdout stays one JSON array; problems that belong to no skill (unreadable files, bad settings) go to stderr
+        report_workspace_diagnostics(registry)
         return 0
     for _key, label, skills in registry.by_source():
         out.write(f"{label}\n")

@@ -198,7 +198,7 @@ def _plugin_commands(plugin: Plugin, profile: Profile, diagnostics: list[Diagnos
             skill = load_skill_file(path, name=name, kind="command", source=SourceKind.PLUGIN_COMMAND,
                                     profile=profile, source_root=base, skill_dir=None,
                                     fallback_label="Plugin skill" if is_skill else "Plugin command",
-                                    allow_paths=False)
+                                    allow_paths=False, skipped=diagnostics)
             if skill is not None:
                 out.append(_tag(skill, plugin, profile))
     return out
@@ -233,7 +233,8 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
                 name = _PLUGIN_NAME_UNSAFE.sub("-", name)  # (fuzz-reg seeds 1, 25)
             skill = load_skill_file(path, name=f"{plugin.name}:{name}", kind="skill",
                                     source=SourceKind.PLUGIN_SKILL, profile=profile, source_root=root,
-                                    skill_dir=skill_dir, fallback_label="Plugin skill", allow_paths=False)
+                                    skill_dir=skill_dir, fallback_label="Plugin skill", allow_paths=False,
+                                    skipped=diagnostics)
             if skill is not None:
                 seen.add(real)
                 out.append(_tag(skill, plugin, profile))

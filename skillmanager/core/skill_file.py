@@ -111,9 +111,12 @@ def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, pro
                     source_root: Path | None, skill_dir: Path | None, fallback_label: str,
                     plugin: str | None = None, scope_dir: Path | None = None,
                     allow_paths: bool = True, display_names: bool = True,
-                    text: str | None = None, path_text: str | None = None) -> Skill | None:
-    """Read and parse; None when the file does not exist (Claude Code skips it silently).
+                    text: str | None = None, path_text: str | None = None,
+                    skipped: list[Diagnostic] | None = None) -> Skill | None:
+    """Read and parse; None when the file does not exist or cannot be read.
 
+    Claude Code skips a skill whose file it cannot read (loadSkillsDir.ts: `readFile` fails → `return null`),
+    so no Skill is made; the reasons go to `skipped` (the workspace's diagnostics) so the user sees them.
     `path_text` is `str(path)` when the caller already has it: reading by string skips pathlib's
     parsing on the hot path; diagnostics still name `path`."""
     diagnostics: list[Diagnostic] = []
@@ -126,11 +129,11 @@ def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, pro
             diagnostics.extend(replace(d, path=path) if d.path is not path else d for d in result.diagnostics)
         size = result.size
         if result.text is None:
-            skill = Skill(name=name, kind=kind, source=source, source_root=source_root, path=path,
-                          skill_dir=skill_dir, plugin=plugin, scope_dir=scope_dir, diagnostics=diagnostics)
-            skill.description = fallback_label
-            skill.description_from_body = True
-            return skill
+            if skipped is not None:
+                skipped.extend(diagnostics)
+                skipped.append(Diagnostic(Severity.WARNING, "skill-skipped",
+                                          f"Claude Code cannot read this file, so it skips the {kind} {name!r}.", path))
+            return None
         text = result.text
     else:
         size = len(text.encode("utf-8", errors="replace"))

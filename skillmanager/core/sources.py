@@ -94,7 +94,8 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
         file_text = prefix + name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
         skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind="skill", source=source,
                                 profile=profile, source_root=base, skill_dir=skill_dir,
-                                fallback_label="Skill", scope_dir=scope_dir, path_text=file_text)
+                                fallback_label="Skill", scope_dir=scope_dir, path_text=file_text,
+                                skipped=diagnostics)
         if skill is not None:
             skill.group = group
             skill._via_link = entry.is_symlink()  # type: ignore[attr-defined]
@@ -266,7 +267,7 @@ def load_commands_dir(base: Path, source: SourceKind, profile: Profile, diagnost
         skill = load_skill_file(path, name=command_name(path, base), kind="command", source=source,
                                 profile=profile, source_root=base, skill_dir=path.parent if is_skill else None,
                                 fallback_label="Custom command", scope_dir=scope_dir, allow_paths=False,
-                                display_names=False)
+                                display_names=False, skipped=diagnostics)
         if skill is not None:
             skill.group = f"command:{origin}:{base}"
             out.append(skill)
