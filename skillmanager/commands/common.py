@@ -7,6 +7,7 @@ from typing import Any
 
 from skillmanager.core.model import Skill
 from skillmanager.core.profiles import CURRENT, PROFILE_NAMES
+from skillmanager.core.registry import load_registry
 from skillmanager.core.workspace import Workspace, WorkspaceError
 
 
@@ -109,3 +110,11 @@ def report_workspace_diagnostics(registry, stream=None) -> None:
     for d in registry.diagnostics:
         where = f" ({d.path})" if d.path else ""
         stream.write(safe_for_output(f"skillmanager: {d.severity.value}: {d.message}{where}") + "\n")
+
+
+def registry_or_exit(args: argparse.Namespace):
+    """The loaded registry for the shared workspace options, or (None, exit code) after a one-line error."""
+    workspace, code = workspace_or_exit(args)
+    if workspace is None:
+        return None, code
+    return load_registry(workspace), 0

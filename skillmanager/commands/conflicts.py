@@ -5,9 +5,8 @@ import argparse
 import json
 from typing import TextIO
 
-from skillmanager.core.registry import load_registry
 
-from .common import add_workspace_options, workspace_or_exit
+from .common import add_workspace_options, registry_or_exit
 
 NAME = "conflicts"
 HELP = "show every skill name defined more than once, the winner, the losers and why"
@@ -24,10 +23,10 @@ def _ref(skill) -> dict:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    workspace, code = workspace_or_exit(args)
-    if workspace is None:
+    registry, code = registry_or_exit(args)
+    if registry is None:
         return code
-    conflicts = load_registry(workspace).conflicts()
+    conflicts = registry.conflicts()
     if args.json:
         json.dump([{"name": c.name, "winner": _ref(c.winner),
                     "losers": [{**_ref(s), "reason": why} for s, why in c.losers]} for c in conflicts],

@@ -7,10 +7,9 @@ import sys
 from typing import TextIO
 
 from skillmanager.core.expansion import expand
-from skillmanager.core.registry import load_registry
 from skillmanager.core.textwidth import safe_for_output
 
-from .common import add_workspace_options, workspace_or_exit
+from .common import add_workspace_options, registry_or_exit
 
 NAME = "expand"
 HELP = ("print `Launching skill: NAME` and exactly the text a Skill call injects (or the refusal); "
@@ -30,10 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    workspace, code = workspace_or_exit(args)
-    if workspace is None:
+    registry, code = registry_or_exit(args)
+    if registry is None:
         return code
-    registry = load_registry(workspace)
     result = expand(registry, args.name, args=args.skill_args, session_id=args.session_id, as_user=args.as_user,
                     run_shell=args.run_shell, shell_timeout=args.shell_timeout)
     if args.json:

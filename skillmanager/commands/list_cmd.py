@@ -5,9 +5,8 @@ import argparse
 import json
 from typing import TextIO
 
-from skillmanager.core.registry import load_registry
 
-from .common import add_workspace_options, report_workspace_diagnostics, skill_to_json, workspace_or_exit
+from .common import add_workspace_options, registry_or_exit, report_workspace_diagnostics, skill_to_json
 
 NAME = "list"
 HELP = "list every skill Claude Code would load, with source, state and shadowing"
@@ -19,10 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    workspace, code = workspace_or_exit(args)
-    if workspace is None:
+    registry, code = registry_or_exit(args)
+    if registry is None:
         return code
-    registry = load_registry(workspace)
     if args.json:
         json.dump([skill_to_json(s) for s in registry.skills], out, indent=1, ensure_ascii=False)
         out.write("\n")

@@ -6,10 +6,9 @@ import json
 from typing import TextIO
 
 from skillmanager.core.listing import build_listing
-from skillmanager.core.registry import load_registry
 from skillmanager.core.textwidth import safe_for_output
 
-from .common import add_workspace_options, workspace_or_exit
+from .common import add_workspace_options, registry_or_exit
 
 NAME = "listing"
 HELP = ("print the skill listing exactly as Claude Code sends it (wrapper and header included); "
@@ -23,10 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    workspace, code = workspace_or_exit(args)
-    if workspace is None:
+    registry, code = registry_or_exit(args)
+    if registry is None:
         return code
-    registry = load_registry(workspace)
     result = build_listing(registry)
     if args.json:
         data = result.to_json()

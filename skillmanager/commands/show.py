@@ -5,9 +5,8 @@ import argparse
 import json
 from typing import TextIO
 
-from skillmanager.core.registry import load_registry
 
-from .common import add_workspace_options, skill_to_json, workspace_or_exit
+from .common import add_workspace_options, registry_or_exit, skill_to_json
 
 NAME = "show"
 HELP = "show everything about one skill (all copies, states, reasons, front matter)"
@@ -20,10 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    workspace, code = workspace_or_exit(args)
-    if workspace is None:
+    registry, code = registry_or_exit(args)
+    if registry is None:
         return code
-    registry = load_registry(workspace)
     copies = registry.copies(args.name)
     if not copies:
         out.write(f"No skill named {args.name!r}.\n")

@@ -10,11 +10,10 @@ import argparse
 import json
 from typing import TextIO
 
-from skillmanager.core.registry import load_registry
 from skillmanager.core.toggle import (WRITABLE_SCOPES, ToggleError, apply_plan, effective_toggle_state,
                                       plan_disable_bundled, plan_toggle)
 
-from .common import add_workspace_options, workspace_or_exit
+from .common import add_workspace_options, registry_or_exit
 
 NAME = "toggle"
 HELP = "turn a skill on/off (skillOverrides, a deny rule, or disable-model-invocation) and show what changed"
@@ -59,10 +58,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.disable_bundled is None and (args.name is None or args.state is None):
         out.write("skillmanager toggle: give NAME and --state, or --disable-bundled-skills true|false\n")
         return 2
-    workspace, code = workspace_or_exit(args)
-    if workspace is None:
+    registry, code = registry_or_exit(args)
+    if registry is None:
         return code
-    registry = load_registry(workspace)
     if args.disable_bundled is not None:
         plan = plan_disable_bundled(registry, args.disable_bundled == "true", args.scope or "user")
         skill = None
