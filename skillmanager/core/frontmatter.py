@@ -72,9 +72,9 @@ def _split_simple(text: str) -> tuple[str, str] | None:
     return text[4:end], text[_WS_RUN.match(text, end + 3).end():]
 
 
-def _no_front_matter(text: str, path: Path | None) -> ParsedDocument:
+def _no_front_matter(text: str, path: Path | None, warn: bool = True) -> ParsedDocument:
     diagnostics = []
-    if text.startswith(BOM + "---"):
+    if warn and text.startswith(BOM + "---"):
         diagnostics.append(Diagnostic(
             Severity.WARNING, "bom-hides-front-matter",
             "The file starts with a UTF-8 byte-order mark, so this Claude Code version does not see "
@@ -86,6 +86,7 @@ def parse_document(text: str, *, strip_bom: bool, path: Path | None = None,
                    unique_keys: bool = True) -> ParsedDocument:
     """Split front matter from body; never raises on bad input. `unique_keys=False` reads YAML as
     Bun.YAML does (2.1.3xx: a repeated key keeps the last value, `<<` merges; yaml12.py)."""
+    original = text
     if strip_bom and text.startswith(BOM):
         text = text[1:]
     split = _split_simple(text)
@@ -94,7 +95,9 @@ def parse_document(text: str, *, strip_bom: bool, path: Path | None = None,
     else:
         match = _FRONT_MATTER_RE.match(text)
         if not match:
-            return _no_front_matter(text, path)
+            # 2.1.332 drops a BOM only to find front matter: without one the body keeps it (probe-text
+            # bomnofm-*, fuzz-reg seed 34); 2.1.88 never drops it.
+            return _no_front_matter(original, path, warn=not strip_bom)
         fm_text = match.group(1) or ""
         body = text[match.end():]
     doc = ParsedDocument({}, body, True, fm_text)

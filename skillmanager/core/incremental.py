@@ -189,9 +189,12 @@ def _dir_key(skill: Skill) -> tuple[Path, str] | None:
 
 def _load_entry(registry: Registry, where: _SkillsDir, name: str) -> Skill | None:
     skill_dir = where.base / name
+    skipped: list = []
     skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind="skill", source=where.source,
                             profile=registry.profile, source_root=where.base, skill_dir=skill_dir,
-                            fallback_label="Skill", scope_dir=where.scope_dir)
+                            fallback_label="Skill", scope_dir=where.scope_dir, skipped=skipped)
+    if skipped:  # an unreadable file is a workspace diagnostic ("skill-skipped"): load_registry places it
+        raise _NeedsFullReload(f"{skill_dir / 'SKILL.md'} cannot be read")
     if skill is not None:  # as load_skills_dir tags it
         skill.group = f"{where.source.value}:{where.scope_dir or where.base}"
     return skill
@@ -212,7 +215,12 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
     replace: dict[int, Skill] = {}
     remove: set[int] = set()
     add: list[tuple[_SkillsDir, Skill]] = []
+    # workspace diagnostics about an entry (a skipped file, a loop) go away or change only in a full reload
+    flagged = {str(d.path) for d in registry.diagnostics if d.path is not None}
     for (base, name), where in sorted(entries.items(), key=lambda kv: (kv[1].rank, kv[0][1])):
+        entry = str(base / name)
+        if any(f == entry or f.startswith(entry + os.sep) for f in flagged):
+            raise _NeedsFullReload(f"{entry} has a workspace diagnostic")
         index = position.get((str(base), name))
         old = skills[index] if index is not None else None
         present, link = _is_entry_dir(base / name)

@@ -160,6 +160,7 @@ class EffectiveSettings:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     skill_overrides: dict[str, tuple[str, str, Path | None]] = field(default_factory=dict)  # name -> (value, scope, file)
     deny_rules: list[DenyRule] = field(default_factory=list)
+    allow_rules: list[DenyRule] = field(default_factory=list)  # `Skill(...)` allow rules (same matching)
     disable_bundled_skills: tuple[bool, str, Path | None] | None = None
     enabled_plugins: dict[str, tuple[Any, str, Path | None]] = field(default_factory=dict)
     current: bool = True
@@ -195,6 +196,17 @@ class EffectiveSettings:
 
     def deny_rule_for(self, name: str) -> DenyRule | None:
         for rule in self.deny_rules:
+            if rule.matches(name, current=self.current):
+                return rule
+        return None
+
+    def allow_rule_for(self, name: str) -> DenyRule | None:
+        """The first `Skill` allow rule that pre-approves `name` (SkillTool.ts checkPermissions allowRules).
+        2.1.332 does not take Skill allow rules from the project's .claude/settings.json (probe-perm-scopes:
+        Skill(proj-t) there still asks; user and local rules allow); 2.1.88 takes every scope."""
+        for rule in self.allow_rules:
+            if self.current and rule.scope == "project":
+                continue
             if rule.matches(name, current=self.current):
                 return rule
         return None
@@ -299,6 +311,15 @@ def load_settings(config_home: Path, cwd: Path, managed_root: Path | None, *, cu
         if data is not None:
             data = _filter_rules(data, path, result.diagnostics)
             problem = schema_problem(data, current)
+            if problem is not None and scope == "managed" and current and problem.startswith("skillOverrides"):
+                # 2.1.332 drops only a managed file's bad skillOverrides: its permissions still apply and its valid
+                # overrides do not (probe-perm: drop-in {"skillOverrides": {"plain": true, "mo": "off"},
+                # "permissions": {"deny": [...]}} denies, `mo` stays listed; fuzz-reg seed 28).
+                result.diagnostics.append(Diagnostic(
+                    Severity.WARNING, "settings-schema",
+                    f"{path}: {problem}; Claude Code ignores this managed file's skillOverrides.", path))
+                data = {k: v for k, v in data.items() if k != "skillOverrides"}
+                problem = schema_problem(data, current)
             if problem is not None:  # parseSettingsFile: a schema failure rejects the whole file
                 result.diagnostics.append(Diagnostic(
                     Severity.ERROR, "settings-schema",
@@ -385,6 +406,11 @@ def _record_keys(result: EffectiveSettings, scope: str, path: Path, data: dict[s
             is_skill, content = parse_skill_rule(rule)
             if is_skill and not any(r.text == rule for r in result.deny_rules):
                 result.deny_rules.append(DenyRule(rule, content, _rule_form(content), scope, path))
+    if isinstance(perms, dict) and isinstance(perms.get("allow"), list):
+        for rule in perms["allow"]:
+            is_skill, content = parse_skill_rule(rule)
+            if is_skill:
+                result.allow_rules.append(DenyRule(rule, content, _rule_form(content), scope, path))
     if "disableBundledSkills" in data and isinstance(data["disableBundledSkills"], bool):
         result.disable_bundled_skills = (data["disableBundledSkills"], scope, path)
     plugins = data.get("enabledPlugins")

@@ -13,9 +13,11 @@ from typing import Any
 
 from .frontmatter import description_from_body, parse_boolean, parse_document
 from .model import Diagnostic, Severity, Skill, SourceKind
-from .profiles import Profile
+from .profiles import LEGACY, Profile
 from .safe_read import read_text_file
 from .yaml12 import js_string
+
+_LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")  # in a Python str a pair is one code point: any surrogate is lone
 
 try:  # being written by another helper; fall back to a faithful local split until it lands
     from .path_patterns import parse_paths as _parse_paths  # type: ignore
@@ -159,6 +161,10 @@ def skill_from_document(front_matter: dict[str, Any], body: str, *, name: str, k
             Severity.WARNING, "description-not-text",
             "The description is a list or mapping; Claude Code ignores it and uses the first body line.", path))
     description = given if given is not None else description_from_body(body, fallback_label)
+    if given is None and profile.name != LEGACY:
+        # 2.1.332: a lone surrogate left by the 97-unit fallback cut arrives as a space (probe-text surr-94/96,
+        # fuzz-reg seed 30); the listing's per-entry cap later gives U+FFFD instead (parse-edges emoji-cap).
+        description = _LONE_SURROGATE.sub(" ", description)
     when = fm.get("when_to_use")
     user_inv_raw = fm.get("user-invocable")  # present-but-null counts as false, as in Claude Code
     display = js_string(fm["name"]) if display_names and fm.get("name") is not None else None

@@ -58,6 +58,8 @@ class MainWindow(QMainWindow):
         self.toggles.applied.connect(self._on_toggled)
         self.registry_panel = RegistryPanel(context, self)
         self.detail = DetailPane(context, self, controller=self.toggles)
+        self.registry_panel.problem_activated.connect(self.detail.show_problem)
+        self._problems_noted: tuple | None = None  # (workspace, count) the message bar last spoke about
         self.preview = PreviewPanel(context, self)
         self.conflicts = ConflictsPanel(context, self)
         self.conflicts.identity_clicked.connect(self.select_identity)
@@ -252,8 +254,31 @@ class MainWindow(QMainWindow):
                                      "to look around a demo monorepo with every kind of skill and conflict? It "
                                      "is copied to a temporary folder, so nothing of yours changes.")
             self.banner.show()
+        self._note_problems(snapshot)
         if self.watcher is not None:
             self.watcher.start(snapshot.workspace)
+
+    def _note_problems(self, snapshot: Snapshot) -> None:
+        """One non-modal line when a scan finds workspace problems; it goes away once they are fixed.
+        The same count in the same workspace is not announced again (the user may have dismissed it)."""
+        from skillmanager.gui.problems import summary_note, workspace_problems
+
+        found = workspace_problems(snapshot)
+        key = (id(snapshot.workspace), len(found))
+        if not found:
+            self.message_bar.retract("problems")
+            self._problems_noted = key
+            return
+        if key == self._problems_noted:
+            return
+        self._problems_noted = key
+        if self.message_bar.isVisible() and self.message_bar.kind == "error" and self.message_bar.topic != "problems":
+            return  # an error the user has not read yet stays; the tree and the summary still say it
+        self.message_bar.show_message(summary_note(found), "info", action=("Show", self.show_problems),
+                                      topic="problems")
+
+    def show_problems(self) -> None:
+        self.registry_panel.select_problems()
 
     def _on_files_changed(self, paths: set) -> None:
         outside = self.context.drop_own_writes(paths)  # our own toggle writes are already applied

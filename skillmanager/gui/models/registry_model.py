@@ -1,4 +1,5 @@
-"""The registry as a Qt tree: sources (in precedence order, with counts) → skills.
+"""The registry as a Qt tree: sources (in precedence order, with counts) → skills, then a
+"Problems (N)" group with the workspace's own diagnostics (bad settings, skipped skill files…).
 
 A custom QAbstractItemModel over the engine's own objects. `apply_snapshot()` updates the tree
 in place — rows are inserted, removed and moved, changed rows emit dataChanged — so that
@@ -13,6 +14,7 @@ from PySide6.QtCore import (QAbstractItemModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QFont
 
 from skillmanager.core.model import Skill
+from skillmanager.gui import problems as problem_words
 from skillmanager.gui import states
 from skillmanager.gui.engine import SkillGroup, Snapshot, group_skills, overlay_session, skill_identity
 
@@ -34,6 +36,7 @@ class Role(enum.IntEnum):
     SortKey = _USER + 10  # used by the proxy: name (lower-case) or tokens
     Checks = _USER + 11  # core.skill_checks.SkillChecks | None (audit + lint, filled off the UI thread)
     Simulated = _USER + 12  # str | None: how the simulator changed this row ("discovered", "activated")
+    Problem = _USER + 13  # core Diagnostic of a row in the Problems group (None elsewhere)
 
 
 class Column(enum.IntEnum):
@@ -50,11 +53,14 @@ HEADER_TIPS = {Column.Name: "Skills by source, in the order Claude Code resolves
                Column.Tokens: "Tokens of the skill's entry in the start-up listing"}
 
 
+PROBLEMS_TIP = "Settings and skill files Claude Code could not use as written"
+
+
 class TreeItem:
     """A node: the invisible root, a source group, or a skill."""
 
     __slots__ = ("parent", "children", "key", "group", "skill", "visual", "tokens", "entry", "_row", "fingerprint",
-                 "haystack", "simulated")
+                 "haystack", "simulated", "problem")
 
     def __init__(self, parent: "TreeItem | None", key: Hashable, group: SkillGroup | None = None,
                  skill: Skill | None = None):
@@ -70,6 +76,7 @@ class TreeItem:
         self.fingerprint = None
         self.haystack = ""
         self.simulated: str | None = None  # set by the simulator overlay: "discovered" | "activated"
+        self.problem = None  # a core Diagnostic: a row of the Problems group
 
     def row(self) -> int:
         return self._row  # kept current by _renumber after every change to the parent's children
@@ -158,6 +165,8 @@ class RegistryModel(QAbstractItemModel):
         column = Column(index.column())
         if item.group is not None:
             return self._group_data(item, column, role)
+        if item.problem is not None:
+            return self._problem_data(item, column, role)
         return self._skill_data(item, column, role)
 
     def _group_data(self, item: TreeItem, column: Column, role: int):
@@ -175,6 +184,9 @@ class RegistryModel(QAbstractItemModel):
             return font
         if role == Qt.ItemDataRole.ToolTipRole:
             return group.tooltip or group.label
+        if role == Qt.ItemDataRole.DecorationRole and column is Column.Name and item.key == problem_words.PROBLEMS_KEY:
+            worst = min((c.problem for c in item.children), key=problem_words.sort_rank, default=None)
+            return problem_words.severity_icon(worst) if worst is not None else None
         if role == Role.Name:
             return group.label
         if role == Role.IsGroup:
@@ -242,6 +254,40 @@ class RegistryModel(QAbstractItemModel):
             return getattr(item, "simulated", None)
         if role == Role.SortKey:
             return item.tokens if column is Column.Tokens else skill.name.casefold()
+        return None
+
+    def _problem_data(self, item: TreeItem, column: Column, role: int):
+        d = item.problem
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column is Column.Name:
+                where = problem_words.location(d, *self._home_and_cwd())
+                message = problem_words.plain_message(d)
+                return f"{where} — {message}" if where else message
+            if column is Column.State:
+                return problem_words.severity_word(d)
+            return None
+        if role == Qt.ItemDataRole.DecorationRole and column is Column.Name:
+            return problem_words.severity_icon(d)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            where = problem_words.location(d, *self._home_and_cwd())
+            return "\n".join(p for p in (f"{problem_words.severity_word(d)}: {problem_words.plain_message(d)}",
+                                          where, f"({d.code})") if p)
+        if role == Role.Problem:
+            return d
+        if role == Role.Name:
+            return problem_words.location(d, *self._home_and_cwd()) or d.code
+        if role == Role.Path:
+            return str(d.path) if d.path else ""
+        if role == Role.Diagnostics:
+            return [d]
+        if role == Role.Identity:
+            return item.key
+        if role == Role.IsGroup:
+            return False
+        if role == Role.Tokens:
+            return 0
+        if role == Role.SortKey:
+            return item.row()  # problems keep the engine's order under every sort
         return None
 
     def _checks_data(self, item: TreeItem, role: int):
@@ -329,10 +375,59 @@ class RegistryModel(QAbstractItemModel):
             skills = group.skills if not self._needle else [s for s in group.skills if self._matches(s)]
             if skills or not self._needle:
                 targets.append((group.key, SkillGroup(group.key, group.label, skills, group.tooltip)))
+        problems = self._shown_problems()
+        if problems:
+            targets.append((problem_words.PROBLEMS_KEY, (SkillGroup(
+                problem_words.PROBLEMS_KEY, "Problems", [],
+                PROBLEMS_TIP), problems)))
         self._items = None
         self._sync_children(QModelIndex(), self._root, targets,
                             make=lambda key, group: self._make_group(key, group),
                             update=lambda item, group: self._update_group(item, group, snapshot))
+
+    # --- the Problems group: the workspace's own diagnostics --------------------------------------
+    def _shown_problems(self) -> list[tuple]:
+        """(key, diagnostic) pairs to show, filtered like the skills are."""
+        found = problem_words.workspace_problems(self._snapshot)
+        pairs = list(zip(problem_words.problem_keys(found), found))
+        if self._needle:
+            pairs = [(k, d) for k, d in pairs
+                     if self._needle in f"{d.message}\n{d.path or ''}\n{d.code}\nproblems".casefold()]
+        return pairs
+
+    def _home_and_cwd(self) -> tuple:
+        workspace = getattr(self._snapshot, "workspace", None)
+        return getattr(workspace, "home", None), getattr(workspace, "cwd", None)
+
+    def problem_count(self) -> int:
+        return len(problem_words.workspace_problems(self._snapshot))
+
+    def _problem_item(self, parent: TreeItem, key: Hashable, diagnostic) -> TreeItem:
+        item = TreeItem(parent, key)
+        item.problem = diagnostic
+        return item
+
+    def _sync_problems(self) -> None:
+        """Only the diagnostics changed (an incremental refresh): add, drop or update the Problems group."""
+        problems = self._shown_problems()
+        children = self._root.children
+        last = children[-1] if children else None
+        present = last is not None and last.key == problem_words.PROBLEMS_KEY  # the group is always last
+        if problems and present:
+            self._update_problems(last, last.group, problems)
+        elif problems:
+            row = len(children)
+            self.beginInsertRows(QModelIndex(), row, row)
+            group = SkillGroup(problem_words.PROBLEMS_KEY, "Problems", [],
+                               PROBLEMS_TIP)
+            children.append(self._make_group(problem_words.PROBLEMS_KEY, (group, problems)))
+            _renumber(self._root, row)
+            self.endInsertRows()
+        elif present:
+            row = len(children) - 1
+            self.beginRemoveRows(QModelIndex(), row, row)
+            del children[row]
+            self.endRemoveRows()
 
     # --- filtering (here rather than in a proxy: one Python pass instead of a C++↔Python call per row) ----
     def set_filter(self, text: str) -> bool:
@@ -398,9 +493,16 @@ class RegistryModel(QAbstractItemModel):
             if self._fill(item, skill):
                 row = item.row()
                 self.dataChanged.emit(self.createIndex(row, 0, item), self.createIndex(row, len(Column) - 1, item))
+        self._sync_problems()  # the refreshed registry may carry other workspace diagnostics
         return True
 
-    def _make_group(self, key, group: SkillGroup) -> TreeItem:
+    def _make_group(self, key, group) -> TreeItem:
+        if key == problem_words.PROBLEMS_KEY:
+            group, problems = group
+            item = TreeItem(self._root, key, group=group)
+            item.children = [self._problem_item(item, k, d) for k, d in problems]
+            _renumber(item)
+            return item
         item = TreeItem(self._root, key, group=group)
         for skill in group.skills:
             child = self._skill_item(item, self._identity(skill), skill)
@@ -436,7 +538,10 @@ class RegistryModel(QAbstractItemModel):
         item.skill, item.entry, item.tokens, item.visual, item.fingerprint = skill, entry, tokens, visual, fingerprint
         return changed
 
-    def _update_group(self, item: TreeItem, group: SkillGroup, snapshot: Snapshot) -> None:
+    def _update_group(self, item: TreeItem, group, snapshot: Snapshot) -> None:
+        if item.key == problem_words.PROBLEMS_KEY:
+            self._update_problems(item, *group)
+            return
         label_changed = item.group is None or item.group.label != group.label
         children = item.children
         if (self._filter_only and not label_changed and len(children) == len(group.skills)
@@ -458,6 +563,20 @@ class RegistryModel(QAbstractItemModel):
 
         self._sync_children(parent_index, item, [(self._identity(s), s) for s in group.skills], make, update)
         if label_changed or before != len(item.children) or tokens_before != sum(c.tokens for c in item.children):
+            row = item.row()
+            self.dataChanged.emit(self.createIndex(row, 0, item), self.createIndex(row, len(Column) - 1, item))
+
+    def _update_problems(self, item: TreeItem, group: SkillGroup, problems: list[tuple]) -> None:
+        item.group = group
+        parent_index = self.createIndex(item.row(), 0, item)
+        before = len(item.children)
+
+        def update(child: TreeItem, diagnostic) -> None:
+            if child.problem is not diagnostic:  # same key = same code, file, line and message
+                child.problem = diagnostic
+
+        self._sync_children(parent_index, item, problems, lambda k, d: self._problem_item(item, k, d), update)
+        if before != len(item.children):
             row = item.row()
             self.dataChanged.emit(self.createIndex(row, 0, item), self.createIndex(row, len(Column) - 1, item))
 

@@ -39,6 +39,7 @@ class DetailPane(QWidget):
         self.controller = controller or ToggleController(context, self)
         self.toggle = ToggleBox(context, self.controller, self)
         self.skill: Skill | None = None
+        self.problem = None  # a core Diagnostic from the Problems group, shown instead of a skill
         self.title = QLabel(self)
         font = self.title.font()
         font.setPointSizeF(font.pointSizeF() * 1.35)
@@ -86,6 +87,8 @@ class DetailPane(QWidget):
         layout.addWidget(self.revealed, 1)
         layout.addLayout(buttons)
         context.selection_changed.connect(self.show_skill)
+        context.snapshot_changed.connect(self._recheck_problem)
+        context.rows_changed.connect(lambda snapshot, _delta: self._recheck_problem(snapshot))
         context.checks_changed.connect(self._on_checks)
         context.simulation_changed.connect(self._on_checks)
         self.show_skill(None)
@@ -109,6 +112,9 @@ class DetailPane(QWidget):
         if skill is not self.skill or skill is None:
             self.reveal_button.setChecked(False)
         self.skill = skill
+        self.problem = None
+        self.toggle.show()
+        self.open_editor.setText("Open in editor")
         has_path = bool(skill is not None and skill.path)
         self.open_folder.setEnabled(has_path)
         self.open_editor.setEnabled(has_path)
@@ -264,10 +270,63 @@ class DetailPane(QWidget):
                 window.select_identity(identity)
 
     def _open(self, folder: bool) -> None:
-        if self.skill is None or self.skill.path is None:
+        path = self.problem.path if self.problem is not None else (self.skill.path if self.skill else None)
+        if path is None:
             return
-        target = self.skill.path.parent if folder else self.skill.path
+        path = Path(path)
+        target = path if path.is_dir() else (path.parent if folder else path)
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(target)))
+
+    # --- a workspace problem (the Problems group) ----------------------------------------------
+    def _recheck_problem(self, snapshot) -> None:
+        """A rescan: a problem that was fixed on disk leaves the pane (the same one stays shown)."""
+        if self.problem is None:
+            return
+        from skillmanager.gui.problems import problem_keys, workspace_problems
+
+        found = workspace_problems(snapshot)
+        shown = problem_keys([self.problem])[0]
+        if shown not in problem_keys(found):
+            self.show_skill(None)
+
+    def show_problem(self, diagnostic) -> None:
+        """Show a workspace diagnostic: plain message first, then where and what Claude Code does."""
+        if diagnostic is None:
+            if self.problem is not None:
+                self.show_skill(None)
+            return
+        from skillmanager.gui import problems as words
+
+        self.show_skill(None)
+        self.problem = diagnostic
+        snapshot = self.context.snapshot
+        home = getattr(snapshot.workspace, "home", None) if snapshot else None
+        cwd = getattr(snapshot.workspace, "cwd", None) if snapshot else None
+        self.toggle.hide()  # nothing to turn on or off here
+        path = Path(diagnostic.path) if diagnostic.path else None
+        is_dir = bool(path is not None and path.is_dir())
+        self.open_folder.setEnabled(path is not None)
+        self.open_editor.setEnabled(path is not None and not is_dir)
+        self.open_editor.setText("Open in editor")
+        self.title.setText(f"{words.severity_word(diagnostic)} in {path.name}" if path is not None
+                           else words.severity_word(diagnostic))
+        colour = "#d0453b" if diagnostic.severity.value == "error" else (
+            "#c98a00" if diagnostic.severity.value == "warning" else "#3a7bd5")
+        self.sentence.setText(f"<span style='color:{colour}'>●</span> {html.escape(words.plain_message(diagnostic))}")
+        rows = []
+        if path is not None:
+            rows.append(("File", f"<code>{html.escape(words.location(diagnostic, home, cwd))}</code>", ""))
+            if diagnostic.line:
+                rows.append(("Line", str(diagnostic.line), ""))
+        rows.append(("Kind", html.escape(words.severity_word(diagnostic)), ""))
+        rows.append(("Code", f"<code>{html.escape(diagnostic.code)}</code>", "A stable id, as in the CLI's JSON"))
+        parts = ["<h3>Problem</h3><table cellspacing='4'>"]
+        for label, value, tip in rows:
+            parts.append(f"<tr><td title='{html.escape(tip)}'><b>{label}</b></td><td>{value}</td></tr>")
+        parts.append("</table>")
+        parts.append(f"<p>{html.escape(diagnostic.message)}</p>")
+        parts.append("<p><i>Fix the file and save it: this list updates by itself.</i></p>")
+        self.browser.setHtml("".join(parts))
 
 
 def _body_tokens(body: str) -> int | None:

@@ -24,14 +24,26 @@ class MessageBar(QFrame):
         self.close_button.setAutoRaise(True)
         self.close_button.setToolTip("Dismiss")
         self.close_button.clicked.connect(self.hide)
+        self.action_button = QToolButton(self)  # an optional "Show" that takes the user to the cause
+        self.action_button.hide()
+        self.action_button.clicked.connect(self._on_action)
+        self._action = None
+        self.topic = ""  # what the shown message is about (e.g. "problems"), so its owner can retract it
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 6, 6)
         layout.addWidget(self.text, 1)
+        layout.addWidget(self.action_button)
         layout.addWidget(self.close_button)
         self.hide()
 
-    def show_message(self, text: str, kind: str = "error") -> None:
+    def show_message(self, text: str, kind: str = "error", action: tuple[str, object] | None = None,
+                     topic: str = "") -> None:
+        """`action` = (button text, callback) for a one-click way to the cause; `topic` names the message."""
         self.kind = kind
+        self.topic = topic
+        self._action = action[1] if action else None
+        self.action_button.setText(action[0] if action else "")
+        self.action_button.setVisible(action is not None)
         border, tint = _STYLES.get(kind, _STYLES["info"])
         self.setStyleSheet(f"QFrame#message-bar {{ border: 1px solid {border}; border-radius: 4px; "
                            f"background: {tint}; }}")
@@ -39,6 +51,15 @@ class MessageBar(QFrame):
         self.text.setText(prefix + text)
         self.text.setForegroundRole(QPalette.ColorRole.WindowText)
         self.show()
+
+    def _on_action(self) -> None:
+        if callable(self._action):
+            self._action()
+
+    def retract(self, topic: str) -> None:
+        """Hide the bar if it still shows the message about `topic` (errors of other actions stay)."""
+        if self.topic == topic and self.isVisible():
+            self.hide()
 
     def message(self) -> str:
         return self.text.text() if self.isVisible() else ""

@@ -13,6 +13,7 @@ from skillmanager.gui.models.registry_model import Column, RegistryFilterProxy, 
 
 class RegistryPanel(QWidget):
     skill_activated = Signal(object)
+    problem_activated = Signal(object)  # core Diagnostic of the selected Problems row, or None
 
     def __init__(self, context: AppContext, parent=None):
         super().__init__(parent)
@@ -147,6 +148,9 @@ class RegistryPanel(QWidget):
         waiting = sum(1 for s in skills if s.state.conditional and not s.state.active)
         invalid = sum(1 for s in skills if states.visual_state(s) is states.Visual.INVALID)
         parts = [f"{len(skills)} skills and commands"]
+        problem_count = self.model.problem_count()
+        if problem_count:
+            parts.append(f"{problem_count} problem{'s' if problem_count != 1 else ''}")
         if conflicts:
             parts.append(f"{conflicts} contested name{'s' if conflicts != 1 else ''}")
         if waiting:
@@ -183,6 +187,26 @@ class RegistryPanel(QWidget):
         self.context.select(skill)
         if skill is not None:
             self.skill_activated.emit(skill)
+        self.problem_activated.emit(current.data(Role.Problem) if current.isValid() else None)
+
+    def select_problems(self) -> bool:
+        """Bring the Problems group into view and select its first row (the message bar's "Show")."""
+        from skillmanager.gui.problems import PROBLEMS_KEY
+
+        group = self.model.index_for_identity(PROBLEMS_KEY)
+        if not group.isValid() and self.model.filter_text:
+            self.filter_edit.clear()
+            group = self.model.index_for_identity(PROBLEMS_KEY)
+        if not group.isValid():
+            return False
+        index = self.proxy.mapFromSource(group)
+        self.view.expand(index)
+        first = self.proxy.index(0, 0, index)
+        target = first if first.isValid() else index
+        self.view.selectionModel().setCurrentIndex(
+            target, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.view.scrollTo(target)
+        return True
 
     # --- selection from elsewhere (conflicts panel, tests) -------------------------------------
     def select_identity(self, identity) -> bool:

@@ -1,0 +1,108 @@
+"""Workspace problems (Registry.diagnostics) in plain words: the Problems group, the detail pane and the
+message bar all read them through these helpers, so they say the same thing."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Hashable
+
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QStyle
+
+from skillmanager.core.model import Diagnostic, Severity
+
+PROBLEMS_KEY = "problems"  # identity of the Problems group in the registry tree
+
+SEVERITY_WORDS = {Severity.ERROR: "Error", Severity.WARNING: "Warning", Severity.INFO: "Note"}
+_SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+_ICONS = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
+          Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
+          Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation}
+
+
+def workspace_problems(snapshot) -> list[Diagnostic]:
+    """The registry's workspace-level diagnostics, in the order the engine reported them."""
+    registry = getattr(snapshot, "registry", None) if snapshot is not None else None
+    return list(getattr(registry, "diagnostics", None) or [])
+
+
+def problem_keys(problems: list[Diagnostic]) -> list[Hashable]:
+    """A key per problem that survives a rescan (the same problem keeps its row, and the selection)."""
+    seen: dict[tuple, int] = {}
+    keys = []
+    for d in problems:
+        base = (PROBLEMS_KEY, d.code, str(d.path) if d.path else "", d.line or 0, d.message)
+        seen[base] = seen.get(base, 0) + 1
+        keys.append(base + (seen[base],))
+    return keys
+
+
+def location(d: Diagnostic, home: Path | None = None, cwd: Path | None = None) -> str:
+    """`~/.claude/settings.json:3` or `./.claude/settings.json:5` — the file the way the user thinks of
+    it (two settings.json files must not read alike), and the line."""
+    if d.path is None:
+        return ""
+    path = Path(d.path)
+    text = str(path)
+    for base, prefix in ((cwd, "."), (home, "~")):  # the project first: it may sit inside home
+        if base is None:
+            continue
+        try:
+            text = f"{prefix}/" + path.relative_to(base).as_posix()
+            break
+        except ValueError:
+            continue
+    return f"{text}:{d.line}" if d.line else text
+
+
+def plain_message(d: Diagnostic) -> str:
+    """The message without the `path:line:col:` prefix some engine messages start with (the location
+    is shown beside it already)."""
+    message = d.message
+    if d.path is not None:
+        prefix = str(d.path)
+        if message.startswith(prefix):
+            rest = message[len(prefix):]
+            while rest[:1] == ":" and (rest[1:2].isdigit()):
+                rest = rest[1:].lstrip("0123456789")
+            message = rest.lstrip(":").strip() or message
+    return message[:1].upper() + message[1:] if message else message
+
+
+def severity_word(d: Diagnostic) -> str:
+    return SEVERITY_WORDS.get(d.severity, str(d.severity.value).capitalize())
+
+
+def severity_icon(d: Diagnostic) -> QIcon:
+    """The platform's own message-box icons: they read at a glance in both palettes."""
+    app = QApplication.instance()
+    if app is None:
+        return QIcon()
+    return app.style().standardIcon(_ICONS.get(d.severity, QStyle.StandardPixmap.SP_MessageBoxWarning))
+
+
+def summary_note(problems: list[Diagnostic]) -> str:
+    """The one line for the message bar after a scan ("" when there is nothing to say)."""
+    count = len(problems)
+    if not count:
+        return ""
+    kinds = {_kind_of(d) for d in problems}
+    where = {frozenset({"settings"}): "your settings", frozenset({"skill"}): "your skill files",
+             frozenset({"plugin"}): "your plugins"}.get(frozenset(kinds), "your settings and skill files")
+    return f"{count} problem{'s' if count != 1 else ''} found in {where} — see Problems at the end of the list."
+
+
+def _kind_of(d: Diagnostic) -> str:
+    code = d.code or ""
+    if code.startswith("settings"):
+        return "settings"
+    if code.startswith("plugin") or "marketplace" in code:
+        return "plugin"
+    return "skill"
+
+
+def sort_rank(d: Diagnostic) -> int:
+    return _SEVERITY_RANK.get(d.severity, 3)
+
+
+__all__ = ["PROBLEMS_KEY", "workspace_problems", "problem_keys", "location", "plain_message",
+           "severity_word", "severity_icon", "summary_note", "sort_rank"]
