@@ -33,9 +33,32 @@ def test_probe_turns(scenario, profile, tmp_path):
     registry = load_registry(workspace_for(work, data, profile))
     turns = list(_skill_turns(data))
     assert turns
+    managed = str(work / "managed" / "claude-code")  # the CLI saw WORK/managed/claude-code mounted at /etc
     for _, turn in turns:
+        turn = dict(turn, extra_texts=[t.replace("/etc/claude-code/", managed + "/")
+                                       for t in turn.get("extra_texts") or []])
         assert replay_turn(registry, work, turn) is None
 
 
 def test_every_probe_is_recorded():
     assert len(CASES) == 2 * len(PROBES)
+
+
+@pytest.mark.parametrize(("tools", "asks"), [("Read", True), ("", False), ([], False), (["", " "], False),
+                                             ([5], False), (" , ", False), (["Bash(x:*)"], True), (None, False)])
+def test_allowed_tools_forms_that_ask(tools, asks):
+    """parseToolListString: only a real tool name makes the command object carry allowedTools."""
+    from skillmanager.core.expansion import needs_permission
+    from skillmanager.core.model import Skill, SourceKind
+    skill = Skill(name="s", kind="skill", source=SourceKind.PROJECT, source_root=None, path=None, skill_dir=None,
+                  front_matter={"allowed-tools": tools} if tools is not None else {})
+    assert needs_permission(skill) is asks
+
+
+def test_ask_text_per_profile():
+    from skillmanager.core.expansion import ask_text
+    from skillmanager.core.profiles import get_profile
+    assert ask_text("a:b", "a:b", get_profile("legacy")) == "Execute skill: a:b"
+    assert ask_text("a:b", "a:b", get_profile("current")).endswith(
+        "allow rule Skill(a:b) to .claude/settings.local.json to let it run without asking.")
+    assert ask_text("caf\u00e9", "caf\u00e9", get_profile("current")) == "Execute skill: caf\u00e9"

@@ -208,6 +208,8 @@ def expand(registry: Any, name: str, *, args: str | None = "", session_id: str |
             return _refuse(result, OVERRIDE_TEXT.format(name=resolved))
         if _denied(registry, resolved):
             return _refuse(result, DENY_TEXT)
+        if _asks(registry, skill, resolved):
+            return _refuse(result, ask_text(resolved, skill.name, profile))
         result.launch_line = f"Launching skill: {resolved}"
     if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND):
         result.notes.append("Bundled with Claude Code: its text is Anthropic's and is not reproduced.")
@@ -255,6 +257,46 @@ def _denied(registry: Any, name: str) -> bool:
     settings = getattr(registry, "settings", None)
     finder = getattr(settings, "deny_rule_for", None)
     return bool(finder and finder(name) is not None)
+
+
+def needs_permission(skill: Skill) -> bool:
+    """SkillTool.ts skillHasOnlySafeProperties, for what a SKILL.md / command file can set: a non-empty
+    `allowed-tools` (parseToolListString: "" and non-strings give none) or `hooks` makes the skill ask.
+    Bundled and MCP entries are not judged (their command objects are not modelled); hooks are taken as
+    valid when they are a non-empty mapping (HooksSchema is not ported)."""
+    if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND, SourceKind.MCP):
+        return False
+    fm = skill.front_matter or {}
+    tools = fm.get("allowed-tools")
+    items = [tools] if isinstance(tools, str) else [t for t in tools if isinstance(t, str)] if isinstance(tools, list) else []
+    if any(re.search(r"[^\s,]", t) for t in items):
+        return True
+    hooks = fm.get("hooks")
+    return isinstance(hooks, dict) and bool(hooks)
+
+
+def _asks(registry: Any, skill: Skill, name: str) -> bool:
+    """checkPermissions: no deny rule, no matching `Skill` allow rule and unsafe properties → "ask", which
+    -p mode returns as an is_error tool result (probe-perm, both versions)."""
+    if not needs_permission(skill):
+        return False
+    settings = getattr(registry, "settings", None)
+    finder = getattr(settings, "allow_rule_for", None)
+    return not (finder and finder(name) is not None)
+
+
+_RULE_NAME = re.compile(r"^(?!skill:|args:)[A-Za-z0-9_.-]+(?::[A-Za-z0-9_.-]+)*$")  # JS `\w` is ASCII
+
+
+def ask_text(requested: str, name: str, profile: Profile) -> str:
+    """The ask message: 2.1.88 `Execute skill: X`; 2.1.332 adds the local-settings hint when the skill's name
+    fits its rule pattern (claude.exe strings; probe-perm: `café-t` gets no hint). Not modelled: current omits the
+    hint when Skill ask rules exist or local settings are disabled."""
+    text = f"Execute skill: {requested}"
+    if profile.name != LEGACY and _RULE_NAME.match(name):
+        text += (f". The user can add the allow rule Skill({name}) to .claude/settings.local.json to let it run "
+                 "without asking.")
+    return text
 
 
 def argument_names(skill: Skill) -> list[str]:
