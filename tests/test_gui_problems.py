@@ -3,6 +3,7 @@ tree, the detail pane, a one-line note in the message bar, kept current by resca
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from pathlib import Path
 
@@ -20,7 +21,19 @@ from skillmanager.gui.models.registry_model import Column, RegistryFilterProxy, 
 from skillmanager.gui.problems import PROBLEMS_KEY, plain_message  # noqa: E402
 
 LONG = 20_000
-BROKEN = '{\n  "env": {\n    "ACME_REGION": "eu-west-1",\n  }\n}\n'  # trailing comma: line 4 is where JSON fails
+BROKEN = '{\n  "env": {\n    "ACME_REGION": "eu-west-1",\n  }\n}\n'  # a trailing comma
+
+
+def _json_error_line(text: str) -> int:
+    """Where the running Python's JSON parser reports the error (3.12: the `}` on line 4; 3.13: the comma on line 3)."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return error.lineno
+    raise AssertionError("expected invalid JSON")
+
+
+BROKEN_LINE = _json_error_line(BROKEN)
 
 
 @pytest.fixture()
@@ -48,19 +61,19 @@ def test_problems_group_is_last_names_file_and_line_and_passes_the_model_tester(
     settings.write_text(BROKEN, encoding="utf-8")
     snapshot = scan(demo)
     expected = [d for d in snapshot.registry.diagnostics if d.code == "settings-invalid-json"]
-    assert expected and expected[0].line == 4  # what Python's JSON parser reports for the trailing comma
+    assert expected and expected[0].line == BROKEN_LINE
     model.apply_snapshot(snapshot)
     group, rows = _problem_rows(model)
     assert group.row() == model.rowCount() - 1  # after every source group
     assert group.data(Qt.ItemDataRole.DisplayRole) == f"Problems ({len(snapshot.registry.diagnostics)})"
     texts = [r.data(Qt.ItemDataRole.DisplayRole) for r in rows]
-    assert any(t.startswith("~/.claude/settings.json:4 — Not valid JSON") for t in texts), texts
+    assert any(t.startswith(f"~/.claude/settings.json:{BROKEN_LINE} — Not valid JSON") for t in texts), texts
     row = next(r for r in rows if r.data(Role.Problem).code == "settings-invalid-json")
     assert row.siblingAtColumn(Column.State).data(Qt.ItemDataRole.DisplayRole) == "Error"
     assert row.data(Role.Path) == str(settings)
     assert row.data(Role.Skill) is None and row.data(Role.IsGroup) is False
     assert not row.data(Qt.ItemDataRole.DecorationRole).isNull()
-    assert "~/.claude/settings.json:4" in row.data(Qt.ItemDataRole.ToolTipRole)
+    assert f"~/.claude/settings.json:{BROKEN_LINE}" in row.data(Qt.ItemDataRole.ToolTipRole)
     # fixed on disk: the group goes away again (tester checks every row operation)
     settings.write_text('{\n  "env": {}\n}\n', encoding="utf-8")
     model.apply_snapshot(scan(demo))
@@ -167,7 +180,7 @@ def test_malformed_user_settings_show_a_problem_row_and_fixing_the_file_removes_
     qtbot.waitUntil(lambda: bool(_problem_rows(model)[1]) and not window.context.scanning, timeout=LONG)
     group, rows = _problem_rows(model)
     row = rows[0]
-    assert row.data(Qt.ItemDataRole.DisplayRole).startswith("~/.claude/settings.json:4 — ")
+    assert row.data(Qt.ItemDataRole.DisplayRole).startswith(f"~/.claude/settings.json:{BROKEN_LINE} — ")
     assert row.data(Role.Path) == str(settings)
     assert "Problems (1)" == group.data(Qt.ItemDataRole.DisplayRole)
     # the non-modal note, with a way to the rows
@@ -180,7 +193,7 @@ def test_malformed_user_settings_show_a_problem_row_and_fixing_the_file_removes_
     detail = window.detail
     assert detail.title.text() == "Error in settings.json"
     assert "Not valid JSON" in detail.sentence.text()
-    assert "~/.claude/settings.json:4" in detail.browser.toPlainText()
+    assert f"~/.claude/settings.json:{BROKEN_LINE}" in detail.browser.toPlainText()
     assert detail.open_folder.isEnabled() and detail.open_editor.isEnabled()
     # the file is fixed on disk: the watcher's refresh removes the row and the note
     settings.write_text(good, encoding="utf-8")
