@@ -98,9 +98,8 @@ def colour(visual: Visual) -> QColor:
     return QColor(_COLOURS[visual])
 
 
-@lru_cache(maxsize=None)
-def icon(visual: Visual) -> QIcon:
-    """A round badge with a glyph, drawn at two resolutions so it stays crisp on high-DPI screens."""
+def _glyph_icon(fill: QColor, glyph: str, draw_shape, glyph_scale: float, glyph_top: float = 0.0) -> QIcon:
+    """A filled shape with a white glyph, drawn at three sizes so it stays crisp on high-DPI screens."""
     result = QIcon()
     for size in (16, 32, 48):
         pixmap = QPixmap(size, size)
@@ -108,18 +107,41 @@ def icon(visual: Visual) -> QIcon:
         painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colour(visual))
-        margin = size * 0.08
-        painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin))
+        painter.setBrush(fill)
+        draw_shape(painter, size)
         painter.setPen(QPen(QColor("white")))
         font = QFont()
         font.setBold(True)
-        font.setPixelSize(int(size * 0.62))
+        font.setPixelSize(int(size * glyph_scale))
         painter.setFont(font)
-        painter.drawText(QRectF(0, 0, size, size), Qt.AlignmentFlag.AlignCenter, _GLYPHS[visual])
+        top = size * glyph_top
+        painter.drawText(QRectF(0, top, size, size - top), Qt.AlignmentFlag.AlignCenter, glyph)
         painter.end()
         result.addPixmap(pixmap)
     return result
+
+
+def _circle(margin_ratio: float):
+    def draw(painter: QPainter, size: int) -> None:
+        margin = size * margin_ratio
+        painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin))
+    return draw
+
+
+def _triangle(painter: QPainter, size: int) -> None:
+    margin = size * 0.06
+    path_ = QPainterPath()
+    path_.moveTo(size / 2, margin)
+    path_.lineTo(size - margin, size - margin)
+    path_.lineTo(margin, size - margin)
+    path_.closeSubpath()
+    painter.drawPath(path_)
+
+
+@lru_cache(maxsize=None)
+def icon(visual: Visual) -> QIcon:
+    """A round state badge with a glyph."""
+    return _glyph_icon(colour(visual), _GLYPHS[visual], _circle(0.08), 0.62)
 
 
 @lru_cache(maxsize=None)
@@ -175,34 +197,10 @@ def badge_colour(level: str) -> QColor:
 @lru_cache(maxsize=None)
 def badge_icon(level: str) -> QIcon:
     """A shield-like triangle (danger, warning) or a round "i" (note), readable on both palettes."""
-    result = QIcon()
-    for size in (16, 32, 48):
-        pixmap = QPixmap(size, size)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(badge_colour(level))
-        margin = size * 0.06
-        if level == "note":
-            painter.drawEllipse(QRectF(margin, margin, size - 2 * margin, size - 2 * margin))
-        else:
-            path_ = QPainterPath()
-            path_.moveTo(size / 2, margin)
-            path_.lineTo(size - margin, size - margin)
-            path_.lineTo(margin, size - margin)
-            path_.closeSubpath()
-            painter.drawPath(path_)
-        painter.setPen(QPen(QColor("white")))
-        font = QFont()
-        font.setBold(True)
-        font.setPixelSize(int(size * 0.6))
-        painter.setFont(font)
-        top = size * 0.12 if level != "note" else 0
-        painter.drawText(QRectF(0, top, size, size - top), Qt.AlignmentFlag.AlignCenter, _BADGE_GLYPHS.get(level, "?"))
-        painter.end()
-        result.addPixmap(pixmap)
-    return result
+    glyph = _BADGE_GLYPHS.get(level, "?")
+    if level == "note":
+        return _glyph_icon(badge_colour(level), glyph, _circle(0.06), 0.6)
+    return _glyph_icon(badge_colour(level), glyph, _triangle, 0.6, glyph_top=0.12)
 
 
 def badge_tooltip(checks) -> str:
