@@ -19,3 +19,17 @@ LEGACY_CLI_JS = Path(os.environ.get(
 LEGACY_CLI_MAP = LEGACY_CLI_JS.with_name("cli.js.map")
 CURRENT_CLI = Path(os.environ.get(
     "CLAUDE_CURRENT_BIN", ORACLE_CLIS / "current/node_modules/@anthropic-ai/claude-code/bin/claude.exe"))
+
+
+def build_fixture(script: Path, root: Path) -> Path:
+    """Run an oracle fixture builder (`script WORK`, the run_oracle.sh contract) in this process."""
+    import runpy
+    import sys
+
+    argv = sys.argv
+    try:
+        sys.argv = [str(script), str(root)]
+        runpy.run_path(str(script), run_name="__main__")
+    finally:
+        sys.argv = argv
+    return root

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("PySide6")
-from PySide6.QtCore import QModelIndex, QSettings, Qt  # noqa: E402
+from PySide6.QtCore import QModelIndex, Qt  # noqa: E402
 from PySide6.QtTest import QAbstractItemModelTester  # noqa: E402
 
 from skillmanager.core.demo import create_demo_workspace  # noqa: E402
@@ -19,6 +19,7 @@ from skillmanager.core.registry import load_registry  # noqa: E402
 from skillmanager.gui.engine import refresh_incremental, scan  # noqa: E402
 from skillmanager.gui.models.registry_model import Column, RegistryFilterProxy, RegistryModel, Role  # noqa: E402
 from skillmanager.gui.problems import PROBLEMS_KEY, plain_message  # noqa: E402
+from gui_support import demo_window  # noqa: E402
 
 LONG = 20_000
 BROKEN = '{\n  "env": {\n    "ACME_REGION": "eu-west-1",\n  }\n}\n'  # a trailing comma
@@ -151,21 +152,8 @@ def test_an_unreadable_skill_file_appears_and_goes_through_the_incremental_path(
 # --- the real window, with the watcher -----------------------------------------------------------
 @pytest.fixture()
 def window(qtbot, tmp_path):
-    from skillmanager.gui.app import build_window
-
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    context, win = build_window(demo=True, settings=settings, watch=True)
-    qtbot.addWidget(win)
-    win.resize(1500, 900)
-    win.show()
-    qtbot.waitUntil(lambda: context.snapshot is not None, timeout=LONG)
-    yield win
-    if win.watcher is not None:
-        win.watcher.stop()
-    context.wait_for_scans(5000)
-    from skillmanager.gui import temp_dirs
-
-    temp_dirs.remove_all()
+    with demo_window(qtbot, tmp_path) as win:
+        yield win
 
 
 def test_malformed_user_settings_show_a_problem_row_and_fixing_the_file_removes_it(qtbot, window):

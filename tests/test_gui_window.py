@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("PySide6")
-from PySide6.QtCore import QSettings  # noqa: E402
 
 from skillmanager.gui.engine import skill_identity  # noqa: E402
 from skillmanager.gui.models.registry_model import Role  # noqa: E402
+from gui_support import demo_window  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 LONG = 20_000  # generous: latency is measured in benchmarks/gui.py, not asserted here
@@ -28,21 +28,8 @@ def _has(module: str) -> bool:
 
 @pytest.fixture()
 def window(qtbot, tmp_path):
-    from skillmanager.gui.app import build_window
-
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    context, win = build_window(demo=True, settings=settings, watch=True)
-    qtbot.addWidget(win)
-    win.resize(1500, 900)
-    win.show()
-    qtbot.waitUntil(lambda: context.snapshot is not None, timeout=LONG)
-    yield win
-    if win.watcher is not None:
-        win.watcher.stop()
-    context.wait_for_scans(5000)
-    from skillmanager.gui import temp_dirs
-
-    temp_dirs.remove_all()  # the demo copy build_window made (they used to pile up in /tmp)
+    with demo_window(qtbot, tmp_path) as win:
+        yield win
 
 
 def _skill(win, name, kind=None):

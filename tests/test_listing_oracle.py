@@ -10,8 +10,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import runpy
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ import pytest
 from skillmanager.cli import main
 from skillmanager.core.listing import HEADER
 from skillmanager.core.textwidth import display_width
+from locations import build_fixture  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden"
@@ -35,14 +34,7 @@ _OMITTED = "<bundled description omitted>"
 def work(tmp_path_factory) -> Path:
     if not FIXTURE.exists():
         pytest.skip(f"oracle fixture builder missing: {FIXTURE}")
-    root = tmp_path_factory.mktemp("oracle-base")
-    argv = sys.argv
-    try:
-        sys.argv = [str(FIXTURE), str(root)]
-        runpy.run_path(str(FIXTURE), run_name="__main__")
-    finally:
-        sys.argv = argv
-    return root
+    return build_fixture(FIXTURE, tmp_path_factory.mktemp("oracle-base"))
 
 
 def run_listing(work: Path, profile: str, *extra: str) -> str:

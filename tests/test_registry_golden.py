@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-import runpy
-import sys
 from pathlib import Path
 
 import pytest
 
 from skillmanager.cli import main
+from locations import build_fixture  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden"
@@ -46,14 +45,7 @@ def _listing_names(profile: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def work(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("oracle")
-    argv = sys.argv
-    try:
-        sys.argv = [str(FIXTURE), str(root)]
-        runpy.run_path(str(FIXTURE), run_name="__main__")
-    finally:
-        sys.argv = argv
-    return root
+    return build_fixture(FIXTURE, tmp_path_factory.mktemp("oracle"))
 
 
 def _list_json(work: Path, profile: str, capsys) -> list[dict]:
