@@ -82,11 +82,11 @@ def test_golden_expand_shell_commands_ran_where_parser_says():
         path = GOLDEN / f"{profile}.json"
         if not path.exists():
             pytest.skip("golden missing")
-        calls = {c["input"]["skill"]: c for c in json.loads(path.read_text())["calls"] if c["tool"] == "Skill"}
-        nospace = calls["sh-nospace"]["extra_text"][0]
-        assert nospace.endswith("x!`echo no` (!`echo paren`)\n")
-        assert "!`" not in calls["sh-two"]["extra_text"][0]
-        assert calls["sh-two"]["extra_text"][0].endswith("a A b B c\n")
+        blocks = {c["input"]["skill"]: c["extra_texts"][0] for c in json.loads(path.read_text())["turns"]
+                  if c["tool"] == "Skill" and c.get("extra_texts")}
+        assert blocks["sh-nospace"].endswith("x!`echo no` (!`echo paren`)\n")
+        assert "!`" not in blocks["sh-two"]
+        assert blocks["sh-two"].endswith("a A b B c\n")
 
 
 # --- differential check against the regexes in the real cli.js, executed by node ---
