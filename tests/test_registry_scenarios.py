@@ -29,7 +29,11 @@ from skillmanager.core.workspace import Workspace
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden"
 SCENARIOS = ["deep-cwd", "deep-cwd-nogit", "marketplace-plugin", "overrides-user", "overrides-project",
-             "overrides-local", "overrides-managed", "overrides-precedence", "parse-edges"]
+             "overrides-local", "overrides-managed", "overrides-precedence", "parse-edges",
+             # Bun (current) and Node (legacy) widths and current's description cleaning: default budget, and one
+             # either side of the full listing's width
+             "listing-text", "listing-text-budget8294", "listing-text-budget8293", "listing-text-legacy1625",
+             "listing-text-legacy1624", "listing-clean"]
 _PLACEHOLDER = re.compile(r"^- (\S+) \[bundled entry: width (\d+), length (\d+)\]$")
 # The models bundled_skills.json was measured with (captured_2.1.88.txt / captured_2.1.332.txt); a bundled
 # entry's text can differ per model (security-review in base-sonnet46), so widths are compared only there.
@@ -165,11 +169,19 @@ def replay_turn(registry, work: Path, turn: dict) -> str | None:
 def test_listing_matches_golden(scenario, profile, tmp_path):
     data = _golden(scenario, profile)
     work = build_fixture(data, tmp_path)
+    assert data["cli_exit"] == "cli exit: 0", "incomplete recording: re-record it (see produced_by)"
+    expected_calls = [s["input"] for s in json.loads((work / "steps.json").read_text()) if s["name"] == "Skill"]
+    assert [t["input"] for _, t in _skill_turns(data)] == expected_calls  # the golden holds every step
     registry = load_registry(workspace_for(work, data, profile))
     assert_listing_matches(data, registry, profile)
 
 
-@pytest.mark.parametrize(("scenario", "profile"), _cases())
+def _cases_with_skill_calls() -> list:
+    """Recordings whose fixture made Skill calls (listing-only probes have none)."""
+    return [case for case in _cases() if any(t.get("tool") == "Skill" for t in _golden(*case.values).get("turns", []))]
+
+
+@pytest.mark.parametrize(("scenario", "profile"), _cases_with_skill_calls())
 def test_skill_turns_match_golden(scenario, profile, tmp_path):
     data = _golden(scenario, profile)
     assert data["cli_exit"] == "cli exit: 0", "incomplete recording: re-record it (see produced_by)"

@@ -413,7 +413,7 @@ def exercise_core(tree: Tree, profile: str) -> None:
     manifest = tree.plugin / ".claude-plugin" / "plugin.json"
     try:
         manifest_data = json.loads(manifest.read_bytes()) if manifest.is_file() else None
-    except ValueError:
+    except (ValueError, RecursionError):  # the `deep` shape nests past the json module's recursion limit
         manifest_data = None
     if isinstance(manifest_data, dict) and manifest_data.get("commands"):
         # a manifest that names its own command paths replaces commands/: Claude Code never reads what is there

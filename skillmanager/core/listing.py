@@ -22,6 +22,8 @@ from typing import Any, Iterable, Sequence
 
 from .model import Listed, SourceKind
 from .profiles import CURRENT, LEGACY, Profile, get_profile
+from .bun_width import current_width
+from .current_text import clean_listing_text
 from .textwidth import ELLIPSIS, cut_to_width, display_width, safe_for_output, utf16_len, utf16_slice
 
 HEADER = "The following skills are available for use with the Skill tool:"
@@ -164,10 +166,16 @@ def _char_width(ch: str) -> int:
     return display_width(ch)
 
 
-def entry_width(text: str) -> int:
-    """display_width(text), computed per character where that is exactly equivalent."""
+def entry_width(text: str, profile: Profile | None = None) -> int:
+    """The width Claude Code counts for `text` against the listing budget.
+
+    Legacy (node): textwidth.display_width, computed per character where that is exactly equivalent.
+    Current (Bun): Bun.stringWidth plus its extra columns for spacing marks and narrow emoji (bun_width).
+    """
     if text.isascii():
         return len(text) if text.isprintable() else display_width(text)  # printable ASCII: 1 column each
+    if profile is not None and profile.name == CURRENT:
+        return current_width(text)
     if _NEEDS_FULL_MEASURE.search(text):
         return display_width(text)
     others = _NOT_PRINTABLE_ASCII.findall(text)  # printable ASCII is one column each: look up only the rest
@@ -264,19 +272,12 @@ def per_entry_cap(profile: Profile, settings: Any = None) -> int:
 def entry_description(entry: ListingEntry, profile: Profile) -> str:
     """`description - when_to_use` (prompt.ts getCommandDescription / current `Rdn`), before the cap."""
     when, description = entry.when_to_use, entry.description
-    if profile.when_to_use_newlines_to_spaces:  # current: newlines → " " in both parts (parse-edges/current.json:
-        # `"line one\nline two"` → `line one line two`); a run of newlines is one space (fuzz-reg seeds 36, 37:
-        # `when_to_use: |+` ending in blank lines → one trailing space) and U+200B becomes a space (seeds 26, 28, 31)
-        description = _current_spaces(description)
-        when = _current_spaces(when) if when else when
+    if profile.when_to_use_newlines_to_spaces:  # current cleans both parts (current_text): a run of newlines,
+        # controls or invisible characters is one space (parse-edges, fuzz-reg seeds 26–37, listing-clean, listing-text),
+        # joiners of RGI emoji are kept, `<` `>` are escaped
+        description = clean_listing_text(description)
+        when = clean_listing_text(when) if when else when
     return f"{description} - {when}" if when else description
-
-
-_NEWLINE_RUN = re.compile("\n+")
-
-
-def _current_spaces(text: str) -> str:
-    return _NEWLINE_RUN.sub(" ", text).replace("\u200b", " ")
 
 
 def capped_description(text: str, cap: int) -> tuple[str, bool]:
@@ -340,19 +341,19 @@ def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
     for entry in entries:
         if profile.name == CURRENT and entry.force_name_only:  # `A$e(cmd) === "name-only"`
             text = f"- {entry.name}"
-            width = display_width(text)
+            width = entry_width(text, profile)
             rows.append(_Row(entry, entry.name, text, text, "", width, width, utf16_len(text), False, True))
             continue
         name = shown_name(entry, profile, all_entries)
         if entry.is_placeholder:
             name_only = f"- {name}"
             rows.append(_Row(entry, name, placeholder_text(entry), name_only, "", entry.bundled_width,
-                             display_width(name_only), entry.bundled_length or 0, False))
+                             entry_width(name_only, profile), entry.bundled_length or 0, False))
             continue
         desc, cut = capped_description(entry_description(entry, profile), cap)
         full = f"- {name}: {desc}"
         name_only = f"- {name}"
-        rows.append(_Row(entry, name, full, name_only, desc, entry_width(full), entry_width(name_only),
+        rows.append(_Row(entry, name, full, name_only, desc, entry_width(full, profile), entry_width(name_only, profile),
                          _utf16_len(full), cut))
     return rows
 
@@ -472,7 +473,7 @@ def _result(rows: list[_Row], shown: list[str], reasons: list[list[str]], level:
             profile: Profile, facts: BudgetFacts, placement: str, model: str | None) -> ListingResult:
     results = []
     for r, text, why in zip(rows, shown, reasons):
-        shown_width = r.width if text == r.full else (r.name_only_width if text == r.name_only else entry_width(text))
+        shown_width = r.width if text == r.full else (r.name_only_width if text == r.name_only else entry_width(text, profile))
         fixed = r.override or r.entry.kind == BUNDLED
         results.append(EntryResult(r.entry.name, r.name, r.entry.kind, r.full, text, r.width, shown_width, r.length,
                                    bool(why), why[0] if why else None, list(why), fixed, r.placeholder, r.entry.key))
@@ -480,7 +481,7 @@ def _result(rows: list[_Row], shown: list[str], reasons: list[list[str]], level:
     used = sum(e.shown_width for e in results) + max(n - 1, 0)
     full_total = sum(r.width for r in rows) + max(n - 1, 0)
     # The smallest listing Claude Code can send: bundled (and overridden) entries full, the rest `- name`.
-    minimal = sum(r.width if (r.override or r.entry.kind == BUNDLED) else _plain_name_width(r)
+    minimal = sum(r.width if (r.override or r.entry.kind == BUNDLED) else _plain_name_width(r, profile)
                   for r in rows) + max(n - 1, 0)
     over = used > facts.budget
     totals = ListingTotals(
@@ -495,10 +496,10 @@ def _result(rows: list[_Row], shown: list[str], reasons: list[list[str]], level:
     return ListingResult(text, body, placement, profile.name, model, results, totals)
 
 
-def _plain_name_width(row: _Row) -> int:
+def _plain_name_width(row: _Row, profile: Profile) -> int:
     """Width of `- {name}` (legacy's names-only form; current's collapsed form is row.name_only)."""
     plain = f"- {row.entry.name}"
-    return row.name_only_width if plain == row.name_only else entry_width(plain)
+    return row.name_only_width if plain == row.name_only else entry_width(plain, profile)
 
 
 def wrap_listing(body: str, profile: Profile, placement: str) -> str:
