@@ -25,6 +25,7 @@ from skillmanager.core.expansion import expand
 from skillmanager.core.listing import build_listing, entry_width
 from skillmanager.core.textwidth import utf16_len
 from skillmanager.core.model import SourceKind
+from skillmanager.core.profiles import get_profile
 from skillmanager.core.registry import load_registry
 from skillmanager.core.workspace import Workspace
 
@@ -77,8 +78,12 @@ def compare_listing(data: dict, registry, profile: str) -> list[str]:
         problems.append(f"listing wrapper: {(got_head, got_tail)!r} != {(want_head, want_tail)!r}")
     legacy_cmds = {s.name for s in registry.skills if s.source is SourceKind.COMMAND} if profile == "legacy" else set()
     bundled = {s.name for s in registry.skills if s.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND)}
-    mine = [e for e in got if entry_name(e) not in legacy_cmds]
-    theirs = [e for e in want if entry_name(e) not in legacy_cmds]
+    # 2.1.88 reads a plugin's commands with concurrent readdir/readFile (walkPluginMarkdown.ts: pushed as each
+    # read finishes), so their order within the plugin varies (seed 1002): compare each run of them sorted.
+    plugin_cmds = {s.name for s in registry.skills if s.source is SourceKind.PLUGIN_COMMAND} if profile == "legacy" \
+        else set()
+    mine = _sorted_runs([e for e in got if entry_name(e) not in legacy_cmds], plugin_cmds)
+    theirs = _sorted_runs([e for e in want if entry_name(e) not in legacy_cmds], plugin_cmds)
     if [entry_name(e) for e in mine] != [entry_name(e) for e in theirs]:
         problems.append(f"listing order/names:\n  ours  {[entry_name(e) for e in mine]}\n  theirs "
                         f"{[entry_name(e) for e in theirs]}")
@@ -90,7 +95,7 @@ def compare_listing(data: dict, registry, profile: str) -> list[str]:
         for a, b in zip(mine, theirs):
             pa, pb = _PLACEHOLDER.match(a), _PLACEHOLDER.match(b)
             if pb and not pa:  # record.py masked a user entry that reuses a bundled name (description = fallback)
-                if (entry_width(a), utf16_len(a)) != (int(pb.group(2)), int(pb.group(3))):
+                if (entry_width(a, get_profile(profile)), utf16_len(a)) != (int(pb.group(2)), int(pb.group(3))):
                     problems.append(f"masked entry {entry_name(b)}: ours {a!r} ({entry_width(a)}/{utf16_len(a)}) "
                                     f"theirs {b!r}")
                 continue
@@ -101,6 +106,21 @@ def compare_listing(data: dict, registry, profile: str) -> list[str]:
             if a != b:
                 problems.append(f"entry:\n  ours   {a!r}\n  theirs {b!r}")
     return problems
+
+
+def _sorted_runs(entries: list[str], names: set[str]) -> list[str]:
+    """Each maximal run of consecutive entries whose names are in `names`, sorted; the rest in place."""
+    out: list[str] = []
+    run: list[str] = []
+    for entry in entries + [None]:
+        if entry is not None and entry_name(entry) in names:
+            run.append(entry)
+            continue
+        out += sorted(run)
+        run = []
+        if entry is not None:
+            out.append(entry)
+    return out
 
 
 def _local(text: str, work: Path) -> str:

@@ -33,7 +33,9 @@ SCENARIOS = ["deep-cwd", "deep-cwd-nogit", "marketplace-plugin", "overrides-user
              # Bun (current) and Node (legacy) widths and current's description cleaning: default budget, and one
              # either side of the full listing's width
              "listing-text", "listing-text-budget8294", "listing-text-budget8293", "listing-text-legacy1625",
-             "listing-text-legacy1624", "listing-clean"]
+             "listing-text-legacy1624", "listing-clean",
+             # display names of dmi and hidden skills; raw control characters in front matter
+             "probe-display-name", "probe-yaml-controls"]
 _PLACEHOLDER = re.compile(r"^- (\S+) \[bundled entry: width (\d+), length (\d+)\]$")
 # The models bundled_skills.json was measured with (captured_2.1.88.txt / captured_2.1.332.txt); a bundled
 # entry's text can differ per model (security-review in base-sonnet46), so widths are compared only there.

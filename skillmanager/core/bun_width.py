@@ -23,7 +23,7 @@ import regex
 
 from .resources import resource_path
 
-__all__ = ["bun_string_width", "current_width", "current_cell_extra"]
+__all__ = ["bun_string_width", "current_width", "current_cell_extra", "strip_escape_sequences"]
 
 _GRAPHEME_RE = regex.compile(r"\X", regex.DOTALL)
 _EMOJI_RE = regex.compile(r"\p{Emoji}")
@@ -266,6 +266,13 @@ def _visible_text(text: str) -> str:
 
 
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def strip_escape_sequences(text: str) -> str:
+    """Text without ECMA-48 escape sequences as Bun removes them (ESC + one final byte, CSI, OSC, DCS…):
+    what current's listing keeps of `\x1b[1mbold` (`bold`) and of `q\x1bvalue` (`qalue`) — probe-yaml-controls.
+    Lone surrogates are dropped too (the listing cleaning turns them into U+200B first)."""
+    return _visible_text(_join_surrogates(text))
 
 
 def _join_surrogates(text: str) -> str:

@@ -1,8 +1,8 @@
 """How Claude Code 2.1.3xx cleans a skill's description and when_to_use before listing them.
 
 Read from the binary (chunk with ``Yv``: ``D(e) = RW(Yv(e, " ", {keepSpelledJoiners: true}))``) and checked
-with oracle captures (tests/golden/listing-clean, listing-text): lone surrogates become U+200B, ANSI escapes are
-stripped, and every run of invisible or control characters (C0/C1 controls, format characters, private
+with oracle captures (tests/golden/listing-clean, listing-text): lone surrogates become U+200B, escape sequences are
+stripped (as Bun strips them: ESC + one byte, CSI, OSC…), and every run of invisible or control characters (C0/C1 controls, format characters, private
 use, unassigned, line/paragraph separators, default-ignorables such as variation selectors and U+2800)
 becomes one space -- except joiners and selectors that belong to an RGI emoji or spell an Indic, Sinhala
 or Arabic conjunct. Then ``<`` and ``>`` become ``&lt;`` and ``&gt;``.
@@ -15,7 +15,8 @@ from functools import lru_cache
 import regex
 
 from .resources import resource_path
-from .textwidth import strip_ansi, utf16_len
+from .bun_width import strip_escape_sequences
+from .textwidth import utf16_len
 
 __all__ = ["clean_listing_text"]
 
@@ -114,6 +115,6 @@ def clean_listing_text(text: str) -> str:
     """A description or when_to_use as current Claude Code lists it."""
     if text.isascii() and text.isprintable() and "<" not in text and ">" not in text:
         return text
-    cleaned = strip_ansi(_LONE_SURROGATE.sub("\u200b", text))
+    cleaned = strip_escape_sequences(_LONE_SURROGATE.sub("\u200b", text))
     cleaned = _collapse_invisible(cleaned)
     return cleaned.replace("<", "&lt;").replace(">", "&gt;")

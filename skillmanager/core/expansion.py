@@ -18,9 +18,9 @@ from .arguments import (ArgumentsTooLong, escape_shell_bangs, js_replace_string,
                         substitute_arguments)
 from .frontmatter import js_trim
 from .inline_shell import ShellSnippet, find_inline_shell
-from .model import Skill, SourceKind
+from .model import Listed, Skill, SourceKind
 from .profiles import LEGACY, Profile, get_profile
-from .registry import resolve_name
+from .registry import model_command_list, resolve_name
 from .textwidth import utf16_len
 
 NO_OUTPUT = "(Bash completed with no output)"
@@ -152,8 +152,10 @@ def _unknown_text(registry: Any, name: str, profile: Profile) -> str:
         message += (f". Directory-scoped variants exist: {', '.join(variants)} — invoke the variant whose "
                     "directory contains the files you are working on.")
         return f"<tool_use_error>{message}</tool_use_error>"
-    if name and ":" not in name:  # `SCl`: a listed skill whose name ends in `:name`
+    if name and ":" not in name:  # `SCl` over `Te` (rve): a listed skill whose name ends in `:name` -- a plugin
+        # entry without description or when_to_use is not listed, so it is no candidate (fuzz-reg seed 1009)
         suffixed = [s for s in skills if s.name.endswith(":" + name) and not s.disable_model_invocation
+                    and s.state.listed is not Listed.NO
                     and s.source not in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND)]
         plugin = (SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND)
         if len(suffixed) == 1 and suffixed[0].source in plugin and _nameable(suffixed[0].name):
@@ -163,7 +165,8 @@ def _unknown_text(registry: Any, name: str, profile: Profile) -> str:
             message += (". Several skills match that name: " + ", ".join(s.name for s in suffixed)
                         + " — invoke one by its full name.")
             return f"<tool_use_error>{message}</tool_use_error>"
-    names = [s.display_name or s.name for s in skills] + list(CURRENT_BUILTIN_COMMANDS)
+    # `Mje` over the Skill tool's command list: one command per name (registry.model_command_list, seed 1000)
+    names = [s.display_name or s.name for s in model_command_list(skills)] + list(CURRENT_BUILTIN_COMMANDS)
     suggestion = _closest_name(name, names)
     if suggestion is not None:
         message += f". Did you mean {suggestion}?"
@@ -206,7 +209,9 @@ def expand(registry: Any, name: str, *, args: str | None = "", session_id: str |
         if override in ("user-invocable-only", "off"):
             # same text for both values, bundled skills included (overrides-*/current.json, toggle-off)
             return _refuse(result, OVERRIDE_TEXT.format(name=resolved))
-        if _denied(registry, resolved):
+        # current also checks the rules against the command it resolved (checkPermissions `fGi`): a deny rule
+        # on the dir name blocks a call by the display name (fuzz-reg seed 1006: Skill(café) blocks `Bad Name!`)
+        if _denied(registry, resolved) or (profile.name != LEGACY and _denied(registry, skill.name)):
             return _refuse(result, DENY_TEXT)
         if _asks(registry, skill, resolved):
             return _refuse(result, ask_text(resolved, skill.name, profile))

@@ -19,6 +19,7 @@ from .model import Diagnostic, Severity, Skill, SourceKind
 from .profiles import Profile
 from .safe_read import read_regular_bytes
 from .skill_file import load_skill_file
+from .collation import locale_compare_key
 from .sources import _scandir_sorted
 
 
@@ -220,8 +221,8 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
             candidates = [(root.name, root)]
         else:
             entries = _scandir_sorted(root, diagnostics) or []
-            if profile.skill_dirs_case_insensitive:  # fuzz-reg seed 20 (current): `shared1:dup` before `shared1:Kappa`
-                entries.sort(key=lambda e: (e.name.lower(), e.name))
+            if profile.skill_dirs_case_insensitive:  # current, `localeCompare` (fuzz-reg seed 20: `dup` < `Kappa`)
+                entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
             candidates = [(e.name, root / e.name) for e in entries
                           if e.is_symlink() or e.is_dir(follow_symlinks=False)]
         for name, skill_dir in candidates:

@@ -105,9 +105,7 @@ def resolve_name(skills: list[Skill], name: str, profile: Profile, *, for_model:
     candidates = [s for s in skills if s.state.duplicate_of is None and s.state.active]
     if profile.name != "legacy":
         if for_model and profile.dmi_yields_name:
-            for skill in candidates:
-                if skill.name == name and not skill.disable_model_invocation:
-                    return skill
+            candidates = model_command_list(candidates)
         for skill in candidates:
             if skill.name == name:
                 return skill
@@ -115,6 +113,19 @@ def resolve_name(skills: list[Skill], name: str, profile: Profile, *, for_model:
         if skill.name == name or skill.display_name == name:
             return skill
     return None
+
+
+def model_command_list(candidates: list[Skill]) -> list[Skill]:
+    """current `dn`: the Skill tool looks names up in a list with one command per name -- the first copy,
+    unless the model may not call it (disable-model-invocation) and a later copy may. A displaced copy is
+    gone, display name included (fuzz-reg seed 1000: `Skill disp.v2` unknown, its dmi skill displaced by a
+    same-named command)."""
+    kept: dict[str, Skill] = {}
+    for skill in candidates:
+        first = kept.get(skill.name)
+        if first is None or (first.disable_model_invocation and not skill.disable_model_invocation):
+            kept[skill.name] = skill  # a dict keeps the first copy's position, as a JS Map does
+    return list(kept.values())
 
 
 def _group_label(skill: Skill) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .model import Diagnostic, Severity, Skill, SourceKind
+from .collation import locale_compare_key
 from .profiles import Profile
 from .safe_read import special_file_kind
 from .skill_file import load_skill_file
@@ -80,8 +81,8 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
     entries = _scandir_sorted(base, diagnostics)
     if not entries:
         return []
-    if profile.skill_dirs_case_insensitive:  # fuzz-reg seeds 21, 23 (current): `al-pha`, `beta` before `Kappa`
-        entries.sort(key=lambda e: (e.name.lower(), e.name))
+    if profile.skill_dirs_case_insensitive:  # current: `localeCompare` on the name (fuzz-reg seeds 21, 23, 1011)
+        entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
     base_text = os.fspath(base)
@@ -330,7 +331,7 @@ def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
                                           scope_dir=add_dir, origin="add-dir")
     _inode_dedupe(commands)
     if profile.commands_sorted_by_name:
-        commands.sort(key=lambda s: s.name)  # stable: same names keep their source order
+        commands.sort(key=lambda s: locale_compare_key(s.name))  # stable: same names keep their source order
     skills += commands
     realpath_dedupe(skills)
     result.skills = skills

@@ -28,7 +28,6 @@ from functools import lru_cache
 import regex  # grapheme clusters (\X, UAX #29 incl. Indic conjuncts); installed with tiktoken
 
 __all__ = [
-    "strip_ansi",
     "display_width",
     "cut_to_width",
     "utf16_len",
@@ -147,11 +146,6 @@ def _join_surrogate_pairs(s: str) -> str:
 def graphemes(s: str) -> list[str]:
     """Extended grapheme clusters (what Intl.Segmenter with granularity 'grapheme' yields)."""
     return _GRAPHEME_RE.findall(_join_surrogate_pairs(s))
-
-
-def strip_ansi(s: str) -> str:
-    """Text without ANSI escape sequences (ansi-regex 6.x, as strip-ansi and Bun.stripANSI remove them)."""
-    return _ANSI_RE.sub("", s) if ("\x1b" in s or "\x9b" in s) else s
 
 
 def display_width(s: str) -> int:

@@ -26,7 +26,7 @@ from .model import Diagnostic, Severity
 from .profiles import Profile, get_profile
 from .safe_read import read_text_file
 from .textwidth import utf16_len, utf16_slice
-from .yaml12 import js_string, load_yaml12
+from .yaml12 import YAML_UNPRINTABLE, js_string, load_yaml12
 
 AGENTSKILLS = "agentskills"
 CLAUDE_CODE = "claude-code"
@@ -91,6 +91,13 @@ def split_standard_front_matter(text: str, path: Path | None = None) -> SplitFro
         return SplitFrontMatter(None, "", diagnostics)
     yaml_text = text[opening.end():closing.start()]
     body = text[closing.end():].lstrip("\r\n")
+    unprintable = YAML_UNPRINTABLE.search(yaml_text)
+    if unprintable:  # YAML 1.2 forbids them; the standard's validator (strictyaml) refuses them, Claude Code does not
+        line = yaml_text.count("\n", 0, unprintable.start()) + 2
+        diagnostics.append(_err("invalid-yaml", f"Invalid YAML in the front matter: the character "
+                                f"U+{ord(unprintable.group(0)):04X} is not allowed in YAML (Claude Code reads it anyway).",
+                                path, line))
+        return SplitFrontMatter(None, body, diagnostics)
     try:
         data = load_yaml12(yaml_text)
     except yaml.YAMLError as error:

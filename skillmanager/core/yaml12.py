@@ -197,4 +197,46 @@ def load_yaml12(text: str, *, unique_keys: bool = True) -> Any:
 def load_yaml12_full(text: str, *, unique_keys: bool = True) -> Any:
     """The full loader, without the fast path (also the reference the fast path is tested against)."""
     loader = Yaml12Loader if unique_keys else Yaml12LastWinsLoader
-    return _to_js(yaml.load(text, Loader=loader))  # noqa: S506 - safe loader subclass
+    if not unique_keys and "\x00" in text:  # Bun.YAML refuses NUL; `yaml` keeps it (probe-yaml-controls)
+        raise yaml.YAMLError("a NUL character is not allowed in YAML")
+    stand_ins = _stand_ins(text)
+    if stand_ins is None:
+        return _to_js(yaml.load(text, Loader=loader))  # noqa: S506 - safe loader subclass
+    placed, originals = stand_ins
+    return _restore(_to_js(yaml.load(placed, Loader=loader)), originals)  # noqa: S506
+
+
+# Characters both CLIs' parsers take as ordinary content but PyYAML refuses (C0/C1 controls, U+FFFE/FFFF) or
+# reads as line breaks (NEL, U+2028, U+2029, YAML 1.1 breaks): they are swapped for private-use stand-ins
+# while parsing and put back in every string afterwards (probe-yaml-controls: kept verbatim by 2.1.88).
+_PYYAML_OFF_LIMITS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+# What YAML 1.2 itself forbids in a stream (c-printable): the list above without NEL and the line separators.
+YAML_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_STAND_IN_BLOCKS = range(0xF0000, 0x10FC00, 0x400)  # private use (planes 15, 16): printable, non-space for PyYAML
+
+
+def _stand_in(ch: str, base: int) -> str:
+    cp = ord(ch)
+    return chr(base + (cp if cp < 0x100 else 0x100 + (cp & 0xFF) if cp < 0xFFFE else 0x200 + cp - 0xFFFE))
+
+
+def _stand_ins(text: str) -> tuple[str, dict[str, str]] | None:
+    found = set(_PYYAML_OFF_LIMITS.findall(text))
+    if not found:
+        return None
+    used = {ord(ch) >> 10 for ch in text if ord(ch) >= 0xF0000}
+    base = next((b for b in _STAND_IN_BLOCKS if b >> 10 not in used), None)
+    if base is None:  # every block taken: nothing unambiguous to swap in
+        return None
+    originals = {_stand_in(ch, base): ch for ch in found}
+    return _PYYAML_OFF_LIMITS.sub(lambda m: _stand_in(m.group(0), base), text), originals
+
+
+def _restore(value: Any, originals: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return "".join(originals.get(ch, ch) for ch in value) if any(ch in originals for ch in value) else value
+    if isinstance(value, list):
+        return [_restore(v, originals) for v in value]
+    if isinstance(value, dict):
+        return {_restore(k, originals): _restore(v, originals) for k, v in value.items()}
+    return value

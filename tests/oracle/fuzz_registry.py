@@ -38,6 +38,13 @@ UNICODE = ["\u65e5\u672c\u8a9e\u306e\u8aac\u660e\u3067\u3059", "\u6f22\u5b57\u30
            "\u05e9\u05dc\u05d5\u05dd", "\u00b1\u00a7 ambiguous \u2192 \u2026", "\uff21\uff22\uff23 fullwidth",
            "zero\u200bwidth", "\U0001F600\U0001F600", "\u2764\ufe0f heart", "\ud55c\uad6d\uc5b4",
            "\u0e20\u0e32\u0e29\u0e32\u0e44\u0e17\u0e22", "caf\u00e9 na\u00efve", "\u0394\u03b5\u03bb\u03c4\u03b1"]
+# Seeds from 1000 on also draw these (earlier seeds keep building the trees their goldens were recorded
+# from): what current cleans or measures with its own rules -- Indic spacing marks, text-style emoji,
+# a lone regional indicator, `<` `>`, tabs, soft hyphen, word joiner, VS16 after CJK, bidi override, ESC.
+UNICODE_TEXT_EDGES = ["\u0939\u093f\u0928\u094d\u0926\u0940 \u0915\u093f\u0924\u093e\u092c\u0947\u0902",
+                      "\u0ba4\u0bae\u0bbf\u0bb4\u0bcd", "\u261d \u270c \U0001F590", "\U0001F1E6 lone",
+                      "<tag> a > b", "tab\there", "soft\u00adhyphen", "word\u2060joiner", "\u4e2d\ufe0f",
+                      "\u202eevil\u202c", "\x1b[1mbold\x1b[0m", "\u0915" + "\u093e" * 10, "&lt; & <b>"]
 WORDS = ["Use", "this", "skill", "when", "the", "user", "asks", "about", "deploys", "tests", "logs", "data",
          "review", "a", "pull", "request", "and", "checks", "files", "quickly"]
 
@@ -231,6 +238,8 @@ class Tree:
 
 def build(root: str, seed: int, small: bool = False) -> dict:
     p = plan(seed, small)
+    if seed >= 1000:
+        UNICODE.extend(e for e in UNICODE_TEXT_EDGES if e not in UNICODE)
     rng = random.Random(seed)
     tree = Tree(root)
     names = list(NAMES)
