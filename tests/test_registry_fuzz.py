@@ -80,8 +80,9 @@ def compare_listing(data: dict, registry, profile: str) -> list[str]:
     bundled = {s.name for s in registry.skills if s.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND)}
     # 2.1.88 reads a plugin's commands with concurrent readdir/readFile (walkPluginMarkdown.ts: pushed as each
     # read finishes), so their order within the plugin varies (seed 1002): compare each run of them sorted.
-    plugin_cmds = {s.name for s in registry.skills if s.source is SourceKind.PLUGIN_COMMAND} if profile == "legacy" \
-        else set()
+    # Its plugin skills too (loadPluginCommands.ts: readdir, then a push as each SKILL.md read finishes; 1025, 1030).
+    plugin_cmds = {s.name for s in registry.skills if s.source in (SourceKind.PLUGIN_COMMAND, SourceKind.PLUGIN_SKILL)} \
+        if profile == "legacy" else set()
     mine = _sorted_runs([e for e in got if entry_name(e) not in legacy_cmds], plugin_cmds)
     theirs = _sorted_runs([e for e in want if entry_name(e) not in legacy_cmds], plugin_cmds)
     if [entry_name(e) for e in mine] != [entry_name(e) for e in theirs]:

@@ -407,9 +407,8 @@ def exercise_core(tree: Tree, profile: str) -> None:
     paths = _diag_paths(registry, session)
     expected = tree.expected
     known = tree.home / ".claude" / "plugins" / "known_marketplaces.json"
-    if "mk@market" not in registry.settings.enabled_plugins or not known.is_file() or \
-            "installLocation" not in known.read_text(errors="replace"):  # the catalog is not read at all
-        expected = [(what, p) for what, p in expected if not what.startswith("marketplace")]
+    if "mk@market" not in registry.settings.enabled_plugins or not _points_at_market(known):
+        expected = [(what, p) for what, p in expected if not what.startswith("marketplace")]  # catalog not read
     manifest = tree.plugin / ".claude-plugin" / "plugin.json"
     try:
         manifest_data = json.loads(manifest.read_bytes()) if manifest.is_file() else None
@@ -420,6 +419,16 @@ def exercise_core(tree: Tree, profile: str) -> None:
         expected = [(what, p) for what, p in expected if not what.endswith("at plugin-cmd")]
     missing = [what for what, p in expected if not _named(p, paths)]
     assert not missing, f"no diagnostic names: {missing}"
+
+
+def _points_at_market(known: Path) -> bool:
+    """known_marketplaces.json still names the `market` marketplace with a path (else its catalog is not read)."""
+    try:
+        data = json.loads(known.read_bytes()) if known.is_file() else None
+    except (ValueError, RecursionError):
+        return False
+    entry = data.get("market") if isinstance(data, dict) else None
+    return isinstance(entry, dict) and isinstance(entry.get("installLocation"), str)
 
 
 def exercise_cli(tree: Tree, profile: str) -> None:

@@ -51,7 +51,12 @@ def test_deny_rule_forms():
     assert rule("review:*").matches("review-pr", current=False)
     assert not rule("review *").matches("review-pr", current=False)
     assert rule("review *").matches("review-pr", current=True)
-    assert rule("re*ew").matches("review", current=True) and not rule("re*ew").matches("review", current=False)
+    # current globs only in its `skill:` form; a bare `to*` is an exact name (fuzz-reg seed 1017)
+    assert not rule("re*ew").matches("review", current=True) and rule("re*ew").matches("re*ew", current=True)
+    assert rule("skill:re*ew").matches("review", current=True) and not rule("skill:re*ew").matches("review", current=False)
+    assert rule(" skill : *view").matches("review", current=True) and not rule("skill:r*x").matches("review", current=True)
+    assert rule("cafe").matches("Bad Name!", current=True, also=("cafe",))  # the resolved skill's name (seed 1006)
+    assert not rule("cafe").matches("Bad Name!", current=False, also=("cafe",))
 
 
 def test_merge_arrays_union_and_objects_deep():

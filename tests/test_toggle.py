@@ -328,10 +328,11 @@ def test_unblock_removes_every_exact_copy_and_refuses_wide_or_managed_rules(tree
     assert json.loads((tree / USER).read_text()) == {"permissions": {"deny": ["Bash"]}}
     assert json.loads((tree / LOCAL).read_text()) == {"permissions": {"deny": []}}
 
-    write(tree / USER, '{"permissions": {"deny": ["Skill(p-*)"]}}\n')
-    registry = registry_for(tree)
-    plan = plan_toggle(registry, skill_of(registry, "p-skill"), "unblock")
-    assert not plan.ok and "also covers other skills" in plan.refusal
+    for wide in ("Skill(p:*)", "Skill(skill:p-*)"):  # a prefix rule; current's `skill:` glob form
+        write(tree / USER, json.dumps({"permissions": {"deny": [wide]}}) + "\n")
+        registry = registry_for(tree)
+        plan = plan_toggle(registry, skill_of(registry, "p-skill"), "unblock")
+        assert not plan.ok and "also covers other skills" in plan.refusal, wide
 
     write(tree / USER, '{}')
     write(tree / "managed" / "managed-settings.json", '{"permissions": {"deny": ["Skill(p-skill)"]}}')

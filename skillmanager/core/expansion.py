@@ -166,7 +166,8 @@ def _unknown_text(registry: Any, name: str, profile: Profile) -> str:
                         + " — invoke one by its full name.")
             return f"<tool_use_error>{message}</tool_use_error>"
     # `Mje` over the Skill tool's command list: one command per name (registry.model_command_list, seed 1000)
-    names = [s.display_name or s.name for s in model_command_list(skills)] + list(CURRENT_BUILTIN_COMMANDS)
+    commands = model_command_list(skills)
+    names = [n for s in commands for n in (s.display_name or s.name, *s.aliases)] + list(CURRENT_BUILTIN_COMMANDS)
     suggestion = _closest_name(name, names)
     if suggestion is not None:
         message += f". Did you mean {suggestion}?"
@@ -209,9 +210,9 @@ def expand(registry: Any, name: str, *, args: str | None = "", session_id: str |
         if override in ("user-invocable-only", "off"):
             # same text for both values, bundled skills included (overrides-*/current.json, toggle-off)
             return _refuse(result, OVERRIDE_TEXT.format(name=resolved))
-        # current also checks the rules against the command it resolved (checkPermissions `fGi`): a deny rule
-        # on the dir name blocks a call by the display name (fuzz-reg seed 1006: Skill(café) blocks `Bad Name!`)
-        if _denied(registry, resolved) or (profile.name != LEGACY and _denied(registry, skill.name)):
+        # current also checks the rules against the command it resolved (checkPermissions `sRr`/`TOe`): a deny
+        # rule on the dir name blocks a call by the display name (fuzz-reg seed 1006: Skill(café) blocks `Bad Name!`)
+        if _denied(registry, resolved, _own_names(skill)):
             return _refuse(result, DENY_TEXT)
         if _asks(registry, skill, resolved):
             return _refuse(result, ask_text(resolved, skill.name, profile))
@@ -258,10 +259,15 @@ def _override(registry: Any, skill: Skill, profile: Profile) -> str | None:
     return found[0] if found else None
 
 
-def _denied(registry: Any, name: str) -> bool:
+def _own_names(skill: Skill) -> tuple[str, ...]:
+    """The names current's permission check tries besides the requested one (`J`: name, display name)."""
+    return tuple(n for n in (skill.name, skill.display_name) if n)
+
+
+def _denied(registry: Any, name: str, also: tuple[str, ...] = ()) -> bool:
     settings = getattr(registry, "settings", None)
     finder = getattr(settings, "deny_rule_for", None)
-    return bool(finder and finder(name) is not None)
+    return bool(finder and finder(name, also) is not None)
 
 
 def needs_permission(skill: Skill) -> bool:
@@ -287,7 +293,7 @@ def _asks(registry: Any, skill: Skill, name: str) -> bool:
         return False
     settings = getattr(registry, "settings", None)
     finder = getattr(settings, "allow_rule_for", None)
-    return not (finder and finder(name) is not None)
+    return not (finder and finder(name, (skill.name,)) is not None)  # current `uTo`: requested or resolved name
 
 
 _RULE_NAME = re.compile(r"^(?!skill:|args:)[A-Za-z0-9_.-]+(?::[A-Za-z0-9_.-]+)*$")  # JS `\w` is ASCII

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Sequence
 
 from .model import Listed, SourceKind
 from .profiles import CURRENT, LEGACY, Profile, get_profile
+from .registry import model_command_list
 from .bun_width import current_width
 from .current_text import clean_listing_text
 from .textwidth import ELLIPSIS, cut_to_width, display_width, safe_for_output, utf16_len, utf16_slice
@@ -635,12 +636,20 @@ def entry_from_skill(skill: Any, *, score: float = 0.0) -> ListingEntry:
 
 def entries_from_registry(registry: Any, profile: Profile | str | None = None, *,
                           listed_only: bool = True) -> list[ListingEntry]:
-    """Listable skills of a Registry in load order: `state.listed` FULL or NAME_ONLY, active (conditional
+    """Listable skills of a Registry in load order (`listed_only=False`: every command names resolve against):
+    `state.listed` FULL or NAME_ONLY, active (conditional
     skills wait for a matching file), not a realpath duplicate; shadowed copies only where the profile
     lists every copy (legacy). The registry has already applied disable-model-invocation, skillOverrides
     and the plugin/MCP description rule to `state.listed`."""
     profile = profile or registry.profile
     profile = get_profile(profile) if isinstance(profile, str) else profile
+    if not listed_only:  # the commands names are looked up in: loaded (active, not a duplicate), and in current
+        # one per name (registry.model_command_list); fuzz-reg seed 1017: an inactive `paths:` skill and a realpath
+        # duplicate with display name UPPER do not keep `pre:x (UPPER)` from being shown
+        loaded = [s for s in registry.skills if s.state.active and s.state.duplicate_of is None]
+        if profile.name == CURRENT:
+            loaded = model_command_list(loaded)
+        return [entry_from_skill(s) for s in loaded]
     out = []
     for skill in registry.skills:
         state = skill.state

@@ -144,6 +144,7 @@ class Skill:
     description_from_body: bool = False  # the §2 fallback was used
     when_to_use: str | None = None
     display_name: str | None = None  # `name:` field when it differs from `name`
+    aliases: tuple[str, ...] = ()  # other names it answers to (current's bundled code-review: `review`)
     paths: list[str] | None = None  # effective conditional patterns (None = unconditional)
     disable_model_invocation: bool = False
     user_invocable: bool = True

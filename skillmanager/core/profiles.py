@@ -27,6 +27,7 @@ class BundledEntry:
     width: int  # display width of the whole `- name: …` entry as sent
     length: int  # UTF-16 length of the same text
     kind: str = "bundled"  # "bundled" | "builtin-command" (current's init / security-review)
+    aliases: tuple[str, ...] = ()  # names it is registered with besides `name` (read from the binary)
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,8 @@ def _load_bundled(profile: str) -> tuple[BundledEntry, ...]:
     except (OSError, ValueError):
         return ()
     return tuple(
-        BundledEntry(e["name"], int(e["width"]), int(e["length"]), e.get("kind", "bundled"))
+        BundledEntry(e["name"], int(e["width"]), int(e["length"]), e.get("kind", "bundled"),
+                     tuple(str(a) for a in e.get("aliases", ())))
         for e in data.get(profile, {}).get("entries", [])
     )
 

@@ -109,10 +109,14 @@ def resolve_name(skills: list[Skill], name: str, profile: Profile, *, for_model:
         for skill in candidates:
             if skill.name == name:
                 return skill
-    for skill in candidates:
-        if skill.name == name or skill.display_name == name:
+    for skill in candidates:  # `$s`: then a display name or an alias
+        if skill.name == name or skill.display_name == name or name in skill.aliases:
             return skill
     return None
+
+
+def _display_names(skill: Skill) -> tuple[str, ...]:
+    return (skill.display_name,) if skill.display_name else ()
 
 
 def model_command_list(candidates: list[Skill]) -> list[Skill]:
@@ -160,7 +164,7 @@ def _bundled_skills(profile: Profile) -> list[Skill]:
         kind = SourceKind.BUILTIN_COMMAND if entry.kind == "builtin-command" else SourceKind.BUNDLED
         skill = Skill(name=entry.name, kind="skill", source=kind, source_root=None, path=None, skill_dir=None,
                       description="<bundled with Claude Code>", bundled_width=entry.width,
-                      bundled_length=entry.length)
+                      bundled_length=entry.length, aliases=entry.aliases)
         skill.group = kind.value
         skill._kept_when_disabled = profile.bundled_kept_when_disabled  # type: ignore[attr-defined]
         out.append(skill)
@@ -317,7 +321,7 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool,
     if skill.disable_model_invocation:
         model_ok = False
         reasons.append("disable-model-invocation: true keeps the model from calling it")
-    rule = settings.deny_rule_for(skill.name)
+    rule = settings.deny_rule_for(skill.name, _display_names(skill))
     if rule is not None:
         model_ok = False
         reasons.append(f"the deny rule {rule.text} in {rule.scope} settings ({rule.file}) blocks the Skill tool")
@@ -376,7 +380,7 @@ def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile,
     state.listed = Listed.FULL
     if state.shadowed_by is not None:
         state.listed_reason = "Listed although shadowed: this version lists every copy of a name."
-    elif settings.deny_rule_for(skill.name) is not None:
+    elif settings.deny_rule_for(skill.name, _display_names(skill)) is not None:
         state.listed_reason = "Listed: a deny rule blocks invocation but does not hide the skill."
     elif current and _ignored_plugin_override(skill, settings):
         state.listed_reason = ("Listed in full: its skillOverrides key has no effect on plugin skills (Claude Code "

@@ -7,8 +7,8 @@ Port of loadSettingsFromDisk / parseSettingsFile / loadManagedFileSettings
 """
 from __future__ import annotations
 
-import fnmatch
 import json
+import re
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +18,7 @@ from .model import Diagnostic, Severity, SettingDecision
 from .safe_read import read_regular_bytes
 
 SCOPES = ("user", "project", "local", "managed")  # lowest to highest priority
+OVERRIDE_RANK = {"on": 0, "name-only": 1, "user-invocable-only": 2, "off": 3}  # current `c`: how strong a value is
 OVERRIDE_VALUES = ("on", "name-only", "user-invocable-only", "off")
 PLUGIN_SOURCES = ("plugin-skill", "plugin-command")  # SourceKind values skillOverrides never reaches
 _BOM = "\ufeff"
@@ -41,20 +42,46 @@ class DenyRule:
     scope: str
     file: Path | None
 
-    def matches(self, name: str, *, current: bool) -> bool:
-        """SkillTool.checkPermissions ruleMatches (src/tools/SkillTool/SkillTool.ts); current adds
-        `prefix *` (its `y()` helper) and `*` globs."""
+    def matches(self, name: str, *, current: bool, also: tuple[str, ...] = ()) -> bool:
+        """SkillTool.checkPermissions: 2.1.88 `ruleMatches` (exact, or `prefix:*`) on the requested name.
+        2.1.332 (`sRr`/`TOe`) also takes `prefix *`, a `skill:glob` form (`*` only), and tries the resolved
+        command's names too (`also`: its name and display name; fuzz-reg seeds 1006, 1017). A bare `to*` is
+        an exact name there, not a glob (seed 1017: `Skill(to*)` left `tools0:review` callable)."""
         if self.content is None:
             return True
-        if self.form == "exact":
-            return _strip_slash(self.content) == name
-        if self.form == "prefix":
-            return name.startswith(_strip_slash(self.content)[:-2])
-        if self.form == "word-prefix":
-            return current and name.startswith(_strip_slash(self.content)[:-2])
-        if self.form == "glob":
-            return current and fnmatch.fnmatchcase(name, _strip_slash(self.content))
+        names = (name, *also) if current else (name,)
+        body = _strip_slash(self.content)
+        if self.form == "skill-glob":
+            return current and any(_star_match(_SKILL_FORM.match(self.content).group(1).strip(), n) for n in names)
+        if self.form == "prefix" or (self.form == "word-prefix" and current):
+            return any(n == body or n.startswith(body[:-2]) for n in names)
+        return any(n == body for n in names)
+
+
+_SKILL_FORM = re.compile(r"^\s*skill\s*:(.*)$", re.S)
+
+
+def _star_match(pattern: str, text: str) -> bool:
+    """current `pM`: `*` matches any run of characters; nothing else is special."""
+    parts = pattern.split("*")
+    if len(parts) == 1:
+        return pattern == text
+    first, last = parts[0], parts[-1]
+    if len(text) - len(last) < len(first) or not text.startswith(first) or not text.endswith(last):
         return False
+    position, end = len(first), len(text) - len(last)
+    for middle in (p for p in parts[1:-1] if p):
+        found = text.find(middle, position, end)
+        if found == -1:
+            return False
+        position = found + len(middle)
+    return True
+
+
+def _display(skill) -> tuple[str, ...]:
+    """A skill's display name, which current's permission rules also match (`J` in checkPermissions)."""
+    display = getattr(skill, "display_name", None)
+    return (display,) if display else ()
 
 
 def _strip_slash(text: str) -> str:
@@ -64,13 +91,13 @@ def _strip_slash(text: str) -> str:
 def _rule_form(content: str | None) -> str:
     if content is None:
         return "tool"
+    if _SKILL_FORM.match(content):
+        return "skill-glob"
     body = _strip_slash(content)
     if body.endswith(":*"):
         return "prefix"
     if body.endswith(" *"):
         return "word-prefix"
-    if "*" in body or "?" in body or "[" in body:
-        return "glob"
     return "exact"
 
 
@@ -159,6 +186,7 @@ class EffectiveSettings:
     merged: dict[str, Any] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     skill_overrides: dict[str, tuple[str, str, Path | None]] = field(default_factory=dict)  # name -> (value, scope, file)
+    policy_overrides: dict[str, tuple[str, str, Path | None]] = field(default_factory=dict)  # the managed scope's alone
     deny_rules: list[DenyRule] = field(default_factory=list)
     allow_rules: list[DenyRule] = field(default_factory=list)  # `Skill(...)` allow rules (same matching)
     disable_bundled_skills: tuple[bool, str, Path | None] | None = None
@@ -194,20 +222,21 @@ class EffectiveSettings:
         value = self.merged.get("skillListingMaxDescChars")
         return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
-    def deny_rule_for(self, name: str) -> DenyRule | None:
+    def deny_rule_for(self, name: str, also: tuple[str, ...] = ()) -> DenyRule | None:
+        """The first deny rule that blocks a Skill call on `name` (`also`: the resolved skill's own names)."""
         for rule in self.deny_rules:
-            if rule.matches(name, current=self.current):
+            if rule.matches(name, current=self.current, also=also):
                 return rule
         return None
 
-    def allow_rule_for(self, name: str) -> DenyRule | None:
+    def allow_rule_for(self, name: str, also: tuple[str, ...] = ()) -> DenyRule | None:
         """The first `Skill` allow rule that pre-approves `name` (SkillTool.ts checkPermissions allowRules).
         2.1.332 does not take Skill allow rules from the project's .claude/settings.json (probe-perm-scopes:
         Skill(proj-t) there still asks; user and local rules allow); 2.1.88 takes every scope."""
         for rule in self.allow_rules:
             if self.current and rule.scope == "project":
                 continue
-            if rule.matches(name, current=self.current):
+            if rule.matches(name, current=self.current, also=also):
                 return rule
         return None
 
@@ -227,12 +256,21 @@ class EffectiveSettings:
         bare = getattr(skill, "scoped_from", None)  # a clashing --add-dir skill renamed `extra2:x_y` (registry.py)
         if found is None and bare:  # fuzz-reg seed 30: `"x_y": "off"` also removed `extra2:x_y` from the listing
             found = self.override_for(bare)
+        aliases = getattr(skill, "aliases", ())
+        if aliases and self.current and skill.name not in self.policy_overrides:
+            # `W`: a bundled skill's aliases count in policy (managed) settings only, and only to make the value
+            # stronger (fuzz-reg seed 1030: managed `"review": "off"` hid code-review; seed 26: a user
+            # `"review": "name-only"` left it in full)
+            by_alias = [self.policy_overrides[a] for a in aliases if a in self.policy_overrides]
+            strongest = max(by_alias, key=lambda v: OVERRIDE_RANK[v[0]], default=None)
+            if strongest is not None and (found is None or OVERRIDE_RANK[strongest[0]] > OVERRIDE_RANK[found[0]]):
+                found = strongest
         return found
 
     def decide(self, skill) -> list[SettingDecision]:
         """Every setting that changes this skill's state, with the file it came from."""
         decisions: list[SettingDecision] = []
-        rule = self.deny_rule_for(skill.name)
+        rule = self.deny_rule_for(skill.name, _display(skill))
         if rule is not None:
             decisions.append(SettingDecision("deny", "deny", rule.scope, rule.file, rule.text))
         override = self.override_for_skill(skill)
@@ -393,6 +431,8 @@ def _record_keys(result: EffectiveSettings, scope: str, path: Path, data: dict[s
         for name, value in overrides.items():
             if value in OVERRIDE_VALUES:
                 result.skill_overrides[name] = (value, scope, path)  # later (higher) scope wins
+                if scope == "managed":
+                    result.policy_overrides[name] = (value, scope, path)
             else:
                 result.diagnostics.append(Diagnostic(
                     Severity.WARNING, "settings-bad-override",

@@ -328,7 +328,8 @@ def _deny_rules(registry: Any) -> list[DenyRule]:
 
 def _matching_rules(registry: Any, skill: Skill) -> list[DenyRule]:
     current = _is_current(registry)
-    return [r for r in _deny_rules(registry) if r.matches(skill.name, current=current)]
+    also = (skill.display_name,) if skill.display_name else ()
+    return [r for r in _deny_rules(registry) if r.matches(skill.name, current=current, also=also)]
 
 
 def _bundled_disabled(registry: Any, skill: Skill) -> tuple[bool, str, Path | None] | None:

@@ -34,6 +34,9 @@ BUNDLED = {
                 "plugin-authoring", "init", "security-review"],
 }
 BUILTIN_COMMANDS = {"init", "security-review"}  # current's built-in prompt commands (not source "bundled")
+# Aliases a bundled skill is registered with in the 2.1.332 binary (`Jc({name:"code-review",aliases:["review"],…`):
+# skillOverrides and the Skill tool's lookup reach it by them too (fuzz-reg seed 1030: `"review": "off"` hides it).
+ALIASES = {"current": {"code-review": ["review"]}}
 _ENTRY_START = re.compile(r"\n(?=- [^\s:]+(?::|\n|$))")
 
 
@@ -71,7 +74,10 @@ def measure(entries_block: str, profile: str) -> list[dict]:
             raise ValueError(f"{profile}: bundled entry {name!r} not in the capture")
         entry = by_name[name]
         kind = "builtin-command" if profile == "current" and name in BUILTIN_COMMANDS else "bundled"
-        out.append({"name": name, "width": display_width(entry), "length": utf16_len(entry), "kind": kind})
+        item = {"name": name, "width": display_width(entry), "length": utf16_len(entry), "kind": kind}
+        if name in ALIASES.get(profile, {}):
+            item["aliases"] = ALIASES[profile][name]
+        out.append(item)
     return out
 
 
