@@ -183,11 +183,12 @@ def _first_command(s: str) -> list[str]:
             i = end
             continue
         if ch == "[":  # `[ab] x` → a test command: its first word is dropped (expand-argsplit, fuzz-expand-8);
-            # with a redirection later in the command only the `[` goes (`[ab] Ω 2>&1` → `ab]`, Ω). Tentative.
-            rest_end = i
-            while rest_end < n and s[rest_end] not in ";|&\n":
-                rest_end += 1
-            i = i + 1 if _REDIRECT.search(s[end:rest_end]) else end
+            # with a redirection later in the command only the `[` goes (`[ab] Ω 2>&1` → `ab]`, Ω); a `>` inside
+            # quotes or a comment is no redirection (expand-argsplit2: `[ab] x "2>&1" y` → x, 2>&1, y)
+            i = i + 1 if _redirection_follows(s, end) else end
+            continue
+        if ch == "`":  # a leading backquote is dropped and the rest read on (expand-argsplit2: `` `id` a b `` →
+            i += 1  # `id` a b`, one word: `id` then a backquote substitution that runs to the end)
             continue
         break
     parts, i = _scan_word(s, i)
@@ -492,7 +493,7 @@ def _substitute_legacy(content: str, args: str | None, names: list[str], append:
         if not name:
             continue
         try:  # the name is used as regex source, unescaped (argumentSubstitution.ts)
-            pattern = re.compile(r"\$" + name + rf"(?![\[{_ASCII_WORD}])")
+            pattern = re.compile(r"\$" + _js_dollar_anchors(name) + rf"(?![\[{_ASCII_WORD}])")
         except re.error:
             continue
         content = js_replace_string(content, pattern, parsed[i] if i < len(parsed) else "")
@@ -502,6 +503,44 @@ def _substitute_legacy(content: str, args: str | None, names: list[str], append:
     if content == original and append and args:
         content = content + f"\n\nARGUMENTS: {args}"
     return content
+
+
+def _js_dollar_anchors(source: str) -> str:
+    """JS regex source → Python: a bare `$` is the end of the input in JS (no `m` flag) but also matches before
+    a final newline in Python; `\\Z` is JS's meaning (expand-fuzz seed 111: `arguments: ["$"]` leaves a
+    trailing `$$` alone in 2.1.88)."""
+    out, escaped, in_class = [], False, False
+    for ch in source:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        elif ch == "$" and not in_class:
+            out.append(r"\Z")
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _redirection_follows(s: str, i: int) -> bool:
+    """Whether a redirection starts a word later in this command (quotes and a comment hide one)."""
+    n = len(s)
+    while True:
+        i = _skip_blanks(s, i)
+        if i >= n or s[i] in ";|&\n" or s[i] == "#":
+            return False
+        if _redirect_at(s, i):
+            return True
+        if s[i] in _METACHARS:
+            return False
+        _parts, after = _scan_word(s, i)
+        if after <= i:
+            return False
+        i = after
 
 
 def _nth(values: list[str], index_text: str, default: str) -> str:
