@@ -31,6 +31,8 @@ def registry_for(tmp_path):
     _skill(skills, "where", "description: cwd", "!`pwd`\n")
     _skill(skills, "hidden", "description: model only\nuser-invocable: false", "hidden body\n")
     _skill(skills, "dmi", "description: user only\ndisable-model-invocation: true", "dmi body $ARGUMENTS\n")
+    _skill(skills, "forked", "description: runs forked\ncontext: fork", "forked body $ARGUMENTS\n")
+    _skill(skills, "sideways", "description: odd context\ncontext: sideways", "inline body\n")
     mcp = tmp_path / "mcp.json"
     mcp.write_text(json.dumps([{"server": "srv", "name": "remote", "description": "From MCP.",
                                 "body": "run !`echo never` <b>"}]), encoding="utf-8")
@@ -101,3 +103,21 @@ def test_compaction_restore():
     assert restore.tokens <= SKILLS_TOKEN_BUDGET and len(restore.restored) == 5 and restore.dropped == ["s1", "s0"]
     assert rough_tokens("abcdef") == 2 and rough_tokens("ab") == 1  # Math.round: halves go up
     assert compaction_restore([]).text == ""
+
+
+@pytest.mark.parametrize("profile", ["legacy", "current"])
+def test_context_fork_gives_the_sub_agent_the_block(registry_for, profile):
+    # probe-fork-0/-3 (both CLIs): the conversation gets only the result line; the sub-agent the usual block
+    result = expand(registry_for(profile), "forked", args="a b")
+    assert result.forked and not result.is_error and result.launch_line is None
+    assert result.tool_result == 'Skill "forked" completed (forked execution).\n\nResult:\n'
+    assert result.block.startswith("Base directory for this skill: ") and result.block.endswith("forked body a b\n")
+    inline = expand(registry_for(profile), "sideways")
+    assert not inline.forked and inline.launch_line == "Launching skill: sideways"
+
+
+def test_bundled_code_review_runs_forked_by_its_alias(registry_for):
+    result = expand(registry_for("current"), "review")  # fuzz-reg seed 1037
+    assert result.forked and result.skill.name == "code-review" and result.block is None
+    assert result.tool_result.startswith('Skill "review" completed (forked execution).')
+

@@ -140,6 +140,13 @@ def compare_turns(data: dict, registry, work: Path) -> list[str]:
         expected = _local(turn["tool_result"], work).split("\n\n<system-reminder>")[0]
         name = turn["input"]["skill"]
         result = expand(registry, name, args=turn["input"].get("args"), session_id="<SESSION_ID>")
+        if result.forked:  # a sub-agent ran it: the result line, then the sub-agent's (fake server's) answer
+            if not expected.startswith(result.tool_result):
+                problems.append(f"Skill {name!r}: ours {result.tool_result!r}… (forked) theirs {expected!r}")
+            prompts = [_local(t, work) for t in data.get("subagent_prompts") or []]
+            if result.block is not None and prompts and result.block not in prompts:
+                problems.append(f"Skill {name!r} sub-agent prompt:\n  ours   {result.block!r}\n  theirs {prompts!r}")
+            continue
         got = result.refusal if result.is_error else result.launch_line
         if got != expected or result.is_error != bool(turn.get("is_error", False)):
             problems.append(f"Skill {name!r}: ours {got!r} (error={result.is_error}) theirs {expected!r}")

@@ -35,7 +35,9 @@ SCENARIOS = ["deep-cwd", "deep-cwd-nogit", "marketplace-plugin", "overrides-user
              "listing-text", "listing-text-budget8294", "listing-text-budget8293", "listing-text-legacy1625",
              "listing-text-legacy1624", "listing-clean",
              # display names of dmi and hidden skills; raw control characters in front matter
-             "probe-display-name", "probe-yaml-controls"]
+             "probe-display-name", "probe-yaml-controls",
+             # `context: fork`: a sub-agent runs the body (0: plain, 1: with `agent:`), 3: an unknown value is inline
+             "probe-fork-0", "probe-fork-1", "probe-fork-3"]
 _PLACEHOLDER = re.compile(r"^- (\S+) \[bundled entry: width (\d+), length (\d+)\]$")
 # The models bundled_skills.json was measured with (captured_2.1.88.txt / captured_2.1.332.txt); a bundled
 # entry's text can differ per model (security-review in base-sonnet46), so widths are compared only there.
@@ -141,14 +143,21 @@ def _skill_turns(data: dict):
             yield index, turn
 
 
-def replay_turn(registry, work: Path, turn: dict) -> str | None:
-    """Compare one Skill turn with `expand`; return a skip reason instead when it is not modelled."""
+def replay_turn(registry, work: Path, turn: dict, subagent_prompts: list[str] = ()) -> str | None:
+    """Compare one Skill turn with `expand`; return a skip reason instead when it is not modelled.
+    A `context: fork` skill: the tool result starts with expand's `tool_result` (the sub-agent's answer follows)
+    and its block is what the sub-agent was given (`subagent_prompts` of the recording)."""
     texts = [t.replace("<WORK>", str(work)) for t in turn.get("extra_texts") or []]
     if any(t.startswith("Skill /") and "is already loaded above" in t for t in texts):
         return "current remembers earlier expansions in the session (not modelled by expand)"
     expected_result = turn["tool_result"].replace("<WORK>", str(work)).split("\n\n<system-reminder>")[0]
     args = turn["input"].get("args")
     result = expand(registry, turn["input"]["skill"], args=args, session_id="<SESSION_ID>")
+    if result.forked:
+        assert expected_result.startswith(result.tool_result), turn["input"]
+        prompts = [t.replace("<WORK>", str(work)) for t in subagent_prompts]
+        assert result.block is None or result.block in prompts, turn["input"]
+        return None
     got = result.refusal if result.is_error else result.launch_line
     assert got == expected_result, turn["input"]
     assert result.is_error == bool(turn.get("is_error", False)), turn["input"]
@@ -193,7 +202,7 @@ def test_skill_turns_match_golden(scenario, profile, tmp_path):
     # which the later calls name (`clash` resolves to the cwd copy in both versions, FINDINGS-registry.md).
     compared, skipped = 0, []
     for index, turn in _skill_turns(data):
-        reason = replay_turn(registry, work, turn)
+        reason = replay_turn(registry, work, turn, data.get("subagent_prompts") or [])
         if reason:
             skipped.append((index, reason))
         else:

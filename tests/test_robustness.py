@@ -390,7 +390,7 @@ def exercise_core(tree: Tree, profile: str) -> None:
     json.dumps(listing.to_json())
     for name in sorted({s.name for s in registry.skills} | {"nope", "", "/", ":"}):
         result = expand(registry, name, args="a b 'c", session_id="sid")
-        assert (result.refusal if result.is_error else result.launch_line) is not None
+        assert (result.refusal if result.is_error else result.tool_result if result.forked else result.launch_line) is not None
     session = Session(registry)
     for op, path in (("Read", "deep/file.txt"), ("Edit", "deep/.claude/skills/x.py"), ("Write", "/etc/passwd"),
                      ("Read", "../../outside.md"), ("Read", "a\nb"), ("Bash", "ls"), ("Read", "deep/file.txt")):

@@ -45,9 +45,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if result.is_error:
         out.write(safe_for_output(result.refusal or "") + "\n")
         return 1
-    if result.launch_line:
+    if result.forked:  # the conversation gets the result line and the sub-agent's answer; the block is its prompt
+        out.write((result.tool_result or "") + "<the sub-agent's final answer>\n")
+        if result.block is not None:
+            out.write("\n--- what the sub-agent is given ---\n" + safe_for_output(result.block))
+    elif result.launch_line:
         out.write(result.launch_line + "\n")
-    if result.block is not None:
+    if result.block is not None and not result.forked:
         out.write(safe_for_output(result.block))
     if result.shell_snippets and not args.run_shell:
         commands = ", ".join(repr(s.command) for s in result.shell_snippets)

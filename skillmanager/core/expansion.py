@@ -56,6 +56,9 @@ class ExpansionResult:
     shell_ran: list[ShellRun] = field(default_factory=list)
     session_id: str | None = None
     notes: list[str] = field(default_factory=list)  # where we model rather than reproduce
+    # `context: fork`: the block is the sub-agent's prompt; the conversation gets only `tool_result` + its answer
+    forked: bool = False
+    tool_result: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +67,7 @@ class ExpansionResult:
             "launch_line": self.launch_line, "block": self.block, "refusal": self.refusal, "is_error": self.is_error,
             "shell_commands": [s.to_json() for s in self.shell_snippets],
             "shell_ran": [r.to_json() for r in self.shell_ran], "session_id": self.session_id, "notes": self.notes,
+            "forked": self.forked, "tool_result": self.tool_result,
         }
 
 
@@ -82,11 +86,13 @@ def resolve_skill(registry: Any, name: str, profile: Profile, *, for_model: bool
 
 
 # current's built-in slash commands and aliases (names in the 2.1.332 binary, `name:"…"`; `cost` is an
-# alias there). Only used for current's "Did you mean …?" hint, which looks at every command.
+# alias there), in its registration order (`Qdl`), which breaks ties. Only used for current's "Did you mean …?"
+# hint, which looks at every command. `cd` and `bug`'s alias `share`: fuzz-reg seeds 1039, 1047 (`名前` → cd,
+# `shared` → share). Feature-gated commands the registration list holds are not all known here.
 CURRENT_BUILTIN_COMMANDS = (
-    "add-dir", "advisor", "agents", "branch", "btw", "chrome", "clear", "reset", "new", "color", "compact",
+    "add-dir", "advisor", "agents", "branch", "btw", "cd", "chrome", "clear", "reset", "new", "color", "compact",
     "config", "settings", "copy", "desktop", "app", "context", "cost", "diff", "doctor", "effort", "exit", "quit",
-    "export", "fast", "feedback", "bug", "files", "heapdump", "help", "hooks", "ide", "init", "insights",
+    "export", "fast", "feedback", "bug", "share", "files", "heapdump", "help", "hooks", "ide", "init", "insights",
     "install-github-app", "install-slack-app", "keybindings", "login", "logout", "mcp", "memory", "mobile", "ios",
     "android", "model", "output-style", "permissions", "allowed-tools", "plan", "plugin", "privacy-settings",
     "rate-limit-options", "release-notes", "reload-plugins", "remote-control", "rc", "remote-env", "rename",
@@ -217,6 +223,12 @@ def expand(registry: Any, name: str, *, args: str | None = "", session_id: str |
         if _asks(registry, skill, resolved):
             return _refuse(result, ask_text(resolved, skill.name, profile))
         result.launch_line = f"Launching skill: {resolved}"
+        if runs_forked(skill):  # probe-fork-0/1, both versions: a sub-agent gets the block as its prompt
+            result.forked = True
+            result.tool_result = FORK_RESULT.format(name=resolved)
+            result.launch_line = None
+            result.notes.append("context: fork — the skill runs in a sub-agent: the text below is the sub-agent's "
+                                "prompt, and the conversation gets only the result line with the sub-agent's answer.")
     if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND):
         result.notes.append("Bundled with Claude Code: its text is Anthropic's and is not reproduced.")
         result.block = None
@@ -240,6 +252,17 @@ def expand(registry: Any, name: str, *, args: str | None = "", session_id: str |
             return _refuse(result, failure)
     result.block = text
     return result
+
+
+FORK_RESULT = 'Skill "{name}" completed (forked execution).\n\nResult:\n'  # + the sub-agent's final answer
+
+
+def runs_forked(skill: Skill) -> bool:
+    """`context: fork` in the front matter (exactly `fork`; any other value runs inline — probe-fork), or a
+    bundled skill Claude Code runs forked (code-review's `getContext`)."""
+    if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND):
+        return getattr(skill, "context", None) == "fork"
+    return (skill.front_matter or {}).get("context") == "fork"
 
 
 def _refuse(result: ExpansionResult, text: str) -> ExpansionResult:

@@ -28,6 +28,7 @@ class BundledEntry:
     length: int  # UTF-16 length of the same text
     kind: str = "bundled"  # "bundled" | "builtin-command" (current's init / security-review)
     aliases: tuple[str, ...] = ()  # names it is registered with besides `name` (read from the binary)
+    context: str | None = None  # "fork": a model's call runs it in a sub-agent
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def _load_bundled(profile: str) -> tuple[BundledEntry, ...]:
         return ()
     return tuple(
         BundledEntry(e["name"], int(e["width"]), int(e["length"]), e.get("kind", "bundled"),
-                     tuple(str(a) for a in e.get("aliases", ())))
+                     tuple(str(a) for a in e.get("aliases", ())), e.get("context"))
         for e in data.get(profile, {}).get("entries", [])
     )
 

@@ -167,6 +167,7 @@ def _bundled_skills(profile: Profile) -> list[Skill]:
                       bundled_length=entry.length, aliases=entry.aliases)
         skill.group = kind.value
         skill._kept_when_disabled = profile.bundled_kept_when_disabled  # type: ignore[attr-defined]
+        skill.context = entry.context  # type: ignore[attr-defined]
         out.append(skill)
     return out
 

@@ -37,6 +37,9 @@ BUILTIN_COMMANDS = {"init", "security-review"}  # current's built-in prompt comm
 # Aliases a bundled skill is registered with in the 2.1.332 binary (`Jc({name:"code-review",aliases:["review"],…`):
 # skillOverrides and the Skill tool's lookup reach it by them too (fuzz-reg seed 1030: `"review": "off"` hides it).
 ALIASES = {"current": {"code-review": ["review"]}}
+# Bundled skills the model's Skill call runs in a sub-agent (code-review's `getContext` returns "fork"; fuzz-reg
+# seed 1037: `Skill review` → `Skill "review" completed (forked execution).`).
+CONTEXT = {"current": {"code-review": "fork"}}
 _ENTRY_START = re.compile(r"\n(?=- [^\s:]+(?::|\n|$))")
 
 
@@ -77,6 +80,8 @@ def measure(entries_block: str, profile: str) -> list[dict]:
         item = {"name": name, "width": display_width(entry), "length": utf16_len(entry), "kind": kind}
         if name in ALIASES.get(profile, {}):
             item["aliases"] = ALIASES[profile][name]
+        if name in CONTEXT.get(profile, {}):
+            item["context"] = CONTEXT[profile][name]
         out.append(item)
     return out
 

@@ -349,6 +349,21 @@ def _from_fixture(text: str, blob: str) -> bool:
     return bool(lines) and lines[0][:40] in blob
 
 
+def subagent_prompts(bodies: list[dict], last: dict) -> list[str]:
+    """`Base directory for this skill:` texts sent in requests other than the main loop's last one."""
+    seen = {b.get("text") for m in last.get("messages") or [] for b in blocks_of(m) if b.get("type") == "text"}
+    out: list[str] = []
+    for body in bodies:
+        if body is last:
+            continue
+        for m in body.get("messages") or []:
+            for b in blocks_of(m):
+                text = b.get("text") if b.get("type") == "text" else None
+                if text and text.startswith("Base directory for this skill:") and text not in seen and text not in out:
+                    out.append(text)
+    return out
+
+
 def reduce_capture(work: str, profile: str, meta: dict) -> dict:
     bodies = load_requests(work)
     main = [b for b in bodies if is_main_loop(b)]
@@ -366,6 +381,9 @@ def reduce_capture(work: str, profile: str, meta: dict) -> dict:
     out = dict(meta)
     out.update({"model": main[0].get("model"), "session_ids_seen": len(sids), "listing": listing,
                 "turns": reduce_turns(last)})
+    prompts = subagent_prompts(bodies, last)
+    if prompts:  # `context: fork` skills: what each sub-agent was given (probe-fork)
+        out["subagent_prompts"] = prompts
     blob = fixture_texts(work)
     bundled_names = set(BUNDLED_NAMES["legacy"]) | set(BUNDLED_NAMES["current"])
     for t in out["turns"]:  # bundled text must never leak through a turn either

@@ -284,7 +284,13 @@ class ExpansionView(QWidget):
         self.result = result
         self.launch.setText(str(getattr(result, "launch_line", "") or ""))
         resolved = getattr(result, "skill", None)
-        if resolved is not None and resolved is not skill:
+        if getattr(result, "forked", False):
+            first_line = str(getattr(result, "tool_result", "") or "").split("\n", 1)[0]
+            self.launch.setText(first_line)
+            self.note.setText("Runs in a sub-agent (context: fork): the text below is the sub-agent's prompt; the "
+                              "conversation receives only the line above and the sub-agent's final answer.")
+            self.note.show()
+        elif resolved is not None and resolved is not skill:
             self.note.setText(f"Invoking “{skill.name}” runs the {resolved.source.label.lower()} copy: "
                               "the selected one is shadowed.")
             self.note.show()
