@@ -197,8 +197,9 @@ def _first_command(s: str) -> list[str]:
     if len(parts) == 1 and parts[0].kind == "word" and parts[0].raw in _DECLARATIONS:
         return [parts[0].raw]
     has_substitution = any(p.kind in _SUBSTITUTIONS for p in parts)
-    if assigned and has_substitution:
-        return []  # `FOO=bar $(x) …` is not read as a command (whitespace split) — expand-argsplit
+    if assigned and len(parts) == 1 and parts[0].kind in _SUBSTITUTIONS:
+        return []  # `FOO=bar $(x) …` is not read as a command (whitespace split) — expand-argsplit; a name that
+        # only contains one is (`FOO=bar  $(whoami)\u3000` → one word, fuzz-expand-123)
     if len(parts) > 1:
         name = "".join(p.raw for p in parts) if has_substitution else "".join(p.value() for p in parts)
     else:

@@ -21,6 +21,7 @@ from .inline_shell import ShellSnippet, find_inline_shell
 from .model import Listed, Skill, SourceKind
 from .profiles import LEGACY, Profile, get_profile
 from .registry import model_command_list, resolve_name
+from .settings import display_names
 from .textwidth import utf16_len
 
 NO_OUTPUT = "(Bash completed with no output)"
@@ -284,7 +285,7 @@ def _override(registry: Any, skill: Skill, profile: Profile) -> str | None:
 
 def _own_names(skill: Skill) -> tuple[str, ...]:
     """The names current's permission check tries besides the requested one (`J`: name, display name)."""
-    return tuple(n for n in (skill.name, skill.display_name) if n)
+    return (skill.name, *display_names(skill))
 
 
 def _denied(registry: Any, name: str, also: tuple[str, ...] = ()) -> bool:

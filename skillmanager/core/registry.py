@@ -16,7 +16,7 @@ from .mcp import load_mcp_skills
 from .model import Diagnostic, Invoker, Listed, SettingDecision, Skill, SourceKind
 from .plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
 from .profiles import SOURCE_ORDER, Profile
-from .settings import EffectiveSettings, load_settings
+from .settings import EffectiveSettings, display_names, load_settings
 from .sources import collect_file_sources
 from .workspace import Workspace
 
@@ -113,10 +113,6 @@ def resolve_name(skills: list[Skill], name: str, profile: Profile, *, for_model:
         if skill.name == name or skill.display_name == name or name in skill.aliases:
             return skill
     return None
-
-
-def _display_names(skill: Skill) -> tuple[str, ...]:
-    return (skill.display_name,) if skill.display_name else ()
 
 
 def model_command_list(candidates: list[Skill]) -> list[Skill]:
@@ -322,7 +318,7 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool,
     if skill.disable_model_invocation:
         model_ok = False
         reasons.append("disable-model-invocation: true keeps the model from calling it")
-    rule = settings.deny_rule_for(skill.name, _display_names(skill))
+    rule = settings.deny_rule_for(skill.name, display_names(skill))
     if rule is not None:
         model_ok = False
         reasons.append(f"the deny rule {rule.text} in {rule.scope} settings ({rule.file}) blocks the Skill tool")
@@ -381,7 +377,7 @@ def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile,
     state.listed = Listed.FULL
     if state.shadowed_by is not None:
         state.listed_reason = "Listed although shadowed: this version lists every copy of a name."
-    elif settings.deny_rule_for(skill.name, _display_names(skill)) is not None:
+    elif settings.deny_rule_for(skill.name, display_names(skill)) is not None:
         state.listed_reason = "Listed: a deny rule blocks invocation but does not hide the skill."
     elif current and _ignored_plugin_override(skill, settings):
         state.listed_reason = ("Listed in full: its skillOverrides key has no effect on plugin skills (Claude Code "

@@ -78,7 +78,7 @@ def _star_match(pattern: str, text: str) -> bool:
     return True
 
 
-def _display(skill) -> tuple[str, ...]:
+def display_names(skill) -> tuple[str, ...]:
     """A skill's display name, which current's permission rules also match (`J` in checkPermissions)."""
     display = getattr(skill, "display_name", None)
     return (display,) if display else ()
@@ -270,7 +270,7 @@ class EffectiveSettings:
     def decide(self, skill) -> list[SettingDecision]:
         """Every setting that changes this skill's state, with the file it came from."""
         decisions: list[SettingDecision] = []
-        rule = self.deny_rule_for(skill.name, _display(skill))
+        rule = self.deny_rule_for(skill.name, display_names(skill))
         if rule is not None:
             decisions.append(SettingDecision("deny", "deny", rule.scope, rule.file, rule.text))
         override = self.override_for_skill(skill)

@@ -34,7 +34,7 @@ from typing import Any
 from . import atomic_write, frontmatter_edit, json_text_edit
 from .app_dirs import app_data_dir as default_app_data_dir
 from .model import SettingDecision, Skill, SourceKind
-from .settings import DenyRule, parse_skill_rule, read_settings_json, settings_paths
+from .settings import DenyRule, display_names, parse_skill_rule, read_settings_json, settings_paths
 
 __all__ = [
     "STATES", "OVERRIDE_STATES", "WRITABLE_SCOPES", "ToggleError", "Control", "ToggleState", "FileEdit",
@@ -328,8 +328,7 @@ def _deny_rules(registry: Any) -> list[DenyRule]:
 
 def _matching_rules(registry: Any, skill: Skill) -> list[DenyRule]:
     current = _is_current(registry)
-    also = (skill.display_name,) if skill.display_name else ()
-    return [r for r in _deny_rules(registry) if r.matches(skill.name, current=current, also=also)]
+    return [r for r in _deny_rules(registry) if r.matches(skill.name, current=current, also=display_names(skill))]
 
 
 def _bundled_disabled(registry: Any, skill: Skill) -> tuple[bool, str, Path | None] | None:
