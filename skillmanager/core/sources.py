@@ -7,6 +7,7 @@ Nothing here raises on bad input: problems become Diagnostics on the skill or th
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat as _stat
 import unicodedata
@@ -149,6 +150,13 @@ def _is_skill_md(name: str) -> bool:
     return name.lower() == "skill.md"
 
 
+def _note_loop(error: OSError, path: Path, diagnostics: list[Diagnostic]) -> None:
+    """ELOOP while walking: a symbolic link loop, which Claude Code skips (other errors pass silently)."""
+    if error.errno == errno.ELOOP:
+        diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
+                                      "A symbolic link loop; Claude Code skips it.", path))
+
+
 def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]:
     """What `rg --files --hidden --follow --no-ignore --glob '*.md'` lists (src/utils/markdownConfigLoader.ts).
 
@@ -165,9 +173,7 @@ def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]
         try:
             st = os.stat(directory)
         except OSError as error:
-            if error.errno == 40:
-                diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
-                                              "A symbolic link loop; Claude Code skips it.", directory))
+            _note_loop(error, directory, diagnostics)
             return
         key = (st.st_dev, st.st_ino)
         if key in visited:
@@ -191,9 +197,7 @@ def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]
                 try:
                     target = os.stat(full)
                 except OSError as error:
-                    if error.errno == 40:
-                        diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
-                                                      "A symbolic link loop; Claude Code skips it.", full))
+                    _note_loop(error, full, diagnostics)
                     continue
                 if _stat.S_ISDIR(target.st_mode):
                     enter(full)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from skillmanager.core.model import Skill, SourceKind
+from skillmanager.gui.plural import counted
 
 
 def optional_module(name: str):
@@ -379,7 +380,7 @@ def overlay_session(groups: list[SkillGroup], additions) -> tuple[list[SkillGrou
             continue
         out.append(group)
     steps = additions.steps
-    where = f"after {steps} simulated step{'s' if steps != 1 else ''}"
+    where = f"after {counted(steps, 'simulated step')}"
     insert_at = next((i for i, g in enumerate(out) if g.key == WAITING_KEY), len(out))
     extra = []
     if additions.discovered:

@@ -9,6 +9,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
 from skillmanager.core.model import Diagnostic, Severity
+from skillmanager.gui.plural import counted
 
 PROBLEMS_KEY = "problems"  # identity of the Problems group in the registry tree
 
@@ -88,7 +89,7 @@ def summary_note(problems: list[Diagnostic]) -> str:
     kinds = {_kind_of(d) for d in problems}
     where = {frozenset({"settings"}): "your settings", frozenset({"skill"}): "your skill files",
              frozenset({"plugin"}): "your plugins"}.get(frozenset(kinds), "your settings and skill files")
-    return f"{count} problem{'s' if count != 1 else ''} found in {where} — see Problems at the end of the list."
+    return f"{counted(count, 'problem')} found in {where} — see Problems at the end of the list."
 
 
 def _kind_of(d: Diagnostic) -> str:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
 from skillmanager.core.model import Invoker, Listed, Severity, Skill
+from skillmanager.gui.plural import counted
 
 
 class Visual(enum.Enum):
@@ -204,5 +205,5 @@ def badge_icon(level: str) -> QIcon:
 
 
 def badge_tooltip(checks) -> str:
-    head = f"{BADGE_WORDS.get(checks.badge, '')}: {checks.count} finding{'s' if checks.count != 1 else ''}"
+    head = f"{BADGE_WORDS.get(checks.badge, '')}: {counted(checks.count, 'finding')}"
     return "\n".join([head] + [f"• {line}" for line in checks.summary_lines()])

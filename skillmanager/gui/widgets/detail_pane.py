@@ -16,6 +16,7 @@ from skillmanager.gui.engine import skill_identity
 from skillmanager.gui.toggling import ToggleController
 from skillmanager.gui.widgets.toggle_box import ToggleBox
 from skillmanager.gui.wording import short_path, source_sentence, state_sentence
+from skillmanager.gui.plural import counted
 
 # Plain words for front-matter keys; the exact key is kept in the row's tooltip.
 _KEY_WORDS = {
@@ -213,7 +214,7 @@ class DetailPane(QWidget):
         colour = states.badge_colour(checks.badge).name()
         count = checks.count
         self.badge.setText(f"<span style='color:{colour}'>▲</span> <b>{states.BADGE_WORDS[checks.badge]}</b> — "
-                           f"{count} audit or lint finding{'s' if count != 1 else ''}, listed below")
+                           f"{counted(count, 'audit or lint finding')}, listed below")
         self.badge.setToolTip(states.badge_tooltip(checks))
         self.badge.show()
 

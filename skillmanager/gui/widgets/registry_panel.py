@@ -9,6 +9,7 @@ from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import Snapshot
 from skillmanager.gui.models.registry_model import Column, RegistryFilterProxy, RegistryModel, Role
+from skillmanager.gui.plural import counted
 
 
 class RegistryPanel(QWidget):
@@ -150,9 +151,9 @@ class RegistryPanel(QWidget):
         parts = [f"{len(skills)} skills and commands"]
         problem_count = self.model.problem_count()
         if problem_count:
-            parts.append(f"{problem_count} problem{'s' if problem_count != 1 else ''}")
+            parts.append(counted(problem_count, "problem"))
         if conflicts:
-            parts.append(f"{conflicts} contested name{'s' if conflicts != 1 else ''}")
+            parts.append(counted(conflicts, "contested name"))
         if waiting:
             parts.append(f"{waiting} waiting")
         if invalid:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFileS
 
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import Snapshot, optional_module
+from skillmanager.gui.plural import counted
 
 OPERATIONS = ("Read", "Edit", "Write", "Bash", "Grep", "Glob")
 HEAVY_DIRS = frozenset({"node_modules", ".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "dist", "build",
@@ -264,9 +265,9 @@ class SimulatorPanel(QWidget):
         activated = list(_field(result, "activated", "activated_skills", default=[]))
         summary = []
         if new:
-            summary.append(f"{len(new)} skill{'s' if len(new) != 1 else ''} discovered")
+            summary.append(f"{counted(len(new), 'skill')} discovered")
         elif discovered:
-            summary.append(f"{len(discovered)} skills folder{'s' if len(discovered) != 1 else ''} found")
+            summary.append(f"{counted(len(discovered), 'skills folder')} found")
         if activated:
             summary.append(f"{len(activated)} activated")
         label = f"{self.timeline.count() + 1}. {operation} {self._relative(path)}"
@@ -303,7 +304,7 @@ class SimulatorPanel(QWidget):
         self._publish()
         left = self.timeline.count()
         self.status.setText("Stepped back to a fresh start: nothing simulated." if left == 0 else
-                            f"Stepped back: {left} step{'s' if left != 1 else ''} left; the tree shows the session "
+                            f"Stepped back: {counted(left, 'step')} left; the tree shows the session "
                             "as it is now.")
 
     # --- scenarios -----------------------------------------------------------------------------
