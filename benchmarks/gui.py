@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 def make_workspace(root: Path, count: int):
     """Half the skills in ~/.claude/skills, half in the project's .claude/skills (a git repo)."""
-    from skillmanager.core.workspace import Workspace
+    from skillmanager.core.load.workspace import Workspace
 
     home, cwd = root / "home", root / "project"
     (cwd / ".git").mkdir(parents=True)

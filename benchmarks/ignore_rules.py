@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from skillmanager.core.ignore_rules import IgnoreOracle  # noqa: E402
+from skillmanager.core.simulator.ignore_rules import IgnoreOracle  # noqa: E402
 
 
 def build(root: Path, packages: int) -> list[Path]:

@@ -7,7 +7,7 @@ at the default budget of each profile, where 5,000 skills force the tightest lev
 legacy, priority mode in current); best of 7 runs after a warm-up. A second set mixes each description
 with sentences in other scripts (Devanagari, Tamil, CJK, Arabic, emoji sequences, markup), where the
 current profile cleans the text and measures it the way Bun does; it is timed cold (a new process's first
-listing) and warm. Token counting uses skillmanager.core.tokens.
+listing) and warm. Token counting uses skillmanager.core.layers.tokens.
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skillmanager.core.listing import ListingEntry, build_listing  # noqa: E402
-from skillmanager.core.tokens import count_tokens  # noqa: E402
+from skillmanager.core.layers.listing import ListingEntry, build_listing  # noqa: E402
+from skillmanager.core.layers.tokens import count_tokens  # noqa: E402
 
 TARGET_MS = 50.0
 TARGET_MB_S = 5.0

@@ -22,8 +22,8 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from skillmanager.core.registry import load_registry  # noqa: E402
-from skillmanager.core.workspace import Workspace  # noqa: E402
+from skillmanager.core.rules.registry import load_registry  # noqa: E402
+from skillmanager.core.load.workspace import Workspace  # noqa: E402
 
 BODY = "## Steps\n\n" + "\n".join(f"{i}. Do the thing number {i} carefully." for i in range(1, 30)) + "\n"
 

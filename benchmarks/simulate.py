@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from skillmanager.core.registry import load_registry  # noqa: E402
-from skillmanager.core.session import Session  # noqa: E402
-from skillmanager.core.workspace import Workspace  # noqa: E402
+from skillmanager.core.rules.registry import load_registry  # noqa: E402
+from skillmanager.core.simulator.session import Session  # noqa: E402
+from skillmanager.core.load.workspace import Workspace  # noqa: E402
 
 
 def _skill(path: Path, description: str, paths: str | None = None) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skillmanager.core.tokens import count_tokens, get_encoding  # noqa: E402
+from skillmanager.core.layers.tokens import count_tokens, get_encoding  # noqa: E402
 
 TARGET_MB_S = 5.0
 

@@ -74,7 +74,7 @@ class _Utf8SafeOut:
         self._out = out
 
     def write(self, text: str) -> int:
-        from skillmanager.core.textwidth import safe_for_output
+        from skillmanager.core.js.textwidth import safe_for_output
         return self._out.write(safe_for_output(text))
 
     def __getattr__(self, name: str):

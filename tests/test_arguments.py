@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core.arguments import (ArgumentsTooLong, escape_shell_bangs, first_command_words,
+from skillmanager.core.layers.arguments import (ArgumentsTooLong, escape_shell_bangs, first_command_words,
                                          parse_argument_names, split_arguments, substitute_arguments)
-from skillmanager.core.shell_quote import ShellQuoteError, parse
+from skillmanager.core.js.shell_quote import ShellQuoteError, parse
 
 from locations import LEGACY_CLI_JS as CLI_JS  # noqa: E402
 

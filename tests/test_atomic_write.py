@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core import atomic_write as aw
-from skillmanager.core.atomic_write import (
+from skillmanager.core.edit import atomic_write as aw
+from skillmanager.core.edit.atomic_write import (
     TEMP_PREFIX,
     ExternalChangeError,
     backup_previous,
@@ -287,7 +287,7 @@ def test_backup_names_never_collide(tmp_path: Path, monkeypatch) -> None:
 
 def _toggle_deny(path: Path, rule: str, app_data: Path) -> None:
     """The toggle flow these modules exist for: snapshot, edit text, back up, write."""
-    from skillmanager.core.json_text_edit import array_add
+    from skillmanager.core.edit.json_text_edit import array_add
 
     snap = read_snapshot(path)
     new = array_add(snap.data.decode("utf-8"), ["permissions", "deny"], rule).encode("utf-8")
@@ -308,7 +308,7 @@ def test_toggle_flow_through_a_symlinked_settings_file(tmp_path: Path) -> None:
 
 
 def test_malformed_settings_are_left_byte_identical(tmp_path: Path) -> None:
-    from skillmanager.core.json_text_edit import JsonEditError
+    from skillmanager.core.edit.json_text_edit import JsonEditError
 
     target = tmp_path / "settings.json"
     malformed = b'{\n  // my notes\n  "permissions": {"deny": []},\n}\n'

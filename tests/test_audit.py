@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core.audit import LEVELS, RULE_BY_NAME, audit_paths, audit_skill, level_index, reveal_hidden
+from skillmanager.core.checks.audit import LEVELS, RULE_BY_NAME, audit_paths, audit_skill, level_index, reveal_hidden
 
 CASES = Path(__file__).parent / "data" / "audit_cases"
 CORPUS_SAMPLE = next((p for p in (Path(__file__).parent / "data" / "corpus_sample",

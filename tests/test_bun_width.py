@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from skillmanager.core.bun_width import bun_string_width, current_cell_extra, current_width
-from skillmanager.core.listing import entry_width
-from skillmanager.core.profiles import get_profile
+from skillmanager.core.js.bun_width import bun_string_width, current_cell_extra, current_width
+from skillmanager.core.layers.listing import entry_width
+from skillmanager.core.versions.profiles import get_profile
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "bun-width" / "cases.json"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core.collation import locale_compare_key
+from skillmanager.core.js.collation import locale_compare_key
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "collation" / "bun-sorted.json"
 

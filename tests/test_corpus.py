@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from skillmanager.core.model import Severity, SourceKind
-from skillmanager.core.profiles import get_profile
-from skillmanager.core.skill_file import load_skill_file
+from skillmanager.core.versions.profiles import get_profile
+from skillmanager.core.load.skill_file import load_skill_file
 
 SAMPLE = Path(__file__).parent / "data" / "corpus_sample"
 FULL = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"

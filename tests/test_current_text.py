@@ -10,7 +10,7 @@ import pytest
 import regex
 from hypothesis import given, strategies as st
 
-from skillmanager.core.current_text import clean_listing_text
+from skillmanager.core.layers.current_text import clean_listing_text
 
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
 

@@ -16,7 +16,7 @@ def demo(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def registry(demo):
-    from skillmanager.core.registry import load_registry
+    from skillmanager.core.rules.registry import load_registry
 
     return load_registry(demo)
 
@@ -57,7 +57,7 @@ def test_every_source_kind_is_present(registry):
 
 @pytest.fixture(scope="module", params=["legacy", "current"])
 def registry_by_profile(request, tmp_path_factory):
-    from skillmanager.core.registry import load_registry
+    from skillmanager.core.rules.registry import load_registry
 
     return load_registry(create_demo_workspace(tmp_path_factory.mktemp(f"demo-{request.param}"),
                                                profile=request.param))
@@ -107,7 +107,7 @@ def test_states_of_the_special_skills(registry):
 
 
 def test_inline_shell_and_cjk_and_long_description(registry):
-    from skillmanager.core.inline_shell import find_inline_shell
+    from skillmanager.core.layers.inline_shell import find_inline_shell
 
     env_check = next(s for s in registry.skills if s.name == "env-check")
     commands = [snippet.command for snippet in find_inline_shell(env_check.body)]

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core.compaction import (SKILLS_TOKEN_BUDGET, TRUNCATION_MARKER, InvokedSkill,
+from skillmanager.core.layers.compaction import (SKILLS_TOKEN_BUDGET, TRUNCATION_MARKER, InvokedSkill,
                                           compaction_restore, rough_tokens)
-from skillmanager.core.expansion import NO_OUTPUT, expand
-from skillmanager.core.registry import load_registry
-from skillmanager.core.workspace import Workspace
+from skillmanager.core.layers.expansion import NO_OUTPUT, expand
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.load.workspace import Workspace
 
 
 def _skill(root: Path, name: str, front: str, body: str) -> None:

@@ -21,9 +21,9 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from skillmanager.core.expansion import expand  # noqa: E402
-from skillmanager.core.registry import load_registry  # noqa: E402
-from skillmanager.core.workspace import Workspace  # noqa: E402
+from skillmanager.core.layers.expansion import expand  # noqa: E402
+from skillmanager.core.rules.registry import load_registry  # noqa: E402
+from skillmanager.core.load.workspace import Workspace  # noqa: E402
 
 GOLDEN = REPO / "tests" / "golden"
 VARIANTS = "<system-reminder>\nDirectory-scoped variants of"

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from skillmanager.cli import main
-from skillmanager.core.expansion import expand
-from skillmanager.core.registry import load_registry
-from skillmanager.core.workspace import Workspace
+from skillmanager.core.layers.expansion import expand
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.load.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden"

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core.expansion import expand, resolve_skill
+from skillmanager.core.layers.expansion import expand, resolve_skill
 from skillmanager.core.model import SourceKind
-from skillmanager.core.profiles import get_profile
-from skillmanager.core.registry import load_registry
-from skillmanager.core.workspace import Workspace
+from skillmanager.core.versions.profiles import get_profile
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.load.workspace import Workspace
 
 
 def _write(path: Path, text: str) -> Path:

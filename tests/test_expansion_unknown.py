@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from skillmanager.core.expansion import _closest_name, _osa_distance, expand
+from skillmanager.core.layers.expansion import _closest_name, _osa_distance, expand
 from skillmanager.core.model import Skill, SourceKind
 
 

@@ -13,12 +13,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skillmanager.core import frontmatter
-from skillmanager.core.frontmatter import _FRONT_MATTER_RE, _split_simple, parse_document
-from skillmanager.core.profiles import get_profile
-from skillmanager.core.sources import load_skills_dir, realpath_dedupe
+from skillmanager.core.load import frontmatter
+from skillmanager.core.load.frontmatter import _FRONT_MATTER_RE, _split_simple, parse_document
+from skillmanager.core.versions.profiles import get_profile
+from skillmanager.core.load.sources import load_skills_dir, realpath_dedupe
 from skillmanager.core.model import SourceKind
-from skillmanager.core.yaml12 import load_simple_mapping, load_yaml12_full
+from skillmanager.core.load.yaml12 import load_simple_mapping, load_yaml12_full
 
 DATA = Path(__file__).parent / "data"
 CORPORA = [DATA / "corpus_sample", Path("/work/shared/corpus")]
@@ -189,7 +189,7 @@ def test_string_path_read_keeps_path_objects_in_diagnostics(tmp_path):
 
 
 # --- tokens ------------------------------------------------------------------------------------------
-from skillmanager.core import tokens as tokens_module  # noqa: E402
+from skillmanager.core.layers import tokens as tokens_module# noqa: E402
 
 _NORMALISABLE = st.text(alphabet=st.sampled_from(list("ae \n\r\t.<>") + [
     "\u0301", "\u0308", "\u0327", "\u1100", "\u1161", "\u11a8", "\ufb01", "\uff21", "\u2126", "\u00bd", "\u2028",
@@ -246,8 +246,8 @@ class _NoBuffer:
 
 
 # --- widths ------------------------------------------------------------------------------------------
-from skillmanager.core import textwidth  # noqa: E402
-from skillmanager.core.listing import entry_width  # noqa: E402
+from skillmanager.core.js import textwidth# noqa: E402
+from skillmanager.core.layers.listing import entry_width  # noqa: E402
 
 _WIDTH_CASES = [c["s"] for c in json.loads((DATA / "string_width_golden.json").read_text(encoding="ascii"))["cases"]]
 
@@ -299,8 +299,8 @@ def test_width_shortcuts_on_the_golden_strings():
 def test_load_registry_restores_the_garbage_collector_state(tmp_path):
     import gc
 
-    from skillmanager.core.registry import load_registry
-    from skillmanager.core.workspace import Workspace
+    from skillmanager.core.rules.registry import load_registry
+    from skillmanager.core.load.workspace import Workspace
 
     home = tmp_path / "home"
     _skill(home / ".claude" / "skills" / "one")

@@ -2,8 +2,8 @@
 from pathlib import Path
 
 from skillmanager.core.model import SourceKind
-from skillmanager.core.profiles import get_profile
-from skillmanager.core.skill_file import effective_paths, load_skill_file
+from skillmanager.core.versions.profiles import get_profile
+from skillmanager.core.load.skill_file import effective_paths, load_skill_file
 
 L, C = get_profile("legacy"), get_profile("current")
 

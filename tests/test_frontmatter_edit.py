@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillmanager.core.frontmatter_edit import (
+from skillmanager.core.edit.frontmatter_edit import (
     FrontMatterEditError,
     find_front_matter,
     set_front_matter_bool,

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skillmanager.core.git_index import IndexCache, parse_index, read_index
-from skillmanager.core.ignore_rules import IgnoreOracle, claude_code_skips_dir
+from skillmanager.core.simulator.git_index import IndexCache, parse_index, read_index
+from skillmanager.core.simulator.ignore_rules import IgnoreOracle, claude_code_skips_dir
 
 HAVE_GIT = shutil.which("git") is not None
 needs_git = pytest.mark.skipif(not HAVE_GIT, reason="git not installed")

@@ -132,7 +132,7 @@ def _row(model, name):
 
 
 def test_checks_column_shows_audit_and_lint_badges(qapp, demo):
-    from skillmanager.core.skill_checks import ChecksCache
+    from skillmanager.core.checks.skill_checks import ChecksCache
 
     model = RegistryModel()
     tester = QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
@@ -166,8 +166,8 @@ def test_checks_column_shows_audit_and_lint_badges(qapp, demo):
 
 
 def test_simulated_session_shows_in_the_tree_and_step_back_reverts(qapp, demo):
-    from skillmanager.core.session import Session
-    from skillmanager.core.session_view import session_additions
+    from skillmanager.core.simulator.session import Session
+    from skillmanager.core.simulator.session_view import session_additions
     from skillmanager.gui.engine import SESSION_ACTIVATED_KEY, SESSION_DISCOVERED_KEY, WAITING_KEY
 
     model = RegistryModel()

@@ -14,8 +14,8 @@ from PySide6.QtCore import QModelIndex, Qt  # noqa: E402
 from PySide6.QtTest import QAbstractItemModelTester  # noqa: E402
 
 from skillmanager.core.demo import create_demo_workspace  # noqa: E402
-from skillmanager.core.incremental import refresh_paths  # noqa: E402
-from skillmanager.core.registry import load_registry  # noqa: E402
+from skillmanager.core.rules.incremental import refresh_paths  # noqa: E402
+from skillmanager.core.rules.registry import load_registry  # noqa: E402
 from skillmanager.gui.engine import refresh_incremental, scan  # noqa: E402
 from skillmanager.gui.models.registry_model import Column, RegistryFilterProxy, RegistryModel, Role  # noqa: E402
 from skillmanager.gui.problems import PROBLEMS_KEY, plain_message  # noqa: E402
@@ -125,7 +125,7 @@ def test_an_unreadable_skill_file_appears_and_goes_through_the_incremental_path(
     """Claude Code skips a SKILL.md it cannot read ("skill-skipped"); the incremental refresh must carry
     that workspace diagnostic exactly as a full load does, and drop it once the file reads again.
     (Tests run as root: the read failure is injected, not made with permissions.)"""
-    import skillmanager.core.safe_read as safe_read
+    import skillmanager.core.load.safe_read as safe_read
 
     registry = load_registry(demo)
     target = demo.cwd / ".claude" / "skills" / "env-check" / "SKILL.md"

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skillmanager.core.ignore_rules import (
+from skillmanager.core.simulator.ignore_rules import (
     IgnoreOracle,
     claude_code_skips_dir,
     find_repo_root,

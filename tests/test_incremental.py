@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 from skillmanager.core.demo import create_demo_workspace
-from skillmanager.core.incremental import refresh_paths, skill_identity
-from skillmanager.core.registry import load_registry
+from skillmanager.core.rules.incremental import refresh_paths, skill_identity
+from skillmanager.core.rules.registry import load_registry
 
 
 def _ident(skill):
@@ -229,7 +229,7 @@ _OPS = st.lists(st.tuples(st.sampled_from(["add", "edit", "delete", "hide", "den
 @given(ops=_OPS, profile=st.sampled_from(["current", "legacy"]))
 def test_random_edit_sequences(tmp_path_factory, ops, profile):
     """Any sequence of skill edits, applied one refresh at a time, ends where a full load ends."""
-    from skillmanager.core.workspace import Workspace
+    from skillmanager.core.load.workspace import Workspace
 
     root = tmp_path_factory.mktemp("inc")
     home, cwd = root / "home", root / "repo"

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillmanager.core.inline_shell import BLOCK, INLINE, find_inline_shell
+from skillmanager.core.layers.inline_shell import BLOCK, INLINE, find_inline_shell
 
 from locations import LEGACY_CLI_JS as CLI_JS  # noqa: E402
 GOLDEN = Path(__file__).parent / "golden" / "expand-shell"

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skillmanager.core.json_text_edit import (
+from skillmanager.core.edit.json_text_edit import (
     JsonEditError,
     array_add,
     array_remove,

@@ -6,12 +6,12 @@ from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
-from skillmanager.core.listing import (BUNDLED, BUILTIN_COMMAND, CUT_BUDGET, CUT_NAME_ONLY_OVERRIDE,
+from skillmanager.core.layers.listing import (BUNDLED, BUILTIN_COMMAND, CUT_BUDGET, CUT_NAME_ONLY_OVERRIDE,
                                        CUT_NAMES_ONLY_LEVEL, CUT_PER_ENTRY_CAP, HEADER, REMINDER, SYSTEM,
                                        DiscoveredDir, ListingEntry, budget_facts, build_listing, capped_description,
                                        render_delta)
-from skillmanager.core.profiles import get_profile
-from skillmanager.core.textwidth import display_width, safe_for_output
+from skillmanager.core.versions.profiles import get_profile
+from skillmanager.core.js.textwidth import display_width, safe_for_output
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -215,5 +215,5 @@ def test_profile_bundled_data_loaded():
 @given(st.text(alphabet=st.sampled_from(list("ab \t\n\x1b[31m") + ["é", "漢", "\u0301", "😀", "\u200d", "\ufe0f",
                                                                   "🇫", "⚠", "\u00ad", "ｶ", "\ud83d"]), max_size=40))
 def test_entry_width_is_display_width(text):
-    from skillmanager.core.listing import entry_width
+    from skillmanager.core.layers.listing import entry_width
     assert entry_width(text) == display_width(text)

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from skillmanager.cli import main
-from skillmanager.core.listing import HEADER
-from skillmanager.core.textwidth import display_width
+from skillmanager.core.layers.listing import HEADER
+from skillmanager.core.js.textwidth import display_width
 from locations import build_fixture  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillmanager.core.registry import load_registry
+from skillmanager.core.rules.registry import load_registry
 from tests.test_registry_scenarios import (GOLDEN, _golden, _skill_turns, assert_listing_matches, build_fixture,
                                            replay_turn, workspace_for)
 
@@ -48,7 +48,7 @@ def test_every_probe_is_recorded():
                                              ([5], False), (" , ", False), (["Bash(x:*)"], True), (None, False)])
 def test_allowed_tools_forms_that_ask(tools, asks):
     """parseToolListString: only a real tool name makes the command object carry allowedTools."""
-    from skillmanager.core.expansion import needs_permission
+    from skillmanager.core.layers.expansion import needs_permission
     from skillmanager.core.model import Skill, SourceKind
     skill = Skill(name="s", kind="skill", source=SourceKind.PROJECT, source_root=None, path=None, skill_dir=None,
                   front_matter={"allowed-tools": tools} if tools is not None else {})
@@ -56,8 +56,8 @@ def test_allowed_tools_forms_that_ask(tools, asks):
 
 
 def test_ask_text_per_profile():
-    from skillmanager.core.expansion import ask_text
-    from skillmanager.core.profiles import get_profile
+    from skillmanager.core.layers.expansion import ask_text
+    from skillmanager.core.versions.profiles import get_profile
     assert ask_text("a:b", "a:b", get_profile("legacy")) == "Execute skill: a:b"
     assert ask_text("a:b", "a:b", get_profile("current")).endswith(
         "allow rule Skill(a:b) to .claude/settings.local.json to let it run without asking.")

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skillmanager.core.path_patterns import (
+from skillmanager.core.rules.path_patterns import (
     PathMatcher,
     expand_braces,
     parse_paths,

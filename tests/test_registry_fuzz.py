@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core.expansion import expand
-from skillmanager.core.listing import build_listing, entry_width
-from skillmanager.core.textwidth import utf16_len
+from skillmanager.core.layers.expansion import expand
+from skillmanager.core.layers.listing import build_listing, entry_width
+from skillmanager.core.js.textwidth import utf16_len
 from skillmanager.core.model import SourceKind
-from skillmanager.core.profiles import get_profile
-from skillmanager.core.registry import load_registry
-from skillmanager.core.workspace import Workspace
+from skillmanager.core.versions.profiles import get_profile
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.load.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_registry_scenarios import MEASURED_MODEL, VARIANTS, _PLACEHOLDER, entry_name, split_listing  # noqa: E402

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core.expansion import expand
-from skillmanager.core.listing import HEADER, build_listing
+from skillmanager.core.layers.expansion import expand
+from skillmanager.core.layers.listing import HEADER, build_listing
 from skillmanager.core.model import SourceKind
-from skillmanager.core.registry import load_registry
-from skillmanager.core.workspace import Workspace
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.load.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden"
@@ -243,7 +243,7 @@ def test_plugin_skill_overrides_are_reported_as_ignored(tmp_path):
 def test_managed_drop_ins_sorted_later_wins_hidden_and_non_json_skipped(tmp_path):
     """overrides-managed rule (settings.ts loadManagedFileSettings): base file, then drop-ins `*.json` not
     starting with `.`, in JS sort order (UTF-16 code units), merged deeply, later wins per key."""
-    from skillmanager.core.settings import load_settings
+    from skillmanager.core.load.settings import load_settings
 
     managed = tmp_path / "m"
     (managed / "managed-settings.d").mkdir(parents=True)

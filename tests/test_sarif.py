@@ -8,8 +8,8 @@ from pathlib import Path
 
 import jsonschema
 
-from skillmanager.core.audit import audit_paths
-from skillmanager.core.sarif import to_sarif
+from skillmanager.core.checks.audit import audit_paths
+from skillmanager.core.checks.sarif import to_sarif
 
 DATA = Path(__file__).parent / "data"
 SCHEMA_SHA256 = "1c49a0f2b60444c71bb14878e21e0d882198eff4c539861b133093ad89ed798c"  # see SARIF_SCHEMA_SOURCE.md

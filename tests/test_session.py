@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core import session as session_mod
-from skillmanager.core.registry import load_registry
-from skillmanager.core.session import Scenario, Session, Step
-from skillmanager.core.workspace import Workspace
+from skillmanager.core.simulator import session as session_mod
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.simulator.session import Scenario, Session, Step
+from skillmanager.core.load.workspace import Workspace
 
 
 def write(root: Path, rel: str, text: str) -> Path:

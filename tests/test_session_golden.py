@@ -27,9 +27,9 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core.registry import load_registry
-from skillmanager.core.session import Session
-from skillmanager.core.workspace import Workspace
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.simulator.session import Session
+from skillmanager.core.load.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent
 GOLDEN = ROOT / "golden"

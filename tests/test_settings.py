@@ -1,7 +1,7 @@
 """Settings read side (spec §6, src/utils/settings/settings.ts)."""
 from pathlib import Path
 
-from skillmanager.core.settings import load_settings, merge_settings, parse_skill_rule, read_settings_json
+from skillmanager.core.load.settings import load_settings, merge_settings, parse_skill_rule, read_settings_json
 
 
 def _w(path: Path, text: str) -> Path:
@@ -44,7 +44,7 @@ def test_deny_rule_forms():
     assert parse_skill_rule("Skill") == (True, None)
     assert parse_skill_rule("Skill(*)") == (True, None)
     assert parse_skill_rule("Bash(ls)") == (False, None)
-    from skillmanager.core.settings import DenyRule, _rule_form
+    from skillmanager.core.load.settings import DenyRule, _rule_form
     def rule(c):
         return DenyRule(f"Skill({c})", c, _rule_form(c), "user", None)
     assert rule("/foo").matches("foo", current=False)

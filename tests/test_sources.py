@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core import safe_read
-from skillmanager.core.registry import load_registry
-from skillmanager.core.sources import command_name, project_dirs_up_to_home
-from skillmanager.core.workspace import Workspace, WorkspaceError
+from skillmanager.core.load import safe_read
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.load.sources import command_name, project_dirs_up_to_home
+from skillmanager.core.load.workspace import Workspace, WorkspaceError
 
 
 def _w(path: Path, text="---\ndescription: d\n---\nbody\n", data: bytes | None = None) -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core.textwidth import (
+from skillmanager.core.js.textwidth import (
     cut_to_width,
     display_width,
     js_json_stringify,

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core import atomic_write
-from skillmanager.core.expansion import DENY_TEXT, expand
+from skillmanager.core.edit import atomic_write
+from skillmanager.core.layers.expansion import DENY_TEXT, expand
 from skillmanager.core.model import Listed
-from skillmanager.core.registry import load_registry
-from skillmanager.core.toggle import (ToggleError, apply_plan, default_scope, effective_toggle_state,
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.edit.toggle import (ToggleError, apply_plan, default_scope, effective_toggle_state,
                                       override_keys, plan_disable_bundled, plan_toggle, undo)
-from skillmanager.core.workspace import Workspace
+from skillmanager.core.load.workspace import Workspace
 
 
 def write(path: Path, data: str | bytes) -> Path:
@@ -468,9 +468,9 @@ def test_unreadable_settings_file_is_refused(tree, monkeypatch):
 
 def test_summary_of_on_is_true_for_waiting_and_blocked_skills(tmp_path):
     """'On' only says no setting turns the skill off: a waiting or denied skill must not read as callable."""
-    from skillmanager.core.registry import load_registry
-    from skillmanager.core.toggle import effective_toggle_state
-    from skillmanager.core.workspace import Workspace
+    from skillmanager.core.rules.registry import load_registry
+    from skillmanager.core.edit.toggle import effective_toggle_state
+    from skillmanager.core.load.workspace import Workspace
 
     home, proj = tmp_path / "home", tmp_path / "home" / "proj"
     for name, front in (("waits", "paths: src/**\n"), ("denied", "")):

@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from skillmanager.cli import main
-from skillmanager.core.expansion import expand
-from skillmanager.core.listing import build_listing
+from skillmanager.core.layers.expansion import expand
+from skillmanager.core.layers.listing import build_listing
 from skillmanager.core.model import Skill, SourceKind
-from skillmanager.core.registry import load_registry
-from skillmanager.core.toggle import effective_toggle_state, override_keys
-from skillmanager.core.workspace import Workspace
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.edit.toggle import effective_toggle_state, override_keys
+from skillmanager.core.load.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden"

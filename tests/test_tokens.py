@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core import tokens
+from skillmanager.core.layers import tokens
 from skillmanager.core.resources import resource_path
-from skillmanager.core.tokens import (
+from skillmanager.core.layers.tokens import (
     TokenEstimate,
     TokenizerDataError,
     count_tokens,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from skillmanager.core.model import Severity
-from skillmanager.core.validate import (
+from skillmanager.core.checks.validate import (
     AGENTSKILLS, CLAUDE_CODE, check_agentskills_text, lint_claude_code, lint_skills_dir,
     split_standard_front_matter, unmatchable_path_reason, validate_agentskills, validate_paths,
 )

@@ -6,8 +6,8 @@ import pytest
 import yaml
 from hypothesis import given, strategies as st
 
-from skillmanager.core.validate import validate_paths
-from skillmanager.core.yaml12 import load_yaml12
+from skillmanager.core.checks.validate import validate_paths
+from skillmanager.core.load.yaml12 import load_yaml12
 
 CONTROLS = "\x01\x07\x0b\x0c\x1b\x7f\x85\x9b\u2028\u2029\ufffe"
 

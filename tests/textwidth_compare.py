@@ -1,4 +1,4 @@
-"""Compare skillmanager.core.textwidth with the code Claude Code 2.1.88 ships, run in Node.
+"""Compare skillmanager.core.js.textwidth with the code Claude Code 2.1.88 ships, run in Node.
 
     /work/venv312/bin/python tests/textwidth_compare.py                 # compare corpus + Unicode sample
     /work/venv312/bin/python tests/textwidth_compare.py --write-golden  # also regenerate the golden file
@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from skillmanager.core.textwidth import cut_to_width, display_width, js_json_stringify, safe_for_output  # noqa: E402
+from skillmanager.core.js.textwidth import cut_to_width, display_width, js_json_stringify, safe_for_output  # noqa: E402
 
 COMPARE_MJS = REPO / "tests" / "textwidth_compare.mjs"
 GOLDEN = REPO / "tests" / "data" / "string_width_golden.json"

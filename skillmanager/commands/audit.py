@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from skillmanager.core.audit import LEVELS, SkillAudit, audit_paths, audit_skill, level_index, summarize
+from skillmanager.core.checks.audit import LEVELS, SkillAudit, audit_paths, audit_skill, level_index, summarize
 
 NAME = "audit"
 HELP = ("security audit of skills: inline shell, download-and-execute, hidden Unicode, prompt injection, "
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _workspace_audits(args: argparse.Namespace) -> list[SkillAudit]:
     from skillmanager.commands.common import workspace_from_args
-    from skillmanager.core.registry import load_registry
+    from skillmanager.core.rules.registry import load_registry
 
     registry = load_registry(workspace_from_args(args))
     skills = getattr(registry, "skills", registry)
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"skillmanager: error: {error}\n")
             return 2
     if args.sarif:
-        from skillmanager.core.sarif import to_sarif
+        from skillmanager.core.checks.sarif import to_sarif
         out.write(json.dumps(to_sarif(audits, base=Path.cwd()), indent=2, ensure_ascii=False) + "\n")
     elif args.json:
         out.write(json.dumps({"fail_on": args.fail_on, "summary": summarize(audits),

@@ -6,9 +6,9 @@ import sys
 from typing import Any
 
 from skillmanager.core.model import Skill
-from skillmanager.core.profiles import CURRENT, PROFILE_NAMES
-from skillmanager.core.registry import load_registry
-from skillmanager.core.workspace import Workspace, WorkspaceError
+from skillmanager.core.versions.profiles import CURRENT, PROFILE_NAMES
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.load.workspace import Workspace, WorkspaceError
 
 
 def add_workspace_options(parser: argparse.ArgumentParser) -> None:
@@ -104,7 +104,7 @@ def report_workspace_diagnostics(registry, stream=None) -> None:
 
     Used where stdout must stay machine-readable (`--json`); lone surrogates from undecodable file names
     become U+FFFD so a UTF-8 stderr never raises."""
-    from skillmanager.core.textwidth import safe_for_output
+    from skillmanager.core.js.textwidth import safe_for_output
 
     stream = stream or sys.stderr
     for d in registry.diagnostics:

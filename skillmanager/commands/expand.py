@@ -6,8 +6,8 @@ import json
 import sys
 from typing import TextIO
 
-from skillmanager.core.expansion import expand
-from skillmanager.core.textwidth import safe_for_output
+from skillmanager.core.layers.expansion import expand
+from skillmanager.core.js.textwidth import safe_for_output
 
 from .common import add_workspace_options, registry_or_exit
 

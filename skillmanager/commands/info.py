@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from typing import TextIO
 
-from skillmanager.core.profiles import get_profile, profile_for_version
+from skillmanager.core.versions.profiles import get_profile, profile_for_version
 
 NAME = "info"
 HELP = "show the installed Claude Code version (if `claude` is on PATH) and the profile it maps to"

@@ -5,8 +5,8 @@ import argparse
 import json
 from typing import TextIO
 
-from skillmanager.core.listing import build_listing
-from skillmanager.core.textwidth import safe_for_output
+from skillmanager.core.layers.listing import build_listing
+from skillmanager.core.js.textwidth import safe_for_output
 
 from .common import add_workspace_options, registry_or_exit
 

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from skillmanager.core.profiles import CURRENT
-from skillmanager.core.registry import load_registry
-from skillmanager.core.session import Scenario, Session, Step
+from skillmanager.core.versions.profiles import CURRENT
+from skillmanager.core.rules.registry import load_registry
+from skillmanager.core.simulator.session import Scenario, Session, Step
 
 from .common import add_workspace_options, workspace_or_exit
 

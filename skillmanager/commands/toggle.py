@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import TextIO
 
-from skillmanager.core.toggle import (WRITABLE_SCOPES, ToggleError, apply_plan, effective_toggle_state,
+from skillmanager.core.edit.toggle import (WRITABLE_SCOPES, ToggleError, apply_plan, effective_toggle_state,
                                       plan_disable_bundled, plan_toggle)
 
 from .common import add_workspace_options, registry_or_exit

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from skillmanager.core.model import Severity
-from skillmanager.core.validate import AGENTSKILLS, CLAUDE_CODE, STANDARDS, ValidationReport, validate_paths
+from skillmanager.core.checks.validate import AGENTSKILLS, CLAUDE_CODE, STANDARDS, ValidationReport, validate_paths
 
 NAME = "validate"
 HELP = ("check skills against the Agent Skills standard or lint them for Claude Code "
@@ -28,8 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _workspace_report(args: argparse.Namespace) -> ValidationReport:
     from skillmanager.commands.common import workspace_from_args
-    from skillmanager.core.registry import load_registry
-    from skillmanager.core.validate import validate_registry
+    from skillmanager.core.rules.registry import load_registry
+    from skillmanager.core.checks.validate import validate_registry
 
     workspace = workspace_from_args(args)
     return validate_registry(load_registry(workspace), workspace, standard=args.standard)

@@ -122,7 +122,7 @@ def create_demo_workspace(target: Path | None = None, **overrides: Any):
 
     The copy's layout is on the returned workspace as `demo_paths`.
     """
-    from .workspace import Workspace  # the workspace module is the source of truth for its fields
+    from .load.workspace import Workspace  # the workspace module is the source of truth for its fields
 
     paths = copy_demo(target)
     workspace = Workspace.create(**demo_workspace_arguments(paths, **overrides))

@@ -155,7 +155,7 @@ class AppContext(QObject):
         self.scanning = False
         self.own_writes: dict[str, str | None] = {}  # path -> sha256 of what we wrote (None: we removed it)
         self.ignored_echoes = 0  # watcher events recognised as our own writes (tests read this)
-        from skillmanager.core.skill_checks import ChecksCache
+        from skillmanager.core.checks.skill_checks import ChecksCache
 
         self.checks_cache = ChecksCache()
         self.simulation = None  # the simulator's latest SessionAdditions (kept for the detail pane)
@@ -313,7 +313,7 @@ class AppContext(QObject):
 
     def is_own_write(self, path) -> bool:
         """A watcher event for a file whose content is exactly what we last wrote there (or our temp file)."""
-        from skillmanager.core.atomic_write import TEMP_PREFIX
+        from skillmanager.core.edit.atomic_write import TEMP_PREFIX
 
         name = Path(str(path)).name
         if name.startswith(TEMP_PREFIX) and name.endswith(".tmp"):

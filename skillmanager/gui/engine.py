@@ -6,7 +6,6 @@ written, or failing to import), the matching panel shows "not available" with th
 """
 from __future__ import annotations
 
-import importlib
 import os
 import shutil
 import subprocess
@@ -18,12 +17,6 @@ from skillmanager.core.model import Skill, SourceKind
 from skillmanager.gui.plural import counted
 
 
-def optional_module(name: str):
-    """Import `skillmanager.core.<name>`; return (module, None) or (None, reason)."""
-    try:
-        return importlib.import_module(f"skillmanager.core.{name}"), None
-    except ImportError as error:  # the module is not there yet or cannot load
-        return None, f"skillmanager.core.{name} is not available ({error})"
 
 
 def skill_identity(skill: Skill) -> tuple[str, str, str]:
@@ -46,7 +39,7 @@ class WorkspaceSpec:
     env: dict[str, str] | None = None
 
     def build(self):
-        from skillmanager.core.workspace import Workspace
+        from skillmanager.core.load.workspace import Workspace
 
         return Workspace.create(home=self.home, cwd=self.cwd, managed_root=self.managed_root,
                                 add_dirs=list(self.add_dirs), plugin_dirs=list(self.plugin_dirs),
@@ -91,7 +84,7 @@ class Snapshot:
 def profile_of(workspace):
     profile = getattr(workspace, "profile", None)
     if isinstance(profile, str) or profile is None:
-        from skillmanager.core.profiles import get_profile
+        from skillmanager.core.versions.profiles import get_profile
 
         return get_profile(profile or getattr(workspace, "profile_name", "current"))
     return profile
@@ -101,15 +94,11 @@ def scan(spec_or_workspace, progress: Callable[..., None] | None = None, generat
     """Build the workspace, load the registry, build the listing and count tokens per entry."""
     workspace = spec_or_workspace.build() if isinstance(spec_or_workspace, WorkspaceSpec) else spec_or_workspace
     snapshot = Snapshot(workspace=workspace, generation=generation)
-    registry_module, why = optional_module("registry")
-    if registry_module is None:
-        snapshot.problems["registry"] = why
-        return snapshot
+    from skillmanager.core.rules import registry as registry_module
+
     snapshot.registry = registry_module.load_registry(workspace, progress=progress)
-    listing_module, why = optional_module("listing")
-    if listing_module is None:
-        snapshot.problems["listing"] = why
-        return snapshot
+    from skillmanager.core.layers import listing as listing_module
+
     try:
         snapshot.listing = build_listing(listing_module, snapshot.registry, workspace)
     except Exception as error:  # noqa: BLE001 - shown in the preview instead of breaking the scan
@@ -140,7 +129,7 @@ def _cached_tokens(text: str) -> int:
     """Token counts by entry text: a rescan re-counts only entries whose text changed."""
     count = _TOKEN_CACHE.get(text)
     if count is None:
-        from skillmanager.core.tokens import count_tokens
+        from skillmanager.core.layers.tokens import count_tokens
 
         if len(_TOKEN_CACHE) > 200_000:
             _TOKEN_CACHE.clear()
@@ -170,9 +159,8 @@ def entry_text(entry) -> str:
 
 def expand_skill(registry, name: str, args: str = "", run_shell: bool = False, session_id: str | None = None,
                  as_user: bool = False):
-    module, why = optional_module("expansion")
-    if module is None:
-        raise RuntimeError(why)
+    from skillmanager.core.layers import expansion as module
+
     kwargs: dict[str, Any] = {"args": args, "run_shell": run_shell, "as_user": as_user}
     if session_id:
         kwargs["session_id"] = session_id
@@ -181,9 +169,8 @@ def expand_skill(registry, name: str, args: str = "", run_shell: bool = False, s
 
 def audit_skill(skill: Skill):
     """(findings, None) or (None, why not available)."""
-    module, why = optional_module("audit")
-    if module is None:
-        return None, why
+    from skillmanager.core.checks import audit as module
+
     if skill.path is None or skill.kind != "skill":
         target = skill.path
         if target is None:
@@ -199,7 +186,7 @@ def audit_skill(skill: Skill):
 
 def installed_claude_profile() -> tuple[str | None, str]:
     """Profile preset from the installed `claude --version` (via core), with a message for the bar."""
-    from skillmanager.core.profiles import profile_for_version
+    from skillmanager.core.versions.profiles import profile_for_version
 
     exe = shutil.which("claude")
     if not exe:
@@ -269,7 +256,7 @@ def group_skills(snapshot: Snapshot) -> list[SkillGroup]:
             if skills:
                 groups.append(SkillGroup(key, label, skills))
     else:
-        from skillmanager.core.profiles import SOURCE_ORDER
+        from skillmanager.core.versions.profiles import SOURCE_ORDER
 
         order = SOURCE_ORDER.get(profile_of(workspace).name, tuple(SourceKind))
         order = tuple(order) + tuple(k for k in SourceKind if k not in order)
@@ -320,7 +307,7 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     """Files changed on disk: core.incremental re-reads just those, `on_rows(partial, delta)` lets the
     rows update at once, then the listing and token counts are rebuilt (all off the UI thread).
     None = nothing the registry reads changed."""
-    from skillmanager.core.incremental import refresh_paths
+    from skillmanager.core.rules.incremental import refresh_paths
 
     delta = refresh_paths(snapshot.registry, [str(p) for p in paths])
     if delta.empty:
@@ -336,10 +323,8 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     final = Snapshot(workspace=snapshot.workspace, registry=registry, problems=dict(snapshot.problems),
                      generation=generation)
     final.problems.pop("listing", None)
-    listing_module, why = optional_module("listing")
-    if listing_module is None:
-        final.problems["listing"] = why
-        return final
+    from skillmanager.core.layers import listing as listing_module
+
     try:
         final.listing = build_listing(listing_module, registry, snapshot.workspace)
     except Exception as error:  # noqa: BLE001

@@ -23,7 +23,7 @@ PLAIN_STATES = {
 
 
 def toggle_module():
-    from skillmanager.core import toggle
+    from skillmanager.core.edit import toggle
 
     return toggle
 

@@ -16,7 +16,6 @@ from typing import Callable, Iterable
 
 from PySide6.QtCore import QObject, Signal
 
-from skillmanager.gui.engine import optional_module
 
 HEAVY_DIRS = frozenset({"node_modules", ".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".mypy_cache",
                         ".pytest_cache", ".tox", ".next", ".cache", "dist", "build", "target"})
@@ -57,22 +56,21 @@ def _walk_up(cwd: Path, home: Path | None) -> list[Path]:
 
 
 def _ignored_predicate(cwd: Path) -> Callable[[Path], bool]:
-    module, _why = optional_module("ignore_rules")
-    oracle = None
-    if module is not None and hasattr(module, "IgnoreOracle"):
-        try:
-            oracle = module.IgnoreOracle(cwd)
-        except Exception:  # noqa: BLE001 - fail open: heavy dirs are still skipped by name
-            oracle = None
+    from skillmanager.core.simulator import ignore_rules as module
+
+    try:
+        oracle = module.IgnoreOracle(cwd)
+    except Exception:  # noqa: BLE001 - fail open: heavy dirs are still skipped by name
+        oracle = None
 
     def ignored(path: Path) -> bool:
         if oracle is None:
             return False
         try:
-            decision = oracle.check(path) if hasattr(oracle, "check") else oracle.decide(path)
+            decision = oracle.check(path)
         except Exception:  # noqa: BLE001
             return False
-        return bool(getattr(decision, "ignored", decision))
+        return decision.ignored
 
     return ignored
 

@@ -285,9 +285,9 @@ def split_blocks(blocks: list[str]) -> tuple[list[str], list[str]]:
 
 def replay(golden: dict, work: str):
     """(ours, theirs, steps, session): per file-op call, the skill blocks each side sent."""
-    from skillmanager.core.registry import load_registry
-    from skillmanager.core.session import Session
-    from skillmanager.core.workspace import Workspace
+    from skillmanager.core.rules.registry import load_registry
+    from skillmanager.core.simulator.session import Session
+    from skillmanager.core.load.workspace import Workspace
 
     home = os.path.join(work, "home")
     model = None

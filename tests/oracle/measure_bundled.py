@@ -9,7 +9,7 @@ Only names and sizes are written, never the text (it is Anthropic's). Usage:
 
 A source is either a run_oracle.sh capture (text) or a fake-server request log (requests.jsonl).
 The first full listing in it is split into entries; every entry whose name is one of the bundled
-names below is measured as sent: width = skillmanager.core.textwidth.display_width (Claude Code's
+names below is measured as sent: width = skillmanager.core.js.textwidth.display_width (Claude Code's
 stringWidth), length = UTF-16 code units. `--check` only compares with the existing file.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from skillmanager.core.textwidth import display_width, utf16_len  # noqa: E402
+from skillmanager.core.js.textwidth import display_width, utf16_len  # noqa: E402
 
 HEADER = "The following skills are available for use with the Skill tool:\n\n"
 # Names seen in each version's listing (spec §4), in listing order.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """List the strings Bun's `/\\p{RGI_Emoji}/v` matches: Claude Code 2.1.3xx keeps joiners and variation
-selectors inside them when it cleans a skill description (see skillmanager/core/current_text.py).
+selectors inside them when it cleans a skill description (see skillmanager/core/layers/current_text.py).
 
 Candidates are every key of the PyPI `emoji` package's emoji.json (fully-, minimally- and unqualified
 forms, components); Bun (the npm `@oven/bun-linux-x64` build, see measure_bun_width.py) keeps the ones its

@@ -102,8 +102,8 @@ class DetailPane(QWidget):
         self.revealed.setVisible(on)
         if not on or self.skill is None or self.skill.path is None:
             return
-        from skillmanager.core.audit import reveal_hidden
-        from skillmanager.core.safe_read import read_text_file
+        from skillmanager.core.checks.audit import reveal_hidden
+        from skillmanager.core.load.safe_read import read_text_file
 
         read = read_text_file(self.skill.path)
         text = read.text if read.text is not None else "; ".join(d.message for d in read.diagnostics)
@@ -332,7 +332,7 @@ class DetailPane(QWidget):
 
 def _body_tokens(body: str) -> int | None:
     try:
-        from skillmanager.core.tokens import count_tokens
+        from skillmanager.core.layers.tokens import count_tokens
 
         return count_tokens(body)
     except Exception:  # noqa: BLE001 - tokenizer data missing: the row is simply left out

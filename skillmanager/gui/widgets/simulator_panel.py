@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFileS
                                QVBoxLayout, QWidget)
 
 from skillmanager.gui.context import AppContext
-from skillmanager.gui.engine import Snapshot, optional_module
+from skillmanager.gui.engine import Snapshot
 from skillmanager.gui.plural import counted
 
 OPERATIONS = ("Read", "Edit", "Write", "Bash", "Grep", "Glob")
@@ -199,10 +199,11 @@ class SimulatorPanel(QWidget):
         self.timeline.setCurrentRow(min(row, self.timeline.count() - 1))
 
     def _new_session(self, snapshot: Snapshot) -> None:
-        module, why = optional_module("session")
-        if module is None or snapshot.registry is None:
+        from skillmanager.core.simulator import session as module
+
+        if snapshot.registry is None:
             self.session = None
-            self.status.setText(f"Simulator not available: {why or snapshot.problems.get('registry', '')}")
+            self.status.setText(f"Simulator not available: {snapshot.problems.get('registry', '')}")
             return
         try:
             self.session = module.Session(snapshot.registry)
@@ -216,7 +217,7 @@ class SimulatorPanel(QWidget):
         """Tell the registry tree what the session has added so far (None: nothing simulated)."""
         additions = None
         if self.session is not None and getattr(self.session, "results", None):
-            from skillmanager.core.session_view import session_additions
+            from skillmanager.core.simulator.session_view import session_additions
 
             try:
                 additions = session_additions(self.session)
@@ -325,9 +326,10 @@ class SimulatorPanel(QWidget):
             self.load_scenario(Path(name))
 
     def load_scenario(self, path: Path) -> None:
-        module, why = optional_module("session")
-        if module is None or self.context.registry is None:
-            self.status.setText(f"Simulator not available: {why}")
+        from skillmanager.core.simulator import session as module
+
+        if self.context.registry is None:
+            self.status.setText("Simulator not available: no workspace is loaded")
             return
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -357,12 +359,12 @@ def _field(obj, *names, default=None):
 
 def _ignore_reason_function(workspace):
     """Path -> "file:line (pattern)" when git would ignore it, using the engine's ignore rules."""
-    module, _why = optional_module("ignore_rules")
-    if module is None or not hasattr(module, "IgnoreOracle"):
-        return None
-    sources, _ = optional_module("sources")
+    from skillmanager.core.simulator import ignore_rules as module
+
+    from skillmanager.core.load import sources
+
     cwd = Path(workspace.cwd)
-    root = (sources.find_git_root(cwd) if sources is not None and hasattr(sources, "find_git_root") else None) or cwd
+    root = sources.find_git_root(cwd) or cwd
     try:
         oracle = module.IgnoreOracle(Path(root))
     except Exception:  # noqa: BLE001

@@ -1,0 +1,133 @@
+"""One skill's checks for a browsing UI: the security audit and Claude Code's lint, cached per file.
+
+The desktop app shows a badge per skill in its tree; computing it must not re-read unchanged
+files on every rescan, so results are cached by (SKILL.md mtime/size, folder mtime) — adding or
+removing a file in the skill folder changes the folder's mtime; an in-place edit of a sibling
+script does not (a rescan of that skill, or any edit of SKILL.md, re-audits it).
+The level that decides the badge is decided here, not in the UI.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from .audit import AuditFinding, audit_skill, level_index
+from ..model import Diagnostic, Severity
+
+# Badge levels, worst first: what a person should do about the skill.
+DANGER = "danger"  # audit high/critical: read it before you use it
+WARNING = "warning"  # audit medium, a lint error or warning: something is off
+NOTE = "note"  # audit low/info, lint info: worth knowing
+BADGE_LEVELS = (DANGER, WARNING, NOTE)
+
+_AUDIT_BADGE = {"critical": DANGER, "high": DANGER, "medium": WARNING, "low": NOTE, "info": NOTE}
+_LINT_BADGE = {Severity.ERROR: WARNING, Severity.WARNING: WARNING, Severity.INFO: NOTE}
+
+
+@dataclass(frozen=True)
+class SkillChecks:
+    path: Path
+    findings: tuple[AuditFinding, ...] = ()  # audit, worst first
+    lint: tuple[Diagnostic, ...] = ()  # Claude Code lint not already reported by the loader
+    loader: tuple[Diagnostic, ...] = ()  # what the registry loader reported (parse errors…), shown first
+    notes: tuple[str, ...] = ()  # files the audit skipped, checks that could not run
+    hidden_unicode: bool = False  # the audit found invisible / direction-changing characters
+    badge: str | None = None  # DANGER | WARNING | NOTE | None
+    audit_max: str | None = None  # the worst audit severity (info … critical)
+
+    @property
+    def count(self) -> int:
+        return len(self.findings) + len(self.lint) + len(self.loader)
+
+    def summary_lines(self, limit: int = 12) -> list[str]:
+        """Plain one-liners: loader problems, audit findings (worst first), then lint."""
+        def diagnostic(d: Diagnostic) -> str:
+            return f"{d.severity.value} — {d.message}" + (f" (line {d.line})" if d.line else "")
+
+        lines = [diagnostic(d) for d in self.loader]
+        for f in self.findings:
+            where = f.file.name + (f":{f.line}" if f.line else "")
+            lines.append(f"{f.severity} — {f.message} ({where})")
+        lines += [diagnostic(d) for d in self.lint]
+        if len(lines) > limit:
+            lines = lines[:limit] + [f"… and {len(lines) - limit} more"]
+        return lines
+
+
+def badge_for(findings: Iterable[AuditFinding], lint: Iterable[Diagnostic]) -> str | None:
+    levels = [_AUDIT_BADGE[f.severity] for f in findings] + [_LINT_BADGE[d.severity] for d in lint]
+    return min(levels, key=BADGE_LEVELS.index, default=None)
+
+
+def check_skill(path: Path, *, kind: str = "skill", name: str | None = None, profile="current",
+                known: Iterable[Diagnostic] = ()) -> SkillChecks:
+    """Audit + lint one skill file. `known`: diagnostics the loader already reported (not repeated).
+    Never raises: a check that fails becomes a note."""
+    from .validate import lint_claude_code
+
+    path = Path(path)
+    known = tuple(known)
+    notes: list[str] = []
+    findings: list[AuditFinding] = []
+    try:
+        report = audit_skill(path, name=name)
+        findings = list(report.findings)
+        notes.extend(report.notes)
+    except Exception as error:  # noqa: BLE001 - a bad file must not stop the other checks
+        notes.append(f"the audit could not run: {error!r}")
+    lint: list[Diagnostic] = []
+    try:
+        seen = {(d.code, d.line) for d in known} | {d.code for d in known}
+        for d in lint_claude_code(path, profile=profile, kind=kind, name=name):
+            if (d.code, d.line) in seen or d.code in seen:
+                continue
+            lint.append(d)
+    except Exception as error:  # noqa: BLE001
+        notes.append(f"the lint could not run: {error!r}")
+    audit_max = max((f.severity for f in findings), key=level_index, default=None)
+    known = tuple(known)
+    return SkillChecks(path, tuple(findings), tuple(lint), known, tuple(notes),
+                       any(f.rule == "hidden-unicode" for f in findings), badge_for(findings, lint + list(known)),
+                       audit_max)
+
+
+def _stamp(path: Path, kind: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+        folder = os.stat(path.parent).st_mtime_ns if kind == "skill" else 0
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, folder)
+
+
+@dataclass
+class ChecksCache:
+    """Thread-safe cache of check_skill results keyed by file, valid while its stamp is unchanged."""
+
+    _entries: dict[tuple, tuple[tuple, SkillChecks]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    hits: int = 0
+    misses: int = 0
+
+    def get(self, path: Path, *, kind: str = "skill", name: str | None = None, profile="current",
+            known: Iterable[Diagnostic] = ()) -> SkillChecks:
+        profile_name = getattr(profile, "name", profile)
+        known = tuple(known)
+        key = (str(path), kind, name, profile_name, tuple((d.code, d.line) for d in known))
+        stamp = _stamp(Path(path), kind)
+        with self._lock:
+            cached = self._entries.get(key)
+            if cached is not None and stamp is not None and cached[0] == stamp:
+                self.hits += 1
+                return cached[1]
+        result = check_skill(Path(path), kind=kind, name=name, profile=profile, known=known)
+        with self._lock:
+            self.misses += 1
+            if stamp is not None:
+                if len(self._entries) > 50_000:
+                    self._entries.clear()
+                self._entries[key] = (stamp, result)
+        return result

@@ -1,0 +1,666 @@
+"""Layer 1: the skill listing Claude Code sends to the model, byte for byte, with a structured account.
+
+Legacy (2.1.88) is a port of src/tools/SkillTool/prompt.ts (`formatCommandsWithinBudget`,
+`getCharBudget`, `getCommandDescription`) and the `skill_listing` attachment in utils/messages.ts.
+Current (2.1.332) is read from the binary (`q3n` listing, `Cdn` budget, `W3n` cap, `rBn` display
+name, `Hw` bytes per token) and checked against oracle captures.
+
+The core works on plain `ListingEntry` values so it can be tested without a registry;
+`entries_from_registry` adapts a Registry. Bundled skills are placeholders: their text is Anthropic's,
+so only the measured width/length (resources/data/bundled_skills.json) take part in the budget and
+the line printed is `- {name} [bundled entry: width W, length L]`.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import regex
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable, Sequence
+
+from ..model import Listed, SourceKind
+from ..versions.profiles import CURRENT, LEGACY, Profile, get_profile
+from ..rules.registry import model_command_list
+from ..js.bun_width import current_width
+from .current_text import clean_listing_text
+from ..js.textwidth import ELLIPSIS, cut_to_width, display_width, safe_for_output, utf16_len, utf16_slice
+
+HEADER = "The following skills are available for use with the Skill tool:"
+REMINDER = "system-reminder"  # placement: a <system-reminder> text block (first user message / tool result)
+SYSTEM = "system-message"  # placement: a section of a role=system message, no wrapper
+
+# Entry kinds
+SKILL = "skill"
+COMMAND = "command"
+BUNDLED = "bundled"
+BUILTIN_COMMAND = "builtin-command"
+PLUGIN = "plugin"
+MCP = "mcp"
+
+# Why an entry was shortened
+CUT_PER_ENTRY_CAP = "per-entry-cap"
+CUT_BUDGET = "budget"
+CUT_NAME_ONLY_OVERRIDE = "name-only-override"
+CUT_NAMES_ONLY_LEVEL = "names-only-level"
+
+LEGACY_MIN_DESC_LENGTH = 20  # prompt.ts MIN_DESC_LENGTH
+DEFAULT_FRACTION = 0.01  # SKILL_BUDGET_CONTEXT_PERCENT
+DEFAULT_WINDOW = 200_000  # MODEL_CONTEXT_WINDOW_DEFAULT / current `Ubs`
+ONE_MILLION = 1_000_000
+# current `xB`: model families still counted at 4 bytes per token; newer ones get 3 (`Hw`).
+FOUR_BYTES_PER_TOKEN_MODELS = frozenset({
+    "claude-3-opus", "claude-3-sonnet", "claude-3-haiku", "claude-3-5-sonnet", "claude-3-5-haiku",
+    "claude-3-7-sonnet", "claude-opus-4-0", "claude-opus-4-1", "claude-opus-4-5", "claude-opus-4-6",
+    "claude-sonnet-4-0", "claude-sonnet-4-5", "claude-sonnet-4-6", "claude-haiku-4-5",
+})
+REMINDER_PLACEMENT_MODELS = frozenset({"claude-opus-4-7"})
+# current `DSt`: a display name shown in brackets must look like a name.
+_DISPLAY_NAME_OK = regex.compile(r"^[\p{L}\p{M}\p{N}_:.-]+$")
+
+
+@dataclass
+class ListingEntry:
+    """One listable command, as the listing sees it."""
+
+    name: str
+    description: str = ""
+    when_to_use: str | None = None
+    display_name: str | None = None  # current: shown as `name (display)` when it qualifies
+    kind: str = SKILL
+    bundled_width: int | None = None  # measured width/length of Claude Code's own entry text
+    bundled_length: int | None = None
+    force_name_only: bool = False  # current skillOverrides "name-only"
+    score: float = 0.0  # current priority mode: usage score (no history = 0 = listing order)
+    key: str | None = None  # Skill.key of the registry skill it came from
+
+    @property
+    def is_placeholder(self) -> bool:
+        return self.kind in (BUNDLED, BUILTIN_COMMAND) and self.bundled_width is not None
+
+
+@dataclass
+class EntryResult:
+    name: str
+    shown_name: str  # current may add ` (display name)`
+    kind: str
+    full_text: str  # the entry at full level (after the per-entry cap); placeholder for bundled
+    shown_text: str  # what the listing carries
+    width: int  # display width of the full entry as Claude Code measures it
+    shown_width: int
+    length: int  # UTF-16 length of the full entry
+    cut: bool
+    why: str | None  # main reason the shown text is shorter than the description
+    reasons: list[str] = field(default_factory=list)
+    fixed: bool = False  # kept whatever the budget (bundled, name-only override)
+    placeholder: bool = False
+    key: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("name", "shown_name", "kind", "full_text", "shown_text", "width",
+                                                  "shown_width", "length", "cut", "why", "reasons", "fixed",
+                                                  "placeholder", "key")}
+
+
+@dataclass
+class ListingTotals:
+    budget: int
+    used: int  # Σ shown widths + newlines between entries (bundled counted at their measured width)
+    full_total: int  # the same for the listing at full level
+    level: str  # legacy: full | truncated | names-only; current: full | priority
+    entries: int
+    max_desc_len: int | None = None  # legacy level 2 cut width
+    over_budget: bool = False
+    undroppable: list[str] = field(default_factory=list)  # names still present past the budget
+    undroppable_cost: int = 0  # width of the smallest listing Claude Code can make
+    context_window: int | None = None
+    bytes_per_token: int | None = None
+    fraction: float | None = None
+    budget_source: str = ""  # "SLASH_COMMAND_TOOL_CHAR_BUDGET" or "window"
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class ListingResult:
+    text: str  # exactly what the model receives (wrapper and header included)
+    body: str  # the entries joined by newlines
+    placement: str
+    profile: str
+    model: str | None
+    entries: list[EntryResult]
+    totals: ListingTotals
+
+    def to_json(self) -> dict[str, Any]:
+        return {"profile": self.profile, "model": self.model, "placement": self.placement, "text": self.text,
+                "entries": [e.to_json() for e in self.entries], "totals": self.totals.to_json()}
+
+
+@dataclass(frozen=True)
+class BudgetFacts:
+    budget: int
+    context_window: int | None
+    bytes_per_token: int
+    fraction: float | None
+    source: str
+    placement: str
+
+
+# --- widths ------------------------------------------------------------------------------------------
+# textwidth.display_width sums per-character widths unless the string needs grapheme segmentation
+# (emoji blocks, regional indicators, variation selectors, ZWJ), holds ESC or surrogates. In that
+# additive case a per-character cache gives the same number much faster (5,000-skill listings).
+_NEEDS_FULL_MEASURE = re.compile("[\U0001F300-\U0001FAFF\u2600-\u27BF\U0001F1E6-\U0001F1FF\uFE00-\uFE0F\u200D"
+                                 "\x1b\ud800-\udfff]")
+
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
+
+
+def _utf16_len(text: str) -> int:
+    return len(text) if text.isascii() else utf16_len(text)
+
+
+@lru_cache(maxsize=None)
+def _char_width(ch: str) -> int:
+    return display_width(ch)
+
+
+def entry_width(text: str, profile: Profile | None = None) -> int:
+    """The width Claude Code counts for `text` against the listing budget.
+
+    Legacy (node): textwidth.display_width, computed per character where that is exactly equivalent.
+    Current (Bun): Bun.stringWidth plus its extra columns for spacing marks and narrow emoji (bun_width).
+    """
+    if text.isascii():
+        return len(text) if text.isprintable() else display_width(text)  # printable ASCII: 1 column each
+    if profile is not None and profile.name == CURRENT:
+        return current_width(text)
+    if _NEEDS_FULL_MEASURE.search(text):
+        return display_width(text)
+    others = _NOT_PRINTABLE_ASCII.findall(text)  # printable ASCII is one column each: look up only the rest
+    return len(text) - len(others) + sum(map(_char_width, others))
+
+
+# --- model facts and budget -------------------------------------------------------------------------
+
+def _model_base(model: str) -> str:
+    base = re.sub(r"\[1m\]$", "", model.strip(), flags=re.I).lower()
+    base = re.sub(r"-\d{8}$", "", base)  # dated ids (claude-sonnet-4-5-20250929)
+    return base.replace(".", "-").replace("_", "-")
+
+
+def has_1m_suffix(model: str) -> bool:
+    return bool(re.search(r"\[1m\]", model or "", re.I))  # context.ts has1mContext
+
+
+def budget_facts(profile: Profile | str, *, model: str | None = None, context_window: int | None = None,
+                 budget: int | None = None, settings: Any = None) -> BudgetFacts:
+    """The character budget and where the listing goes, for a profile and model.
+
+    legacy (prompt.ts getCharBudget, context.ts getContextWindowForModel): 200k window unless the model
+    has `[1m]`, 4 bytes per token, 1 %. current (`Cdn`/`Hw`): 4 bytes per token for the families in
+    FOUR_BYTES_PER_TOKEN_MODELS, else 3; window 1M for `[1m]` and for families newer than those
+    (observed: claude-opus-4-7, claude-opus-5-5), else 200k; fraction from `skillListingBudgetFraction`.
+    Placement (observed): legacy and current with a 4-bytes-per-token family → `<system-reminder>`,
+    otherwise a system message. These model tables are ours, from the oracle; unknown future ids
+    are treated as the newest family.
+    """
+    profile = get_profile(profile) if isinstance(profile, str) else profile
+    model = model or profile.default_model
+    base = _model_base(model)
+    if profile.name == LEGACY:
+        bytes_per_token = 4
+        window = context_window or (ONE_MILLION if has_1m_suffix(model) else DEFAULT_WINDOW)
+        placement = REMINDER
+        fraction = DEFAULT_FRACTION
+    else:
+        old_family = base in FOUR_BYTES_PER_TOKEN_MODELS
+        bytes_per_token = 4 if old_family else 3
+        window = context_window or (ONE_MILLION if has_1m_suffix(model) or not old_family else DEFAULT_WINDOW)
+        # fuzz-reg seeds 20, 21, 23 (current, --model claude-opus-4-7): a `<system-reminder>` block as well
+        placement = REMINDER if old_family or base in REMINDER_PLACEMENT_MODELS else SYSTEM
+        fraction = _setting_number(setting_value(settings, "skillListingBudgetFraction"))
+    if budget is not None and _js_number_truthy(budget):
+        return BudgetFacts(int(budget), window, bytes_per_token, fraction if fraction is not None else DEFAULT_FRACTION,
+                           "SLASH_COMMAND_TOOL_CHAR_BUDGET", placement)
+    if profile.name == LEGACY:
+        value = math.floor(window * bytes_per_token * DEFAULT_FRACTION) if window else 8000
+    else:
+        value = max(1, math.floor(window * bytes_per_token * (fraction if fraction is not None else DEFAULT_FRACTION)))
+    return BudgetFacts(value, window, bytes_per_token, fraction if fraction is not None else DEFAULT_FRACTION,
+                       "window", placement)
+
+
+def _js_number_truthy(value: Any) -> bool:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return False
+    return number != 0 and not math.isnan(number)
+
+
+def setting_value(settings: Any, key: str) -> Any:
+    """A setting from a plain dict or from settings.EffectiveSettings (its validated property)."""
+    if settings is None:
+        return None
+    if isinstance(settings, dict):
+        return settings.get(key)
+    if hasattr(settings, key):
+        return getattr(settings, key)
+    merged = getattr(settings, "merged", None)
+    return merged.get(key) if isinstance(merged, dict) else None
+
+
+def _setting_number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def per_entry_cap(profile: Profile, settings: Any = None) -> int:
+    """legacy MAX_LISTING_DESC_CHARS = 250; current `nBn`: skillListingMaxDescChars ?? 1536."""
+    if profile.name == CURRENT:
+        value = setting_value(settings, "skillListingMaxDescChars")
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return profile.per_entry_cap
+
+
+# --- entry text ------------------------------------------------------------------------------------
+
+def entry_description(entry: ListingEntry, profile: Profile) -> str:
+    """`description - when_to_use` (prompt.ts getCommandDescription / current `Rdn`), before the cap."""
+    when, description = entry.when_to_use, entry.description
+    if profile.when_to_use_newlines_to_spaces:  # current cleans both parts (current_text): a run of newlines,
+        # controls or invisible characters is one space (parse-edges, fuzz-reg seeds 26–37, listing-clean, listing-text),
+        # joiners of RGI emoji are kept, `<` `>` are escaped
+        description = clean_listing_text(description)
+        when = clean_listing_text(when) if when else when
+    return f"{description} - {when}" if when else description
+
+
+def capped_description(text: str, cap: int) -> tuple[str, bool]:
+    """Cut to `cap` UTF-16 units: first cap-1 units + `…` (may leave a lone high surrogate, as JS does)."""
+    if _utf16_len(text) > cap:
+        return utf16_slice(text, cap - 1) + ELLIPSIS, True
+    return text, False
+
+
+def shown_name(entry: ListingEntry, profile: Profile, all_entries: Sequence[ListingEntry]) -> str:
+    """current `rBn`: `name (display)` when the display name is a clean name resolving to this entry."""
+    if profile.name != CURRENT:
+        return entry.name
+    display = entry.display_name
+    if not display or display == entry.name or entry.name.endswith(":" + display):
+        return entry.name
+    if len(display) > 256 or not _DISPLAY_NAME_OK.match(display):
+        return entry.name
+    found = _resolve(display, all_entries)  # all_entries may hold other ListingEntry objects for the same skill
+    if found is None or (found is not entry and (found.key is None or found.key != entry.key)):
+        return entry.name
+    return f"{entry.name} ({display})"
+
+
+def _resolve(name: str, entries: Sequence[ListingEntry]) -> ListingEntry | None:
+    """current `$s`: exact name first, then a display name."""
+    for candidate in entries:
+        if candidate.name == name:
+            return candidate
+    for candidate in entries:
+        if (candidate.display_name or candidate.name) == name:
+            return candidate
+    return None
+
+
+def placeholder_text(entry: ListingEntry) -> str:
+    return f"- {entry.name} [bundled entry: width {entry.bundled_width}, length {entry.bundled_length}]"
+
+
+@dataclass
+class _Row:
+    entry: ListingEntry
+    name: str
+    full: str  # text printed at full level (placeholder for bundled)
+    name_only: str
+    desc: str  # capped description (empty for placeholders)
+    width: int
+    name_only_width: int
+    length: int
+    cap_cut: bool
+    override: bool = False
+
+    @property
+    def placeholder(self) -> bool:
+        return self.entry.is_placeholder
+
+
+def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
+          all_entries: Sequence[ListingEntry]) -> list[_Row]:
+    rows = []
+    for entry in entries:
+        if profile.name == CURRENT and entry.force_name_only:  # `A$e(cmd) === "name-only"`
+            text = f"- {entry.name}"
+            width = entry_width(text, profile)
+            rows.append(_Row(entry, entry.name, text, text, "", width, width, utf16_len(text), False, True))
+            continue
+        name = shown_name(entry, profile, all_entries)
+        if entry.is_placeholder:
+            name_only = f"- {name}"
+            rows.append(_Row(entry, name, placeholder_text(entry), name_only, "", entry.bundled_width,
+                             entry_width(name_only, profile), entry.bundled_length or 0, False))
+            continue
+        desc, cut = capped_description(entry_description(entry, profile), cap)
+        full = f"- {name}: {desc}"
+        name_only = f"- {name}"
+        rows.append(_Row(entry, name, full, name_only, desc, entry_width(full, profile), entry_width(name_only, profile),
+                         _utf16_len(full), cut))
+    return rows
+
+
+# --- the listing -------------------------------------------------------------------------------------
+
+def build_listing(skills_or_registry: Any, profile: Profile | str | None = None, *, model: str | None = None,
+                  context_window: int | None = None, budget: int | None = None,
+                  settings: Any = None, all_entries: Sequence[ListingEntry] | None = None) -> ListingResult:
+    """The start-up listing. Accepts a list of ListingEntry or a Registry (see entries_from_registry)."""
+    if isinstance(skills_or_registry, (list, tuple)):
+        entries = list(skills_or_registry)
+        if profile is None:
+            raise ValueError("a profile is needed with a plain list of entries")
+    else:
+        registry = skills_or_registry
+        profile = profile or registry.profile
+        if settings is None:
+            settings = registry.settings
+        workspace = getattr(registry, "workspace", None)
+        model = model or getattr(registry, "model", None) or None
+        if context_window is None and budget is None:
+            context_window = getattr(workspace, "context_window", None)
+        if budget is None:
+            budget = getattr(workspace, "budget", None)
+        entries = entries_from_registry(registry, profile)
+        if all_entries is None:
+            all_entries = entries_from_registry(registry, profile, listed_only=False)
+    profile = get_profile(profile) if isinstance(profile, str) else profile
+    facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings)
+    return format_listing(entries, profile, facts, settings=settings, all_entries=all_entries, model=model)
+
+
+def format_listing(entries: Sequence[ListingEntry], profile: Profile, facts: BudgetFacts, *,
+                   settings: Any = None, all_entries: Sequence[ListingEntry] | None = None,
+                   model: str | None = None, placement: str | None = None) -> ListingResult:
+    placement = placement or facts.placement
+    cap = per_entry_cap(profile, settings)
+    rows = _rows(entries, profile, cap, all_entries if all_entries is not None else entries)
+    if profile.name == LEGACY:
+        shown, reasons, level, max_desc = _legacy_levels(rows, facts.budget)
+    else:
+        shown, reasons, level = _current_priority(rows, facts.budget)
+        max_desc = None
+    return _result(rows, shown, reasons, level, max_desc, profile, facts, placement, model)
+
+
+def _legacy_levels(rows: list[_Row], budget: int) -> tuple[list[str], list[list[str]], str, int | None]:
+    """prompt.ts formatCommandsWithinBudget: full → common maxDescLen → names only (bundled always full)."""
+    full_texts = [r.full for r in rows]
+    cap_reasons = [[CUT_PER_ENTRY_CAP] if r.cap_cut else [] for r in rows]
+    if not rows:
+        return [], [], "full", None
+    full_total = sum(r.width for r in rows) + len(rows) - 1
+    if full_total <= budget:
+        return full_texts, cap_reasons, "full", None
+    bundled = [r.entry.kind == BUNDLED for r in rows]
+    rest = [r for r, b in zip(rows, bundled) if not b]
+    if not rest:
+        return full_texts, cap_reasons, "full", None
+    bundled_chars = sum(r.width + 1 for r, b in zip(rows, bundled) if b)
+    remaining = budget - bundled_chars
+    overhead = sum(entry_width(r.entry.name) + 4 for r in rest) + len(rest) - 1
+    max_desc = (remaining - overhead) // len(rest)  # Math.floor
+    shown, reasons = [], []
+    if max_desc < LEGACY_MIN_DESC_LENGTH:
+        for r, b, cap_r in zip(rows, bundled, cap_reasons):
+            if b:
+                shown.append(r.full)
+                reasons.append(cap_r)
+            else:
+                shown.append(f"- {r.entry.name}")
+                reasons.append([CUT_NAMES_ONLY_LEVEL] + cap_r)
+        return shown, reasons, "names-only", max_desc
+    for r, b, cap_r in zip(rows, bundled, cap_reasons):
+        if b:
+            shown.append(r.full)
+            reasons.append(cap_r)
+            continue
+        cut = cut_to_width(r.desc, max_desc)
+        shown.append(f"- {r.entry.name}: {cut}")
+        reasons.append(([CUT_BUDGET] if cut != r.desc else []) + cap_r)
+    return shown, reasons, "truncated", max_desc
+
+
+def _current_priority(rows: list[_Row], budget: int) -> tuple[list[str], list[list[str]], str]:
+    """current `q3n`: fixed entries full, the rest kept full by score while the spare budget allows."""
+    reasons = [[CUT_NAME_ONLY_OVERRIDE] if r.override else ([CUT_PER_ENTRY_CAP] if r.cap_cut else []) for r in rows]
+    if not rows:
+        return [], [], "full"
+    full_total = sum(r.width for r in rows) + len(rows) - 1
+    if full_total <= budget:
+        return [r.full for r in rows], reasons, "full"
+    fixed = {i for i, r in enumerate(rows) if r.override or r.entry.kind == BUNDLED}
+    others = [i for i in range(len(rows)) if i not in fixed]
+    if not others:
+        return [r.full for r in rows], reasons, "full"
+    base = sum(rows[i].width if i in fixed else rows[i].name_only_width for i in range(len(rows))) + len(rows) - 1
+    spare = budget - base
+    kept = set()
+    for i in sorted(others, key=lambda i: -rows[i].entry.score):  # stable, like Array.prototype.sort
+        extra = rows[i].width - rows[i].name_only_width
+        if extra <= spare:
+            kept.add(i)
+            spare -= extra
+    shown = []
+    for i, r in enumerate(rows):
+        if i in fixed or i in kept:
+            shown.append(r.full)
+        else:
+            shown.append(r.name_only)
+            reasons[i] = [CUT_BUDGET] + reasons[i]
+    return shown, reasons, "priority"
+
+
+def _result(rows: list[_Row], shown: list[str], reasons: list[list[str]], level: str, max_desc: int | None,
+            profile: Profile, facts: BudgetFacts, placement: str, model: str | None) -> ListingResult:
+    results = []
+    for r, text, why in zip(rows, shown, reasons):
+        shown_width = r.width if text == r.full else (r.name_only_width if text == r.name_only else entry_width(text, profile))
+        fixed = r.override or r.entry.kind == BUNDLED
+        results.append(EntryResult(r.entry.name, r.name, r.entry.kind, r.full, text, r.width, shown_width, r.length,
+                                   bool(why), why[0] if why else None, list(why), fixed, r.placeholder, r.entry.key))
+    n = len(rows)
+    used = sum(e.shown_width for e in results) + max(n - 1, 0)
+    full_total = sum(r.width for r in rows) + max(n - 1, 0)
+    # The smallest listing Claude Code can send: bundled (and overridden) entries full, the rest `- name`.
+    minimal = sum(r.width if (r.override or r.entry.kind == BUNDLED) else _plain_name_width(r, profile)
+                  for r in rows) + max(n - 1, 0)
+    over = used > facts.budget
+    totals = ListingTotals(
+        budget=facts.budget, used=used, full_total=full_total, level=level, entries=n, max_desc_len=max_desc,
+        over_budget=over, undroppable=[e.name for e in results] if over and minimal > facts.budget else [],
+        undroppable_cost=minimal, context_window=facts.context_window, bytes_per_token=facts.bytes_per_token,
+        fraction=facts.fraction, budget_source=facts.source)
+    body = "\n".join(shown)
+    text = wrap_listing(body, profile, placement)
+    if profile.name == CURRENT:  # Bun sends the request as UTF-8: a lone surrogate left by the per-entry cap
+        text = safe_for_output(text)  # arrives as U+FFFD (parse-edges/current.json emoji-cap); node keeps it
+    return ListingResult(text, body, placement, profile.name, model, results, totals)
+
+
+def _plain_name_width(row: _Row, profile: Profile) -> int:
+    """Width of `- {name}` (legacy's names-only form; current's collapsed form is row.name_only)."""
+    plain = f"- {row.entry.name}"
+    return row.name_only_width if plain == row.name_only else entry_width(plain, profile)
+
+
+def wrap_listing(body: str, profile: Profile, placement: str) -> str:
+    """The message text. legacy: utils/messages.ts `skill_listing` wrapped by wrapMessagesInSystemReminder
+    (a text block ending in a newline); current as observed (no trailing newline); system message section."""
+    if not body:
+        return ""
+    inner = f"{HEADER}\n\n{body}"
+    if placement == SYSTEM:
+        return inner
+    tail = "\n" if profile.name == LEGACY else ""
+    return f"<system-reminder>\n{inner}\n</system-reminder>{tail}"
+
+
+# --- later turns -------------------------------------------------------------------------------------
+
+@dataclass
+class DiscoveredDir:
+    """One nested `.claude/skills` dir found mid-session (current's "New skills discovered" block)."""
+
+    rel_dir: str  # relative to the cwd, no trailing slash: "packages/api"
+    entries: list[ListingEntry]  # new skills from it, in the order Claude Code read them (directory order)
+    scoped: set[str] = field(default_factory=set)  # bare names that clash → listed as `rel_dir:name`
+    # of those, the ones whose bare name is also an unscoped skill: their suffix is "(scoped to …)";
+    # a clash only between nested dirs keeps "(from …)" (sim-two-levels `both`). None = all of `scoped`.
+    unscoped_clash: set[str] | None = None
+
+
+@dataclass
+class DeltaResult:
+    blocks: list[str]  # each system message (SYSTEM) or `<system-reminder>` block (REMINDER)
+    placement: str
+    listing: ListingResult | None
+    tool_result_suffix: str  # REMINDER: what is appended to the tool_result text ("" for SYSTEM)
+
+    @property
+    def system_text(self) -> str:
+        """SYSTEM placement: the one role=system message Claude Code sends (blocks joined by a blank line)."""
+        return "\n\n".join(self.blocks) if self.placement == SYSTEM else ""
+
+
+def render_delta(profile: Profile | str, *, discovered: Sequence[DiscoveredDir] = (),
+                 activated: Sequence[ListingEntry] = (), new_entries: Sequence[ListingEntry] | None = None,
+                 model: str | None = None, context_window: int | None = None, budget: int | None = None,
+                 settings: Any = None) -> DeltaResult:
+    """What a later turn adds when skills appear (tests/oracle/FINDINGS-simulator.md).
+
+    legacy: one `<system-reminder>` listing of `new_entries` (the caller passes them in Claude Code's
+    order: activated first, then discovered, names already known removed), appended to the tool result
+    after a blank line. current: one "New skills discovered in {dir}/.claude/skills" block per dir
+    (deepest first, names in the given order: the CLI's directory order), then one listing of every new entry (discovered + `activated`)
+    sorted by bare name (ties: shallower dir first), nested ones with their `(from …)`/`(scoped to …)`
+    suffix. The same budget rules apply to the new entries only.
+    """
+    profile = get_profile(profile) if isinstance(profile, str) else profile
+    facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings)
+    if profile.name == LEGACY:
+        items = list(new_entries) if new_entries is not None else (
+            list(activated) + [e for d in discovered for e in d.entries])
+        listing = format_listing(items, profile, facts, settings=settings, model=model, placement=REMINDER) if items else None
+        blocks = [f"<system-reminder>\n{HEADER}\n\n{listing.body}\n</system-reminder>"] if listing else []
+        return DeltaResult(blocks, REMINDER, listing, "".join("\n\n" + b for b in blocks))
+    blocks_inner = []
+    listed: list[tuple[str, int, ListingEntry]] = []  # (bare name, depth, entry)
+    for d in discovered:
+        names = [f"{d.rel_dir}:{e.name}" if e.name in d.scoped else e.name for e in d.entries]
+        if names:
+            blocks_inner.append(f"New skills discovered in {d.rel_dir}/.claude/skills, now available via the Skill tool:\n"
+                                + "\n".join(f"- {n}" for n in names))
+        depth = d.rel_dir.count("/") + 1
+        for e in d.entries:
+            clash = d.scoped if d.unscoped_clash is None else d.unscoped_clash
+            listed.append((e.name, depth, nested_entry(e, d.rel_dir, e.name in d.scoped, e.name in clash)))
+    for e in activated:
+        listed.append((e.name, 0, e))
+    items = [e for _, _, e in sorted(listed, key=lambda t: (t[0], t[1]))]
+    listing = None
+    if items:
+        listing = format_listing(items, profile, facts, settings=settings, model=model, placement=SYSTEM)
+        blocks_inner.append(listing.text)
+    if facts.placement == SYSTEM:
+        return DeltaResult(blocks_inner, SYSTEM, listing, "")
+    blocks = [f"<system-reminder>\n{b}\n</system-reminder>" for b in blocks_inner]
+    return DeltaResult(blocks, REMINDER, listing, "".join("\n\n" + b for b in blocks))
+
+
+def nested_entry(entry: ListingEntry, rel_dir: str, scoped: bool, clashes_with_unscoped: bool | None = None) -> ListingEntry:
+    """current `Xvo`/`YXs`: a scoped skill is renamed `{dir}:{name}`; the description gains
+    `(scoped to …)` when an unscoped skill has the bare name, else `(from …)`."""
+    if clashes_with_unscoped is None:
+        clashes_with_unscoped = scoped
+    if scoped and clashes_with_unscoped:
+        suffix = (f"scoped to {rel_dir}/ \u2014 use this instead of the unscoped \"{entry.name}\" skill when the "
+                  f"files being changed are under {rel_dir}/")
+    else:
+        suffix = f"from {rel_dir}/.claude/skills \u2014 applies when working on files under {rel_dir}/"
+    if scoped:
+        name = display = f"{rel_dir}:{entry.name}"
+    else:
+        name, display = entry.name, entry.display_name
+    return ListingEntry(name=name, description=f"{entry.description} ({suffix})", when_to_use=entry.when_to_use,
+                        display_name=display, kind=entry.kind, force_name_only=entry.force_name_only,
+                        score=entry.score, key=entry.key)
+
+
+# --- registry adapter ------------------------------------------------------------------------------
+
+_KIND_BY_SOURCE = {
+    SourceKind.BUNDLED: BUNDLED,
+    SourceKind.BUILTIN_COMMAND: BUILTIN_COMMAND,
+    SourceKind.COMMAND: COMMAND,
+    SourceKind.PLUGIN_COMMAND: PLUGIN,
+    SourceKind.PLUGIN_SKILL: PLUGIN,
+    SourceKind.MCP: MCP,
+}
+
+
+def entry_from_skill(skill: Any, *, score: float = 0.0) -> ListingEntry:
+    listed = getattr(getattr(skill, "state", None), "listed", Listed.FULL)
+    return ListingEntry(
+        name=skill.name,
+        description=skill.description or "",
+        when_to_use=skill.when_to_use,
+        display_name=skill.display_name,
+        kind=_KIND_BY_SOURCE.get(skill.source, SKILL),
+        bundled_width=skill.bundled_width,
+        bundled_length=skill.bundled_length,
+        force_name_only=listed is Listed.NAME_ONLY,
+        score=score,
+        key=skill.key,
+    )
+
+
+def entries_from_registry(registry: Any, profile: Profile | str | None = None, *,
+                          listed_only: bool = True) -> list[ListingEntry]:
+    """Listable skills of a Registry in load order (`listed_only=False`: every command names resolve against):
+    `state.listed` FULL or NAME_ONLY, active (conditional
+    skills wait for a matching file), not a realpath duplicate; shadowed copies only where the profile
+    lists every copy (legacy). The registry has already applied disable-model-invocation, skillOverrides
+    and the plugin/MCP description rule to `state.listed`."""
+    profile = profile or registry.profile
+    profile = get_profile(profile) if isinstance(profile, str) else profile
+    if not listed_only:  # the commands names are looked up in: loaded (active, not a duplicate), and in current
+        # one per name (registry.model_command_list); fuzz-reg seed 1017: an inactive `paths:` skill and a realpath
+        # duplicate with display name UPPER do not keep `pre:x (UPPER)` from being shown
+        loaded = [s for s in registry.skills if s.state.active and s.state.duplicate_of is None]
+        if profile.name == CURRENT:
+            loaded = model_command_list(loaded)
+        return [entry_from_skill(s) for s in loaded]
+    out = []
+    for skill in registry.skills:
+        state = skill.state
+        if listed_only:
+            if state.listed is Listed.NO or not state.active or state.duplicate_of is not None:
+                continue
+            if state.shadowed_by is not None and not profile.listing_keeps_every_copy:
+                continue
+        out.append(entry_from_skill(skill))
+    return out
+
+
+def entries_to_json(entries: Iterable[EntryResult]) -> list[dict]:
+    return [e.to_json() for e in entries]

@@ -1,0 +1,242 @@
+"""Plugin skills and commands: `--plugin-dir` roots and installed marketplace plugins.
+
+Ports createPluginFromPath (src/utils/plugins/pluginLoader.ts: default `skills/` and `commands/`
+dirs unless the manifest names its own), loadPluginsFromMarketplaces (enabledPlugins →
+known_marketplaces.json → marketplace.json entry → path, or installed_plugins.json's installPath),
+getPluginCommands / getPluginSkills (src/utils/plugins/loadPluginCommands.ts: `plugin:name`).
+Session (--plugin-dir) plugins come first; a marketplace plugin with the same name is dropped.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..model import Diagnostic, Severity, Skill, SourceKind
+from ..versions.profiles import Profile
+from .safe_read import read_regular_bytes
+from .skill_file import load_skill_file
+from ..js.collation import locale_compare_key
+from .sources import _scandir_sorted
+
+
+_PLUGIN_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+@dataclass
+class Plugin:
+    name: str
+    root: Path
+    plugin_id: str  # `name@marketplace` or `name@inline`
+    manifest: dict[str, Any] = field(default_factory=dict)
+    enabled: bool = True
+    origin: str = "plugin-dir"  # "plugin-dir" | "marketplace"
+    decided_by: tuple[str, Path | None] | None = None  # (scope, settings file) of enabledPlugins
+
+
+def _read_json(path: Path, diagnostics: list[Diagnostic], what: str) -> Any:
+    try:
+        text = read_regular_bytes(path).decode("utf-8", errors="replace")  # FIFO/device: an error, no hang
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        diagnostics.append(Diagnostic(Severity.ERROR, "plugin-unreadable",
+                                      f"Cannot read the {what} ({error.strerror or error}).", path))
+        return None
+    try:
+        return json.loads(text.lstrip("\ufeff"))
+    except (ValueError, RecursionError) as error:  # RecursionError: nesting deeper than the parser's stack
+        diagnostics.append(Diagnostic(Severity.ERROR, "plugin-invalid-json",
+                                      f"{path}:{getattr(error, 'lineno', '?')}:{getattr(error, 'colno', '?')}: "
+                                      f"the {what} is not valid JSON; Claude Code cannot use it.", path,
+                                      getattr(error, "lineno", None)))
+        return None
+
+
+def _object_or_empty(value: Any, path: Path, what: str, diagnostics: list[Diagnostic]) -> dict:
+    """A JSON file that parsed but is a list, string or number where an object belongs: say so, use {}."""
+    if isinstance(value, dict):
+        return value
+    if value is not None:
+        diagnostics.append(Diagnostic(Severity.ERROR, "plugin-bad-shape",
+                                      f"The {what} must be a JSON object, not {type(value).__name__}; "
+                                      "it is ignored.", path))
+    return {}
+
+
+def plugin_from_path(root: Path, fallback_name: str, diagnostics: list[Diagnostic]) -> Plugin:
+    manifest_path = root / ".claude-plugin" / "plugin.json"
+    manifest = _object_or_empty(_read_json(manifest_path, diagnostics, "plugin manifest"), manifest_path,
+                                "plugin manifest", diagnostics)
+    name = manifest.get("name") if isinstance(manifest.get("name"), str) and manifest.get("name") else fallback_name
+    return Plugin(name=name, root=root, plugin_id=f"{name}@inline", manifest=manifest)
+
+
+def _manifest_paths(plugin: Plugin, key: str) -> list[Path] | None:
+    value = plugin.manifest.get(key)
+    if not value:
+        return None
+    if isinstance(value, dict):  # commands metadata form {name: {source|content}}
+        return [plugin.root / v["source"] for v in value.values() if isinstance(v, dict) and isinstance(v.get("source"), str)]
+    items = value if isinstance(value, list) else [value]
+    return [plugin.root / v for v in items if isinstance(v, str)]
+
+
+def marketplace_plugins(config_home: Path, enabled_plugins: dict[str, tuple[Any, str, Path | None]],
+                        diagnostics: list[Diagnostic], env: dict[str, str] | None = None) -> list[Plugin]:
+    """Plugins named in `enabledPlugins` (`name@marketplace`), located as Claude Code locates them."""
+    plugins_dir = Path((env or {}).get("CLAUDE_CODE_PLUGIN_CACHE_DIR") or config_home / "plugins").expanduser()
+    known_path, installed_path = plugins_dir / "known_marketplaces.json", plugins_dir / "installed_plugins.json"
+    known = _object_or_empty(_read_json(known_path, diagnostics, "known marketplaces file"), known_path,
+                             "known marketplaces file", diagnostics)
+    installed = _object_or_empty(_read_json(installed_path, diagnostics, "installed plugins file"), installed_path,
+                                 "installed plugins file", diagnostics)
+    installed_map = installed.get("plugins", {}) if isinstance(installed, dict) else {}
+    if not isinstance(installed_map, dict):  # `{"plugins": 5}`: JSON, but not the shape Claude Code writes
+        diagnostics.append(Diagnostic(Severity.WARNING, "plugin-bad-shape",
+                                      "`plugins` in the installed plugins file is not an object; it is ignored.",
+                                      plugins_dir / "installed_plugins.json"))
+        installed_map = {}
+    out: list[Plugin] = []
+    for plugin_id, (value, scope, file) in enabled_plugins.items():
+        if not isinstance(plugin_id, str) or "@" not in plugin_id or value is None:
+            continue
+        name, marketplace = plugin_id.rsplit("@", 1)
+        if not name or not marketplace or marketplace == "builtin":
+            continue
+        root = _locate(name, marketplace, known, installed_map.get(plugin_id), diagnostics)
+        if root is None:
+            diagnostics.append(Diagnostic(Severity.WARNING, "plugin-not-found",
+                                          f"Plugin {plugin_id} is enabled in {file} but is not installed; "
+                                          "Claude Code skips it.", file))
+            continue
+        plugin = plugin_from_path(root, name, diagnostics)
+        plugin.plugin_id = plugin_id
+        plugin.origin = "marketplace"
+        plugin.enabled = value is True
+        plugin.decided_by = (scope, file)
+        out.append(plugin)
+    return out
+
+
+def _locate(name: str, marketplace: str, known: Any, install_entries: Any, diagnostics: list[Diagnostic]) -> Path | None:
+    config = known.get(marketplace) if isinstance(known, dict) else None
+    if isinstance(config, dict) and isinstance(config.get("installLocation"), str):
+        location = Path(config["installLocation"])
+        market_dir = location if location.is_dir() else location.parent
+        catalog = _read_json(market_dir / ".claude-plugin" / "marketplace.json", diagnostics, "marketplace catalog")
+        entries = catalog.get("plugins", []) if isinstance(catalog, dict) else []
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict) and entry.get("name") == name:
+                if isinstance(entry.get("source"), str):  # relative path inside the marketplace
+                    return _existing(market_dir / entry["source"])
+                break
+    if isinstance(install_entries, list) and install_entries and isinstance(install_entries[0], dict):
+        path = install_entries[0].get("installPath")
+        if isinstance(path, str):
+            return _existing(Path(path))
+    return None
+
+
+def _existing(path: Path) -> Path | None:
+    return path if path.is_dir() else None
+
+
+def load_plugin_skills(plugins: list[Plugin], profile: Profile, diagnostics: list[Diagnostic]) -> list[Skill]:
+    """All plugin commands first, then all plugin skills (getPluginCommands before getPluginSkills)."""
+    enabled = [p for p in plugins if p.enabled]
+    commands: list[Skill] = []
+    skills: list[Skill] = []
+    for plugin in enabled:
+        commands += _plugin_commands(plugin, profile, diagnostics)
+    for plugin in enabled:
+        skills += _plugin_skills(plugin, profile, diagnostics)
+    return commands + skills
+
+
+def _tag(skill: Skill, plugin: Plugin, profile: Profile | None = None) -> Skill:
+    if profile is not None and profile.plugin_display_name_prefixed and skill.display_name:
+        # current lists `fzp0:s34-28 (fzp0:simplify)` for `name: simplify` (fuzz-reg seeds 28, 33, 34, 36, 37)
+        # (a nested plugin command `shared0:pre:x` shows `(shared0:pre:disp.v2)`: its namespace, seed 27)
+        skill.display_name = f"{skill.name.rsplit(':', 1)[0]}:{skill.display_name}"
+    skill.plugin = plugin.name
+    skill.plugin_id = plugin.plugin_id
+    skill.scope_dir = plugin.root
+    skill.group = f"plugin:{plugin.plugin_id}"
+    return skill
+
+
+def _plugin_commands(plugin: Plugin, profile: Profile, diagnostics: list[Diagnostic]) -> list[Skill]:
+    from .sources import _is_skill_md, find_markdown_files, transform_skill_files
+
+    seen: set[str] = set()
+    out: list[Skill] = []
+    roots = _manifest_paths(plugin, "commands")
+    if roots is None:
+        roots = [plugin.root / "commands"]
+    for root in roots:
+        if root.is_file() and root.name.endswith(".md"):
+            files, base = [root], root.parent
+        elif root.is_dir():
+            files, base = transform_skill_files(find_markdown_files(root, diagnostics)), root
+        else:
+            if plugin.manifest.get("commands"):
+                diagnostics.append(Diagnostic(Severity.WARNING, "plugin-path-missing",
+                                              f"Plugin {plugin.name} names {root} in its manifest, but it does not exist.",
+                                              root))
+            continue
+        for path in files:
+            real = os.path.realpath(path)
+            if real in seen:
+                continue
+            seen.add(real)
+            is_skill = _is_skill_md(path.name)
+            from .sources import command_name
+            name = f"{plugin.name}:{command_name(path, base)}"
+            skill = load_skill_file(path, name=name, kind="command", source=SourceKind.PLUGIN_COMMAND,
+                                    profile=profile, source_root=base, skill_dir=None,
+                                    fallback_label="Plugin skill" if is_skill else "Plugin command",
+                                    allow_paths=False, skipped=diagnostics)
+            if skill is not None:
+                out.append(_tag(skill, plugin, profile))
+    return out
+
+
+def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnostic]) -> list[Skill]:
+    seen: set[str] = set()
+    out: list[Skill] = []
+    roots = _manifest_paths(plugin, "skills")
+    if roots is None:
+        roots = [plugin.root / "skills"]
+    elif profile.plugin_default_skills_dir_kept and plugin.root / "skills" not in roots:
+        # current also loads the default `skills/` dir, first, beside the manifest's `"skills": "./custom-skills"`
+        # (fuzz-reg seeds 20, 30, 32: `kit0:ignored-0` listed between the plugin's commands and its custom skills)
+        roots = [plugin.root / "skills"] + roots
+    for root in roots:
+        direct = root / "SKILL.md"
+        if direct.is_file():  # a skills path that is itself one skill
+            candidates = [(root.name, root)]
+        else:
+            entries = _scandir_sorted(root, diagnostics) or []
+            if profile.skill_dirs_case_insensitive:  # current, `localeCompare` (fuzz-reg seed 20: `dup` < `Kappa`)
+                entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
+            candidates = [(e.name, root / e.name) for e in entries
+                          if e.is_symlink() or e.is_dir(follow_symlinks=False)]
+        for name, skill_dir in candidates:
+            path = skill_dir / "SKILL.md"
+            real = os.path.realpath(path)
+            if real in seen:
+                continue
+            if profile.plugin_skill_colon_to_dash:  # current: dir `pre:x` → `shared0:pre-x`, `café` → `kit0:caf-`
+                name = _PLUGIN_NAME_UNSAFE.sub("-", name)  # (fuzz-reg seeds 1, 25)
+            skill = load_skill_file(path, name=f"{plugin.name}:{name}", kind="skill",
+                                    source=SourceKind.PLUGIN_SKILL, profile=profile, source_root=root,
+                                    skill_dir=skill_dir, fallback_label="Plugin skill", allow_paths=False,
+                                    skipped=diagnostics)
+            if skill is not None:
+                seen.add(real)
+                out.append(_tag(skill, plugin, profile))
+    return out

@@ -1,0 +1,131 @@
+"""Read user files defensively: size cap, binary detection, decoding as Node does; never raise."""
+from __future__ import annotations
+
+import os
+import stat as _stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..model import Diagnostic, Severity
+
+# Claude Code reads a skill file whole; skillmanager stops at this size so one stray multi-GB
+# file cannot freeze a scan. Real skills are a few KB (the corpus maximum is well under 1 MB).
+MAX_SKILL_BYTES = 4 * 1024 * 1024
+_BINARY_SNIFF = 8192
+
+
+@dataclass
+class ReadResult:
+    text: str | None
+    size: int = 0
+    truncated: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+# Settings, manifests, MCP and scenario files are small JSON; anything bigger is refused, not slurped.
+MAX_JSON_BYTES = 64 * 1024 * 1024
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+class NotRegularFileError(OSError):
+    """A FIFO, device or socket where a file was expected (reading one blocks or never ends)."""
+
+
+def special_file_kind(mode: int) -> str | None:
+    """What a non-regular, non-directory file is, in words; None for a regular file or a directory."""
+    if _stat.S_ISREG(mode) or _stat.S_ISDIR(mode):
+        return None
+    if _stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if _stat.S_ISCHR(mode):
+        return "a character device"
+    if _stat.S_ISBLK(mode):
+        return "a block device"
+    if _stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _nonblocking_opener(path, flags):
+    # a FIFO swapped in after the stat check must not block open() waiting for a writer
+    return os.open(path, flags | _NONBLOCK)
+
+
+def check_regular(path) -> None:
+    """Raise unless `path` is a regular file (following links): stat before opening, because opening a
+    FIFO blocks until a writer comes and reading /dev/zero never ends. IsADirectoryError,
+    NotRegularFileError or the OSError of stat (FileNotFoundError, ELOOP, …)."""
+    mode = os.stat(path).st_mode
+    if _stat.S_ISDIR(mode):
+        raise IsADirectoryError(21, "Is a directory", os.fsdecode(path))
+    if not _stat.S_ISREG(mode):
+        raise NotRegularFileError(0, f"{special_file_kind(mode)}, not a regular file", os.fsdecode(path))
+
+
+def open_regular(path):
+    """`open(path, "rb")` for a regular file only (check_regular), re-checked on the open handle."""
+    check_regular(path)
+    handle = open(path, "rb", opener=_nonblocking_opener)
+    mode = os.fstat(handle.fileno()).st_mode
+    if not _stat.S_ISREG(mode):
+        handle.close()
+        raise NotRegularFileError(0, f"{special_file_kind(mode) or 'a directory'}, not a regular file",
+                                  os.fsdecode(path))
+    return handle
+
+
+def read_regular_bytes(path, *, max_bytes: int = MAX_JSON_BYTES) -> bytes:
+    """The bytes of a small regular file (settings, manifests, scenarios). Raises OSError (incl.
+    NotRegularFileError, and one for a file over `max_bytes`) so callers keep their one `except OSError`."""
+    with open_regular(path) as handle:
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise OSError(27, f"file larger than {max_bytes:,} bytes", os.fsdecode(path))  # EFBIG
+    return data
+
+
+def read_text_file(path: Path, *, max_bytes: int = MAX_SKILL_BYTES) -> ReadResult:
+    """UTF-8 text as Node's `readFile(…, 'utf-8')` gives it (invalid bytes → U+FFFD, BOM kept)."""
+    try:
+        with open_regular(path) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            # read(n) reserves n bytes up front: ask for what fstat promises (+1 to notice growth),
+            # then top up for files that grew or report size 0 (/proc, FIFOs)
+            want = size + 1 if 0 < size <= max_bytes else max_bytes + 1
+            data = handle.read(want)
+            if len(data) == want and want < max_bytes + 1:
+                data += handle.read(max_bytes + 1 - want)
+    except PermissionError as error:
+        return ReadResult(None, diagnostics=[Diagnostic(
+            Severity.ERROR, "unreadable", f"Cannot read this file: permission denied ({error.strerror or error}).", path)])
+    except IsADirectoryError:
+        return ReadResult(None, diagnostics=[Diagnostic(
+            Severity.ERROR, "is-directory", "Expected a file but found a directory.", path)])
+    except NotRegularFileError as error:
+        return ReadResult(None, diagnostics=[Diagnostic(
+            Severity.ERROR, "not-regular-file",
+            f"This is {error.strerror}; skillmanager does not read it (Claude Code would block or read "
+            "without end on a FIFO or a device like /dev/zero).", path)])
+    except OSError as error:
+        code = "symlink-loop" if getattr(error, "errno", None) == 40 else "unreadable"
+        reason = "symbolic link loop" if code == "symlink-loop" else (error.strerror or str(error))
+        return ReadResult(None, diagnostics=[Diagnostic(Severity.ERROR, code, f"Cannot read this file: {reason}.", path)])
+    result = ReadResult(None, size=max(size, len(data)))
+    if len(data) > max_bytes:
+        data = data[:max_bytes]
+        result.truncated = True
+        result.diagnostics.append(Diagnostic(
+            Severity.WARNING, "huge-file",
+            f"The file is {result.size:,} bytes; skillmanager read only the first {max_bytes:,}. "
+            "Claude Code would load all of it into the model's context when the skill runs.", path))
+    if b"\x00" in data[:_BINARY_SNIFF]:
+        result.diagnostics.append(Diagnostic(
+            Severity.ERROR, "binary-file",
+            "This looks like a binary file (it contains NUL bytes), not Markdown text.", path))
+    text = data.decode("utf-8", errors="replace")
+    if "\ufffd" in text and b"\xef\xbf\xbd" not in data:
+        result.diagnostics.append(Diagnostic(
+            Severity.WARNING, "not-utf8",
+            "The file is not valid UTF-8; invalid bytes are read as U+FFFD, as Claude Code reads them.", path))
+    result.text = text
+    return result

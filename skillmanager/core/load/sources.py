@@ -1,0 +1,400 @@
+"""Find every skill Claude Code would load at start-up, in its load order (spec §1).
+
+Ports: getSkillDirCommands / loadSkillsFromSkillsDir / loadSkillsFromCommandsDir / transformSkillFiles
+(src/skills/loadSkillsDir.ts), getProjectDirsUpToHome / loadMarkdownFilesForSubdir
+(src/utils/markdownConfigLoader.ts). Plugins live in plugins.py, MCP in mcp.py.
+Nothing here raises on bad input: problems become Diagnostics on the skill or the scan.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat as _stat
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+from ..model import Diagnostic, Severity, Skill, SourceKind
+from ..js.collation import locale_compare_key
+from ..versions.profiles import Profile
+from .safe_read import special_file_kind
+from .skill_file import load_skill_file
+
+Progress = Callable[[str], None] | None
+
+
+@dataclass
+class ScanResult:
+    skills: list[Skill] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEntry] | None:
+    """Entries in byte order of their names; None when the dir is absent (silently, as Claude Code)."""
+    try:
+        with os.scandir(path) as it:
+            entries = list(it)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except PermissionError as error:
+        diagnostics.append(Diagnostic(Severity.ERROR, "dir-unreadable",
+                                      f"Cannot list this directory ({error.strerror or 'permission denied'}); "
+                                      "Claude Code skips it silently.", path))
+        return None
+    except OSError as error:
+        code = "symlink-loop" if error.errno == 40 else "dir-unreadable"
+        diagnostics.append(Diagnostic(Severity.ERROR, code,
+                                      f"Cannot list this directory ({error.strerror or error}); "
+                                      "Claude Code skips it silently.", path))
+        return None
+    if not all(e.name.isascii() for e in entries):
+        entries = [e for e in entries if _utf8_name(e, path, diagnostics)]
+    entries.sort(key=lambda e: e.name)
+    return entries
+
+
+def _utf8_name(entry: os.DirEntry, directory: Path, diagnostics: list[Diagnostic]) -> bool:
+    """False (with a diagnostic) for a name that is not valid UTF-8. Python keeps the bytes as lone
+    surrogates (surrogateescape); Node's readdir decodes them to U+FFFD, so the path Claude Code then
+    opens does not exist and the entry is skipped (loadSkillsDir.ts: ENOENT → null)."""
+    try:
+        entry.name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        shown = os.fsencode(entry.name).decode("utf-8", "replace")
+        diagnostics.append(Diagnostic(Severity.WARNING, "name-not-utf8",
+                                      f"The name {shown!r} is not valid UTF-8; Claude Code reads it with U+FFFD, "
+                                      "cannot open it and skips it.", directory / entry.name))
+        return False
+
+
+def _is_dir_or_link(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False) or entry.is_symlink()
+    except OSError:
+        return False
+
+
+def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
+                    scope_dir: Path | None = None) -> list[Skill]:
+    """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored."""
+    entries = _scandir_sorted(base, diagnostics)
+    if not entries:
+        return []
+    if profile.skill_dirs_case_insensitive:  # current: `localeCompare` on the name (fuzz-reg seeds 21, 23, 1011)
+        entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
+    out: list[Skill] = []
+    group = f"{source.value}:{scope_dir or base}"
+    base_text = os.fspath(base)
+    prefix = base_text if base_text.endswith("/") else base_text + "/"  # os.path.join for names from scandir
+    for entry in entries:
+        if not _is_dir_or_link(entry):
+            continue
+        name = entry.name
+        skill_dir = base / name
+        file_text = prefix + name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
+        skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind="skill", source=source,
+                                profile=profile, source_root=base, skill_dir=skill_dir,
+                                fallback_label="Skill", scope_dir=scope_dir, path_text=file_text,
+                                skipped=diagnostics)
+        if skill is not None:
+            skill.group = group
+            skill._via_link = entry.is_symlink()  # type: ignore[attr-defined]
+            skill._dir_entry = (base_text, name, file_text)  # type: ignore[attr-defined] - for realpath_dedupe
+            out.append(skill)
+    return out
+
+
+def _same_path(a: Path, b: Path) -> bool:
+    return unicodedata.normalize("NFC", os.path.normcase(str(a))) == unicodedata.normalize("NFC", os.path.normcase(str(b)))
+
+
+def find_git_root(start: Path) -> Path | None:
+    """findGitRoot (src/utils/git.ts): the nearest ancestor holding a `.git` file or directory."""
+    current = start
+    while True:
+        if os.path.lexists(current / ".git"):
+            return current
+        parent = current.parent
+        if parent == current:
+            return None
+        current = parent
+
+
+def project_dirs_up_to_home(subdir: str, cwd: Path, home: Path) -> list[Path]:
+    """getProjectDirsUpToHome: cwd first, then parents; stop at the git root (inclusive) or below home."""
+    git_root = find_git_root(cwd)
+    current = Path(os.path.abspath(cwd))
+    home_abs = Path(unicodedata.normalize("NFC", os.path.abspath(home)))
+    dirs: list[Path] = []
+    while True:
+        if _same_path(current, home_abs):
+            break
+        candidate = current / ".claude" / subdir
+        try:
+            os.stat(candidate)
+            dirs.append(candidate)
+        except OSError:
+            pass
+        if git_root is not None and _same_path(current, git_root):
+            break
+        parent = current.parent
+        if parent == current:
+            break
+        current = parent
+    return dirs
+
+
+def _is_skill_md(name: str) -> bool:
+    return name.lower() == "skill.md"
+
+
+def _note_loop(error: OSError, path: Path, diagnostics: list[Diagnostic]) -> None:
+    """ELOOP while walking: a symbolic link loop, which Claude Code skips (other errors pass silently)."""
+    if error.errno == errno.ELOOP:
+        diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
+                                      "A symbolic link loop; Claude Code skips it.", path))
+
+
+def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]:
+    """What `rg --files --hidden --follow --no-ignore --glob '*.md'` lists (src/utils/markdownConfigLoader.ts).
+
+    2.1.88 returns ripgrep's order, which is not stable between runs; we use byte order of the
+    relative path so results are reproducible."""
+    found: list[Path] = []
+    visited: set[tuple[int, int]] = set()
+
+    # depth-first with an explicit stack of (dir, entries iterator): the order of a recursive walk,
+    # without Python's recursion limit on a very deep tree (rg has none)
+    stack: list[tuple[Path, Iterator[os.DirEntry]]] = []
+
+    def enter(directory: Path) -> None:
+        try:
+            st = os.stat(directory)
+        except OSError as error:
+            _note_loop(error, directory, diagnostics)
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in visited:
+            diagnostics.append(Diagnostic(Severity.WARNING, "symlink-loop",
+                                          "This directory is reached again through a symbolic link; "
+                                          "it is read once.", directory))
+            return
+        visited.add(key)
+        stack.append((directory, iter(_scandir_sorted(directory, diagnostics) or ())))
+
+    enter(root)
+    while stack:
+        directory, entries = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
+            continue
+        full = directory / entry.name
+        try:
+            if entry.is_symlink():
+                try:
+                    target = os.stat(full)
+                except OSError as error:
+                    _note_loop(error, full, diagnostics)
+                    continue
+                if _stat.S_ISDIR(target.st_mode):
+                    enter(full)
+                elif _stat.S_ISREG(target.st_mode) and entry.name.endswith(".md"):
+                    found.append(full)
+                elif entry.name.endswith(".md"):
+                    _not_regular(full, target.st_mode, diagnostics)
+            elif entry.is_dir():
+                enter(full)
+            elif entry.is_file() and entry.name.endswith(".md"):
+                found.append(full)
+            elif entry.name.endswith(".md"):
+                _not_regular(full, entry.stat(follow_symlinks=False).st_mode, diagnostics)
+        except OSError:
+            continue
+    found.sort(key=lambda p: str(p.relative_to(root)).encode("utf-8", "surrogateescape"))
+    return found
+
+
+def _not_regular(path: Path, mode: int, diagnostics: list[Diagnostic]) -> None:
+    """A FIFO / device / socket named *.md: `rg --files` lists regular files only, so it is skipped."""
+    diagnostics.append(Diagnostic(Severity.WARNING, "not-regular-file",
+                                  f"This is {special_file_kind(mode) or 'not a regular file'}, not a Markdown file; "
+                                  "Claude Code skips it.", path))
+
+
+def _namespace(target_dir: Path, base: Path) -> str:
+    """buildNamespace: sub-folders become `a:b`."""
+    if target_dir == base:
+        return ""
+    try:
+        rel = target_dir.relative_to(base)
+    except ValueError:
+        return ""
+    return ":".join(rel.parts)
+
+
+def command_name(path: Path, base: Path) -> str:
+    """getCommandName: SKILL.md takes its folder's name; other files their name without `.md`."""
+    if _is_skill_md(path.name):
+        ns = _namespace(path.parent.parent, base)
+        stem = path.parent.name
+    else:
+        ns = _namespace(path.parent, base)
+        stem = path.name[:-3] if path.name.endswith(".md") else path.name
+    return f"{ns}:{stem}" if ns else stem
+
+
+def transform_skill_files(files: list[Path]) -> list[Path]:
+    """transformSkillFiles: in a folder holding SKILL.md, only that file is loaded."""
+    by_dir: dict[Path, list[Path]] = {}
+    for f in files:
+        by_dir.setdefault(f.parent, []).append(f)
+    out: list[Path] = []
+    for group in by_dir.values():
+        skills = [f for f in group if _is_skill_md(f.name)]
+        out.extend(skills[:1] if skills else group)
+    return out
+
+
+def load_commands_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
+                      scope_dir: Path | None, origin: str) -> list[Skill]:
+    """Legacy `.claude/commands/**/*.md` of one directory."""
+    try:
+        if not base.is_dir():
+            return []
+    except OSError:
+        return []
+    out: list[Skill] = []
+    for path in transform_skill_files(find_markdown_files(base, diagnostics)):
+        is_skill = _is_skill_md(path.name)
+        skill = load_skill_file(path, name=command_name(path, base), kind="command", source=source,
+                                profile=profile, source_root=base, skill_dir=path.parent if is_skill else None,
+                                fallback_label="Custom command", scope_dir=scope_dir, allow_paths=False,
+                                display_names=False, skipped=diagnostics)
+        if skill is not None:
+            skill.group = f"command:{origin}:{base}"
+            out.append(skill)
+    return out
+
+
+def _inode_dedupe(skills: list[Skill]) -> None:
+    """loadMarkdownFilesForSubdir drops a command file whose lstat dev:ino was already loaded (hard links)."""
+    seen: dict[tuple[int, int], Skill] = {}
+    for skill in skills:
+        try:
+            st = os.lstat(skill.path)  # type: ignore[arg-type]
+        except OSError:
+            continue
+        if st.st_dev == 0 and st.st_ino == 0:
+            continue
+        first = seen.get((st.st_dev, st.st_ino))
+        if first is not None:
+            skill.state.duplicate_of = first
+            skill._dup_reason = "same file (hard link) already loaded"  # type: ignore[attr-defined]
+        else:
+            seen[(st.st_dev, st.st_ino)] = skill
+
+
+def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
+    """managed, user, project levels, add-dirs, legacy commands: the part getSkillDirCommands loads."""
+    profile = workspace.rules
+    result = ScanResult()
+    diags = result.diagnostics
+    report = progress or (lambda _msg: None)
+    config_home = workspace.config_home
+    skills: list[Skill] = []
+
+    if workspace.managed_root is not None and not _env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
+        report("managed skills")
+        skills += load_skills_dir(workspace.managed_root / ".claude" / "skills", SourceKind.MANAGED, profile, diags,
+                                  scope_dir=workspace.managed_root)
+    report("user skills")
+    skills += load_skills_dir(config_home / "skills", SourceKind.USER, profile, diags, scope_dir=config_home)
+    for skills_dir in project_dirs_up_to_home("skills", workspace.cwd, workspace.home):
+        report(f"project skills: {skills_dir}")
+        skills += load_skills_dir(skills_dir, SourceKind.PROJECT, profile, diags, scope_dir=skills_dir.parent.parent)
+    for add_dir in workspace.add_dirs:
+        report(f"add-dir skills: {add_dir}")
+        skills += load_skills_dir(add_dir / ".claude" / "skills", SourceKind.ADD_DIR, profile, diags, scope_dir=add_dir)
+
+    report("legacy commands")
+    commands: list[Skill] = []
+    if workspace.managed_root is not None:
+        commands += load_commands_dir(workspace.managed_root / ".claude" / "commands", SourceKind.COMMAND, profile,
+                                      diags, scope_dir=workspace.managed_root, origin="managed")
+    commands += load_commands_dir(config_home / "commands", SourceKind.COMMAND, profile, diags,
+                                  scope_dir=config_home, origin="user")
+    for commands_dir in project_dirs_up_to_home("commands", workspace.cwd, workspace.home):
+        commands += load_commands_dir(commands_dir, SourceKind.COMMAND, profile, diags,
+                                      scope_dir=commands_dir.parent.parent, origin="project")
+    if profile.add_dir_commands:  # current lists an add-dir's .claude/commands [obs]
+        for add_dir in workspace.add_dirs:
+            commands += load_commands_dir(add_dir / ".claude" / "commands", SourceKind.COMMAND, profile, diags,
+                                          scope_dir=add_dir, origin="add-dir")
+    _inode_dedupe(commands)
+    if profile.commands_sorted_by_name:
+        commands.sort(key=lambda s: locale_compare_key(s.name))  # stable: same names keep their source order
+    skills += commands
+    realpath_dedupe(skills)
+    result.skills = skills
+    return result
+
+
+def _env_truthy(value: str | None) -> bool:
+    return bool(value) and value.strip().lower() in ("1", "true", "yes", "on")
+
+
+_REAL_DIR_CACHE: dict[str, str] = {}
+
+
+def _fast_realpath(skill: Skill) -> str | None:
+    """realpath(SKILL.md) with one lstat in the common case: the skills dir is resolved once and the
+    per-skill realpath is only computed when the entry (known from scandir) or the file is a symbolic
+    link. realpath(base/name/SKILL.md) == realpath(base)/name/SKILL.md when neither is a link."""
+    path = skill.path
+    if path is None:
+        return None
+    entry = getattr(skill, "_dir_entry", None)
+    try:
+        if entry is None:
+            if getattr(skill, "_via_link", True) or os.path.islink(path):
+                return os.path.realpath(path, strict=True)
+            base, name = str(path.parent.parent), path.parent.name
+        else:
+            base, name, file_text = entry
+            if skill._via_link or _stat.S_ISLNK(os.lstat(file_text).st_mode):  # type: ignore[attr-defined]
+                return os.path.realpath(file_text, strict=True)
+        real_base = _REAL_DIR_CACHE.get(base)
+        if real_base is None:
+            real_base = os.path.realpath(base)
+            _REAL_DIR_CACHE[base] = real_base
+        return os.path.join(real_base, name, "SKILL.md" if entry is not None else path.name)
+    except OSError:
+        return None
+
+
+def realpath_dedupe(skills: list[Skill]) -> None:
+    """getSkillDirCommands: the first copy of a real file wins; later ones are duplicates (kept, marked)."""
+    _REAL_DIR_CACHE.clear()
+    seen: dict[str, Skill] = {}
+    for skill in skills:
+        if skill.state.duplicate_of is not None:
+            continue
+        real = _fast_realpath(skill) if skill.kind == "skill" else _command_realpath(skill)
+        if real is None:
+            continue
+        skill.realpath = Path(real)
+        first = seen.get(real)
+        if first is not None:
+            skill.state.duplicate_of = first
+        else:
+            seen[real] = skill
+
+
+def _command_realpath(skill: Skill) -> str | None:
+    try:
+        return os.path.realpath(skill.path, strict=True) if skill.path else None
+    except OSError:
+        return None

@@ -1,0 +1,118 @@
+"""What one Claude Code session would see: home, cwd, managed root, extra dirs, profile, model.
+
+Validation is strict and cheap; every problem becomes a one-line `WorkspaceError` the CLI prints.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from ..versions.profiles import CURRENT, PROFILE_NAMES, Profile, get_profile
+
+
+class WorkspaceError(ValueError):
+    """A workspace option that cannot work, said in one line."""
+
+
+def default_managed_root(platform: str | None = None) -> Path:
+    """`getManagedFilePath()` (src/utils/settings/managedPath.ts) per OS."""
+    platform = platform or sys.platform
+    if platform == "darwin":
+        return Path("/Library/Application Support/ClaudeCode")
+    if platform.startswith("win"):
+        return Path("C:\\Program Files\\ClaudeCode")
+    return Path("/etc/claude-code")
+
+
+def _dir_or_error(path: Path, what: str) -> Path:
+    if not path.exists():
+        raise WorkspaceError(f"{what} does not exist: {path}")
+    if not path.is_dir():
+        raise WorkspaceError(f"{what} is not a directory: {path}")
+    return path
+
+
+@dataclass
+class Workspace:
+    home: Path
+    cwd: Path
+    managed_root: Path | None = None  # stands for /etc/claude-code; None = no managed layer
+    add_dirs: list[Path] = field(default_factory=list)
+    plugin_dirs: list[Path] = field(default_factory=list)
+    mcp_skills_file: Path | None = None
+    profile: str = CURRENT  # "legacy" | "current"
+    model: str | None = None  # explicit --model; see resolved_model()
+    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    context_window: int | None = None
+    budget: int | None = None
+
+    @classmethod
+    def create(cls, *, home: str | Path | None = None, cwd: str | Path | None = None,
+               managed_root: str | Path | None | bool = True, add_dirs=(), plugin_dirs=(),
+               mcp_skills_file: str | Path | None = None, profile: str = CURRENT, model: str | None = None,
+               env: Mapping[str, str] | None = None, context_window: int | None = None,
+               budget: int | None = None, check_dirs: bool = True) -> "Workspace":
+        """Build and validate. `managed_root=True` means the OS default (skipped if absent)."""
+        env = dict(os.environ) if env is None else dict(env)
+        if profile not in PROFILE_NAMES:
+            raise WorkspaceError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}")
+        home_path = Path(home).expanduser() if home is not None else Path(env.get("HOME") or Path.home())
+        cwd_path = Path(cwd).expanduser() if cwd is not None else Path.cwd()
+        home_path, cwd_path = home_path.absolute(), cwd_path.absolute()
+        if check_dirs:
+            _dir_or_error(home_path, "home directory")
+            _dir_or_error(cwd_path, "working directory")
+        if managed_root is True:
+            root = default_managed_root()
+            managed = root if root.is_dir() else None
+        elif managed_root in (None, False):
+            managed = None
+        else:
+            managed = Path(managed_root).expanduser().absolute()
+            if managed.name == "skills":
+                raise WorkspaceError(
+                    f"--managed-dir takes the directory that stands for /etc/claude-code, not its skills folder: "
+                    f"try --managed-dir {managed.parent.parent if managed.parent.name == '.claude' else managed.parent}")
+            if check_dirs:
+                _dir_or_error(managed, "managed directory")
+        adds = [Path(p).expanduser().absolute() for p in add_dirs]
+        plugins = [Path(p).expanduser().absolute() for p in plugin_dirs]
+        if check_dirs:
+            for p in adds:
+                _dir_or_error(p, "--add-dir")
+            for p in plugins:
+                _dir_or_error(p, "--plugin-dir")
+        mcp = Path(mcp_skills_file).expanduser().absolute() if mcp_skills_file else None
+        if mcp is not None and check_dirs and not mcp.is_file():
+            what = "is not a regular file" if os.path.lexists(mcp) and mcp.exists() else "does not exist"
+            raise WorkspaceError(f"--mcp-skills file {what}: {mcp}")
+        return cls(home=home_path, cwd=cwd_path, managed_root=managed, add_dirs=adds, plugin_dirs=plugins,
+                   mcp_skills_file=mcp, profile=profile, model=model, env=env,
+                   context_window=context_window, budget=budget)
+
+    @property
+    def rules(self) -> Profile:
+        """The profile's data (constants and switches) for this workspace."""
+        return get_profile(self.profile)
+
+    @property
+    def config_home(self) -> Path:
+        """`getClaudeConfigHomeDir()` (src/utils/envUtils.ts): $CLAUDE_CONFIG_DIR, else ~/.claude, NFC."""
+        override = self.env.get("CLAUDE_CONFIG_DIR")
+        text = override if override is not None else str(self.home / ".claude")
+        return Path(unicodedata.normalize("NFC", text))
+
+    def resolved_model(self, settings_model: str | None = None) -> tuple[str, str]:
+        """(model, where it came from): --model > ANTHROPIC_MODEL > settings `model` > profile default
+        (getUserSpecifiedModelSetting, src/utils/model/model.ts)."""
+        if self.model:
+            return self.model, "--model"
+        if self.env.get("ANTHROPIC_MODEL"):
+            return self.env["ANTHROPIC_MODEL"], "ANTHROPIC_MODEL"
+        if settings_model:
+            return settings_model, "settings"
+        return self.rules.default_model, "profile default"
