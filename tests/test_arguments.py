@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from skillmanager.core.layers.arguments import (ArgumentsTooLong, escape_shell_bangs, first_command_words,
-                                         parse_argument_names, split_arguments, substitute_arguments)
+                                                split_arguments, substitute_arguments)
+from skillmanager.core.load.skill_file import parse_argument_names
 from skillmanager.core.js.shell_quote import ShellQuoteError, parse
 
-from locations import LEGACY_CLI_JS as CLI_JS  # noqa: E402
+from locations import LEGACY_CLI_JS as CLI_JS, missing  # noqa: E402
 
 LEGACY_SPLITS = [  # observed with 2.1.88 (expand-args)
     ('one "two three"', ["one", "two three"]),
@@ -118,7 +119,7 @@ def _node_shell_quote(tmp_path: Path) -> Path:
     start = source.find(start_marker)
     end = source.find("});var iG8=m(", start)
     if start < 0 or end < 0:
-        pytest.skip("shell-quote module not found in cli.js")
+        missing("shell-quote module not found in cli.js")
     module = tmp_path / "shellquote_parse.js"
     module.write_text("const dK4={exports:null};\n" + source[start + len(start_marker):end] +
                       "\nmodule.exports=dK4.exports;\n", encoding="utf-8")
@@ -134,7 +135,7 @@ def _node_shell_quote(tmp_path: Path) -> Path:
 def test_shell_quote_port_equals_bundled_module(tmp_path):
     """20,000 random strings through the shell-quote shipped in 2.1.88's cli.js and through the port."""
     if shutil.which("node") is None or not CLI_JS.exists():
-        pytest.skip("node or the 2.1.88 cli.js is not available")
+        missing("node or the 2.1.88 cli.js is not available")
     runner = _node_shell_quote(tmp_path)
     rng = random.Random(7)
     alphabet = list("ab $\\\"'#*?|&;()<>{}`\t\n-_!@1") + ["${", "$$", "${x}", "\u00a0", "é", "😀", "\u2028"]

@@ -6,9 +6,10 @@ import pytest
 from skillmanager.core.model import Severity, SourceKind
 from skillmanager.core.versions.profiles import get_profile
 from skillmanager.core.load.skill_file import load_skill_file
+from locations import CORPUS, missing  # noqa: E402
 
 SAMPLE = Path(__file__).parent / "data" / "corpus_sample"
-FULL = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+FULL = CORPUS
 
 
 def _load_all(root: Path, profile_name: str):
@@ -40,7 +41,7 @@ def test_sample_loads(profile):
 @pytest.mark.parametrize("profile", ["legacy", "current"])
 def test_full_corpus_when_present(profile):
     if not FULL.is_dir():
-        pytest.skip("../shared/corpus is not present")
+        missing("../shared/corpus is not present")
     loaded, with_errors = _load_all(FULL, profile)
     unparsed = [s for s in loaded if s.front_matter == {} and s.body.startswith("---")]
     print(f"\n{profile}: {len(loaded)} files, {len(with_errors)} with errors, "

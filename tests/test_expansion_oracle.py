@@ -22,10 +22,11 @@ from skillmanager.cli import main
 from skillmanager.core.layers.expansion import expand
 from skillmanager.core.rules.registry import load_registry
 from skillmanager.core.load.workspace import Workspace
+from locations import ORACLE, missing  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden"
-SHARED_FIXTURE = REPO.parent / "shared" / "oracle" / "build_fixture.py"
+SHARED_FIXTURE = ORACLE / "build_fixture.py"
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 FILE_TOOLS = {"Read", "Edit", "Write", "Bash"}  # discovery, or a `cd` that moves the shell cwd
 VARIANTS = "<system-reminder>\nDirectory-scoped variants of"
@@ -51,7 +52,7 @@ def _golden_files() -> list:
 def _build(scenario: str, data: dict, tmp_path: Path) -> Path:
     fixture = _fixture_for(scenario, data)
     if not fixture.exists():
-        pytest.skip(f"fixture missing: {fixture}")
+        missing(f"fixture missing: {fixture}")
     work = tmp_path / "work"
     work.mkdir()
     subprocess.run([sys.executable, str(fixture), str(work)], check=True, capture_output=True)
@@ -120,7 +121,7 @@ def test_fixture_expansions_via_cli(tmp_path):
     """The issue's two calls, byte-identical to the capture, and the deny-rule refusal."""
     data_path = GOLDEN / "base" / "legacy.json"
     if not data_path.exists() or not SHARED_FIXTURE.exists():
-        pytest.skip("base golden or shared fixture missing")
+        missing("base golden or shared fixture missing")
     data = json.loads(data_path.read_text(encoding="utf-8"))
     work = _build("base", data, tmp_path)
     common = ["--home", str(work / "home"), "--cwd", str(work / "home" / "proj"), "--managed-dir",

@@ -13,6 +13,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from locations import CORPUS
 from skillmanager.core.load import frontmatter
 from skillmanager.core.load.frontmatter import _FRONT_MATTER_RE, _split_simple, parse_document
 from skillmanager.core.versions.profiles import get_profile
@@ -21,7 +22,7 @@ from skillmanager.core.model import SourceKind
 from skillmanager.core.load.yaml12 import load_simple_mapping, load_yaml12_full
 
 DATA = Path(__file__).parent / "data"
-CORPORA = [DATA / "corpus_sample", Path("/work/shared/corpus")]
+CORPORA = [DATA / "corpus_sample", CORPUS]
 
 # Characters that matter to YAML or to the fast path's guards, plus ordinary text.
 _TRICKY = list("#:'\"-?,[]{}&*!|>%@`~. \t\r\\=<+_/()$;^") + [

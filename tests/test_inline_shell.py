@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from skillmanager.core.layers.inline_shell import BLOCK, INLINE, find_inline_shell
 
-from locations import LEGACY_CLI_JS as CLI_JS  # noqa: E402
+from locations import LEGACY_CLI_JS as CLI_JS, missing  # noqa: E402
 GOLDEN = Path(__file__).parent / "golden" / "expand-shell"
 
 
@@ -80,8 +80,6 @@ def test_golden_expand_shell_commands_ran_where_parser_says():
     running, and keep the literal text for sh-nospace."""
     for profile in ("legacy", "current"):
         path = GOLDEN / f"{profile}.json"
-        if not path.exists():
-            pytest.skip("golden missing")
         blocks = {c["input"]["skill"]: c["extra_texts"][0] for c in json.loads(path.read_text())["turns"]
                   if c["tool"] == "Skill" and c.get("extra_texts")}
         assert blocks["sh-nospace"].endswith("x!`echo no` (!`echo paren`)\n")
@@ -93,7 +91,7 @@ def test_golden_expand_shell_commands_ran_where_parser_says():
 
 def _cli_regexes():
     if not CLI_JS.exists() or shutil.which("node") is None:
-        pytest.skip("legacy cli.js or node not available")
+        missing("legacy cli.js or node not available")
     source = CLI_JS.read_text(encoding="utf-8", errors="replace")
     match = re.search(r"=(/```!\S*?/g),\w+=(/\(\?<=\^\|\\s\)!`\S*?/gm)", source)
     assert match, "regex literals not found in cli.js"

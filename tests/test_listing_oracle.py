@@ -17,11 +17,11 @@ import pytest
 from skillmanager.cli import main
 from skillmanager.core.layers.listing import HEADER
 from skillmanager.core.js.textwidth import display_width
-from locations import build_fixture  # noqa: E402
+from locations import ORACLE, build_fixture, missing  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden"
-CAPTURES = REPO.parent / "shared" / "oracle"
+CAPTURES = ORACLE
 FIXTURE = CAPTURES / "build_fixture.py"
 CAPTURE_FILE = {"legacy": "captured_2.1.88.txt", "current": "captured_2.1.332.txt"}
 LEGACY_COMMANDS = {"legacy-cmd", "frontend:build", "nodesc"}
@@ -33,7 +33,7 @@ _OMITTED = "<bundled description omitted>"
 @pytest.fixture(scope="module")
 def work(tmp_path_factory) -> Path:
     if not FIXTURE.exists():
-        pytest.skip(f"oracle fixture builder missing: {FIXTURE}")
+        missing(f"oracle fixture builder missing: {FIXTURE}")
     return build_fixture(FIXTURE, tmp_path_factory.mktemp("oracle-base"))
 
 
@@ -95,7 +95,7 @@ def _bundled_names() -> set[str]:
 def test_default_listing_equals_capture(work, profile):
     capture = CAPTURES / CAPTURE_FILE[profile]
     if not capture.exists():
-        pytest.skip(f"raw capture missing: {capture}")
+        missing(f"raw capture missing: {capture}")
     raw = capture.read_text(encoding="utf-8")
     ours = run_listing(work, profile)
     assert_same_listing(raw, ours, profile, _bundled_names())

@@ -29,7 +29,7 @@ from skillmanager.core.rules.path_patterns import (
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = json.loads((DATA / "ignore_npm_golden.json").read_text(encoding="utf-8"))
-from locations import LEGACY_CLI_JS as CLI_JS  # noqa: E402
+from locations import LEGACY_CLI_JS as CLI_JS, missing  # noqa: E402
 
 
 def check_case(case: dict) -> list[str]:
@@ -113,12 +113,12 @@ def test_invalid_regex_is_a_diagnostic():
 @pytest.fixture(scope="session")
 def npm_ignore_dir(tmp_path_factory):
     if not (shutil.which("node") and shutil.which("npm")):
-        pytest.skip("node/npm not installed")
+        missing("node/npm not installed")
     d = tmp_path_factory.mktemp("npm_ignore")
     proc = subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "ignore@7.0.5"],
                           cwd=d, capture_output=True, text=True, timeout=180)
     if proc.returncode != 0:
-        pytest.skip(f"npm install ignore@7.0.5 failed: {proc.stderr[-300:]}")
+        missing(f"npm install ignore@7.0.5 failed: {proc.stderr[-300:]}")
     return d
 
 

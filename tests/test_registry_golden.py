@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from skillmanager.cli import main
-from locations import build_fixture  # noqa: E402
+from locations import ORACLE, build_fixture, missing  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden"
-CAPTURES = REPO.parent / "shared" / "oracle"
+CAPTURES = ORACLE
 FIXTURE = REPO / "tests" / "oracle" / "fixtures" / "base.py"
 BUNDLED = {"update-config", "simplify", "loop", "claude-api", "dataviz", "keybindings-help", "code-review",
            "fewer-permission-prompts", "workflow-authoring", "run", "plugin-authoring", "init", "security-review"}
@@ -31,7 +31,7 @@ def _listing_names(profile: str) -> list[str]:
     else:
         capture = CAPTURES / CAPTURE_FILE[profile]
         if not capture.exists():
-            pytest.skip("no oracle golden or capture for the base fixture")
+            missing("no oracle golden or capture for the base fixture")
         raw = capture.read_text()
         start = raw.index("The following skills are available for use with the Skill tool:")
         lines = []
@@ -70,7 +70,9 @@ def test_listing_matches_oracle(work, profile, capsys):
     else:
         assert listed == expected
     bundled = [i["name"] for i in items if i["source"] in ("bundled", "builtin-command")]
-    assert bundled == [n for n in _listing_names(profile) if n in BUNDLED] or not bundled
+    recorded = [n for n in _listing_names(profile) if n in BUNDLED]
+    assert recorded, "the recording lists Claude Code's bundled skills"
+    assert bundled == recorded  # an empty bundled list (a lost data file) must fail, not pass
 
 
 @pytest.mark.parametrize("profile", ["legacy", "current"])

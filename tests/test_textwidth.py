@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from locations import missing
 from skillmanager.core.js.textwidth import (
     cut_to_width,
     display_width,
@@ -104,9 +105,9 @@ def test_live_against_node_over_corpus():
     import textwidth_compare as cmp
 
     if not cmp.node_available():
-        pytest.skip("node or the legacy Claude Code cli.js.map is not available")
+        missing("node or the legacy Claude Code cli.js.map is not available")
     if not cmp.CORPUS.is_dir():
-        pytest.skip("skill corpus not available")
+        missing("skill corpus not available")
     strings = list(dict.fromkeys(cmp.corpus_strings() + cmp.unicode_sample()))
     diffs = cmp.differences(strings, cmp.run_node(strings))
     assert diffs == [], diffs[:10]

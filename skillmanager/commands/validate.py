@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from skillmanager.core.model import Severity
-from skillmanager.core.checks.validate import AGENTSKILLS, CLAUDE_CODE, STANDARDS, ValidationReport, validate_paths
+from skillmanager.core.checks.validate import AGENTSKILLS, STANDARDS, ValidationReport, validate_paths
 
 NAME = "validate"
 HELP = ("check skills against the Agent Skills standard or lint them for Claude Code "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skillmanager.core.model import Invoker, Listed, Skill, SourceKind
+from skillmanager.core.model import Invoker, Listed, Skill
 from skillmanager.gui import states
 from skillmanager.gui.engine import entry_text
 

@@ -21,7 +21,9 @@ from typing import Any, Iterable
 
 import yaml
 
-from ..load.frontmatter import BOM, JS_WS, description_from_body, js_trim, parse_document
+from ..js.strings import js_trim
+from ..rules.path_patterns import split_paths
+from ..load.frontmatter import BOM, description_from_body, parse_document
 from ..model import Diagnostic, Severity
 from ..versions.profiles import Profile, get_profile
 from ..load.safe_read import read_text_file
@@ -281,24 +283,6 @@ def cut_entry(text: str, cap: int) -> str:
     return utf16_slice(text, cap - 1) + "\u2026" if utf16_len(text) > cap else text
 
 
-def split_paths_field(value: Any) -> list[str]:
-    """`paths:` as written: a list, or a comma-separated string (commas inside `{}` do not split)."""
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return [js_string(v).strip() for v in value if v is not None and js_string(v).strip()]
-    text, parts, depth, current = js_string(value), [], 0, ""
-    for char in text:
-        depth += char == "{"
-        depth -= char == "}" and depth > 0
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    parts.append(current)
-    return [p.strip() for p in parts if p.strip()]
-
 
 def unmatchable_path_reason(pattern: str) -> str | None:
     """Why a `paths` pattern can never match a file path relative to the cwd (spec §2, §5), or None."""
@@ -351,7 +335,7 @@ def lint_claude_code(skill_md: Path, *, profile: Profile | str = "current", kind
         elif key not in CLAUDE_CODE_KEYS and _CAMEL_RE.match(key):
             out.append(_warn("ignored-key", f"`{key}` is not a key Claude Code reads (it uses kebab-case and "
                                             "snake_case keys only).", skill_md, line))
-    for pattern in split_paths_field(fm.get("paths")):
+    for pattern in split_paths(fm.get("paths")):
         reason = unmatchable_path_reason(pattern)
         if reason:
             out.append(_warn("paths-never-match", f"`paths` pattern {pattern!r} {reason}.", skill_md,

@@ -21,6 +21,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from ..js.strings import JS_WHITESPACE_SET  # Claude Code uses trim() to call a settings file "empty" ({})
+
 __all__ = [
     "JsonEditError",
     "get",
@@ -32,12 +34,6 @@ __all__ = [
 ]
 
 BOM = "\ufeff"
-# Characters removed by JavaScript's String.prototype.trim(); Claude Code uses trim()
-# to decide that a settings file is "empty" and therefore {}.
-_JS_TRIM_WHITESPACE = frozenset(
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
-    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
 _JSON_WHITESPACE = " \t\n\r"
 _STRING_RE = re.compile(r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"')
 _NUMBER_RE = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -228,7 +224,7 @@ class _Parser:
 
 def _is_blank(text: str) -> bool:
     """Claude Code's `text.trim() === ""` test."""
-    return all(c in _JS_TRIM_WHITESPACE for c in text)
+    return all(c in JS_WHITESPACE_SET for c in text)
 
 
 def parse_document(text: str) -> Node | None:

@@ -584,8 +584,8 @@ def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | N
     else:
         plan.message = f"Already {state}: nothing to write in {scope} settings."
     if skill.disable_model_invocation and state in ("on", "name-only"):
-        plan.notes.append(f"Its front matter has disable-model-invocation: true, so it stays hidden from the model "
-                          f"(use \"unhide\").")
+        plan.notes.append("Its front matter has disable-model-invocation: true, so it stays hidden from the model "
+                          "(use \"unhide\").")
     if _matching_rules(registry, skill):
         plan.notes.append("A deny rule still blocks the model's Skill calls (use \"unblock\").")
     return plan

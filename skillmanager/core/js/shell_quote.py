@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Union
 
-from ..load.frontmatter import JS_WS
+from .strings import JS_WS_CLASS_BODY as JS_WS
 
 Token = Union[str, dict]
 

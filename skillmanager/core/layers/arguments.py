@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
-from ..load.frontmatter import JS_WS, js_trim
+from ..js.strings import JS_WS_CLASS_BODY as JS_WS, js_split_whitespace, js_trim
 from ..versions.profiles import LEGACY, Profile, get_profile
 from ..js.shell_quote import ShellQuoteError, parse as shell_quote_parse
 from ..js.textwidth import utf16_len
 
-_JS_SPLIT_WS = re.compile(f"[{JS_WS}]+")
 _ASCII_WORD = "A-Za-z0-9_"
 CURRENT_MAX_PARSE = 10_000  # `mP`: longer argument strings are not parsed (whitespace fallback)
 CURRENT_MAX_TOTAL = 4_000_000  # `kcs`: body + inserted arguments, UTF-16 units
@@ -33,11 +32,6 @@ class ArgumentsTooLong(ValueError):
 
     def __init__(self) -> None:
         super().__init__(self.MESSAGE)
-
-
-def js_split_whitespace(text: str) -> list[str]:
-    """`text.split(/\\s+/).filter(Boolean)`."""
-    return [part for part in _JS_SPLIT_WS.split(text) if part]
 
 
 def _blank(text: str | None) -> bool:
@@ -58,17 +52,6 @@ def split_arguments(args: str | None, profile: Profile | str) -> list[str]:
         return [t for t in tokens if isinstance(t, str)]
     words = first_command_words(args)
     return words if words else js_split_whitespace(args)
-
-
-def parse_argument_names(value) -> list[str]:
-    """`arguments:` front matter → names (parseArgumentNames; same in current `PIe`)."""
-    def valid(name) -> bool:
-        return isinstance(name, str) and name.strip() != "" and not re.fullmatch(r"[0-9]+", name)
-    if isinstance(value, list):
-        return [n for n in value if valid(n)]
-    if isinstance(value, str):
-        return [n for n in js_split_whitespace(value) if valid(n)]
-    return []
 
 
 # --- current: first simple command of a bash parse ------------------------------------------------

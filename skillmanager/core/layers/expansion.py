@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from .arguments import (ArgumentsTooLong, escape_shell_bangs, js_replace_string, parse_argument_names,
+from .arguments import (ArgumentsTooLong, escape_shell_bangs, js_replace_string,
                         substitute_arguments)
-from ..load.frontmatter import js_trim
+from ..js.strings import js_trim
+from ..load.skill_file import parse_argument_names
 from .inline_shell import ShellSnippet, find_inline_shell
 from ..model import Listed, Skill, SourceKind
 from ..versions.profiles import LEGACY, Profile, get_profile

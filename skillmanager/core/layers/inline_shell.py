@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..load.frontmatter import JS_WS, js_trim
+from ..js.strings import JS_WS_CLASS_BODY as JS_WS, js_trim
 
 # JS /m `^` matches after \n, \r, U+2028, U+2029; all of those are also in JS `\s`, so the
 # lookbehind reduces to "start of text, or after a JS whitespace character".

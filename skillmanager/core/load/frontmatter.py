@@ -14,14 +14,15 @@ from typing import Any
 
 import yaml
 
+from ..js.strings import JS_DOT, JS_WHITESPACE_SET, JS_WS_CLASS_BODY, js_trim
 from ..model import Diagnostic, Severity
 from .yaml12 import load_yaml12
 
 # JavaScript's \s (includes U+FEFF and the Unicode spaces), which Python's \s does not match exactly.
-JS_WS = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+JS_WS = JS_WS_CLASS_BODY
 _FRONT_MATTER_RE = re.compile(rf"^---[{JS_WS}]*\n([\s\S]*?)---[{JS_WS}]*\n?")
 # JS `.` does not match line terminators; `$` without /m is the end of the (per-line) string.
-_JS_DOT = r"[^\n\r\u2028\u2029]"
+_JS_DOT = JS_DOT
 _RETRY_LINE_RE = re.compile(rf"^([a-zA-Z_-]+):[{JS_WS}]+({_JS_DOT}+)$")
 _NEEDS_QUOTES_RE = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
 BOM = "\ufeff"
@@ -64,7 +65,7 @@ def _split_simple(text: str) -> tuple[str, str] | None:
     with `---\n` and a non-blank character, so the front matter starts right there and runs to the
     first later `---`; the closing `[ws]*\n?` then eats every JS whitespace character that follows.
     None means "not this case": the caller uses the regex (checked in tests/test_fast_paths.py)."""
-    if not text.startswith("---\n") or len(text) < 5 or text[4] in _JS_WS_SET:
+    if not text.startswith("---\n") or len(text) < 5 or text[4] in JS_WHITESPACE_SET:
         return None
     end = text.find("---", 4)
     if end < 0:
@@ -155,7 +156,7 @@ def description_from_body(body: str, default: str) -> str:
     from ..js.textwidth import utf16_len, utf16_slice
 
     for line in body.split("\n"):
-        trimmed = line.strip(JS_WS_CHARS)
+        trimmed = js_trim(line)
         if trimmed:
             heading = re.match(rf"^#+[{JS_WS}]+({_JS_DOT}+)$", trimmed)
             text = heading.group(1) if heading else trimmed
@@ -163,11 +164,3 @@ def description_from_body(body: str, default: str) -> str:
     return default
 
 
-JS_WS_CHARS = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-
-
-_JS_WS_SET = frozenset(JS_WS_CHARS)
-
-
-def js_trim(text: str) -> str:
-    return text.strip(JS_WS_CHARS)

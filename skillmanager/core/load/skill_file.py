@@ -16,13 +16,11 @@ from ..model import Diagnostic, Severity, Skill, SourceKind
 from ..versions.profiles import LEGACY, Profile
 from .safe_read import read_text_file
 from .yaml12 import js_string
+from ..js.strings import js_split_whitespace, js_trim
+from ..rules.path_patterns import parse_paths
 
 _LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")  # in a Python str a pair is one code point: any surrogate is lone
 
-try:  # being written by another helper; fall back to a faithful local split until it lands
-    from ..rules.path_patterns import parse_paths as _parse_paths  # type: ignore
-except Exception:  # pragma: no cover - depends on the tree state
-    _parse_paths = None
 
 
 def coerce_description(value: Any) -> str | None:
@@ -37,76 +35,19 @@ def coerce_description(value: Any) -> str | None:
 
 
 def parse_argument_names(value: Any) -> list[str]:
-    """parseArgumentNames (src/utils/argumentSubstitution.ts)."""
+    """`arguments:` front matter → names (parseArgumentNames, src/utils/argumentSubstitution.ts; same in current)."""
     def valid(name: Any) -> bool:
-        return isinstance(name, str) and name.strip() != "" and not re.fullmatch(r"\d+", name)
-    if not value:
-        return []
+        return isinstance(name, str) and js_trim(name) != "" and not re.fullmatch(r"[0-9]+", name)
     if isinstance(value, list):
         return [v for v in value if valid(v)]
     if isinstance(value, str):
-        return [v for v in re.split(r"\s+", value) if valid(v)]
+        return [v for v in js_split_whitespace(value) if valid(v)]
     return []
 
 
-def _expand_braces(pattern: str) -> list[str]:
-    match = re.search(r"\{([^{}]*)\}", pattern)
-    if not match:
-        return [pattern]
-    head, tail = pattern[:match.start()], pattern[match.end():]
-    out: list[str] = []
-    for alt in match.group(1).split(","):
-        out.extend(_expand_braces(head + alt + tail))
-    return out
-
-
-def _split_paths_fallback(value: Any) -> list[str]:
-    """splitPathInFrontmatter: list or comma string (commas inside {} do not split), braces expanded."""
-    if isinstance(value, list):
-        items = [js_string(v) for v in value]
-    elif isinstance(value, str):
-        items, depth, cur = [], 0, ""
-        for ch in value:
-            if ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth = max(0, depth - 1)
-            if ch == "," and depth == 0:
-                items.append(cur)
-                cur = ""
-            else:
-                cur += ch
-        items.append(cur)
-    else:
-        return []
-    out: list[str] = []
-    for item in items:
-        item = item.strip()
-        if item:
-            out.extend(_expand_braces(item))
-    return out
-
-
 def effective_paths(front_matter: dict[str, Any]) -> list[str] | None:
-    """parseSkillPaths: trailing /** stripped, empty dropped, all-`**` = unconditional (None)."""
-    value = front_matter.get("paths")
-    if not value:
-        return None
-    if _parse_paths is not None:
-        try:
-            parsed = _parse_paths(value)
-            if parsed is None or isinstance(parsed, list):
-                return parsed or None
-            patterns = getattr(parsed, "patterns", None)
-            if patterns is not None:
-                return list(patterns) or None
-        except Exception:  # noqa: BLE001 - never let a sibling module crash a scan
-            pass
-    patterns = [p[:-3] if p.endswith("/**") else p for p in _split_paths_fallback(value)]
-    patterns = [p for p in patterns if p]
-    if not patterns or all(p == "**" for p in patterns):
-        return None
-    return patterns
+    """parseSkillPaths: the patterns of `paths:`, or None when the skill is unconditional."""
+    return parse_paths(front_matter.get("paths"))
 
 
 def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, profile: Profile,

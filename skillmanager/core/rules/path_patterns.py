@@ -43,20 +43,20 @@ import posixpath
 import re
 from typing import Any
 
+from ..js.strings import JS_DOT, JS_WHITESPACE, js_trim
+
 __all__ = ["parse_paths", "split_paths", "expand_braces", "PathMatcher", "relative_to_cwd"]
 
 # ---------------------------------------------------------------------------------------------
 # JavaScript helpers
 
 # String.prototype.trim() and the regex \s class (ECMAScript WhiteSpace + LineTerminator).
-_JS_WS = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_WS = JS_WHITESPACE
 _JS_WS_CLASS = "[" + re.escape(_JS_WS) + "]"
 _JS_NOT_WS_CLASS = "[^" + re.escape(_JS_WS) + "]"
-_JS_DOT = "[^\n\r\u2028\u2029]"  # JavaScript "." without the s flag
+_JS_DOT = JS_DOT
 
 
-def _js_trim(s: str) -> str:
-    return s.strip(_JS_WS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -73,7 +73,7 @@ def expand_braces(pattern: str) -> list[str]:
     prefix, inner, suffix = m.group(1), m.group(2), m.group(3)
     out: list[str] = []
     for item in inner.split(","):
-        out.extend(expand_braces(prefix + _js_trim(item) + suffix))
+        out.extend(expand_braces(prefix + js_trim(item) + suffix))
     return out
 
 
@@ -94,13 +94,13 @@ def split_paths(value: Any) -> list[str]:
             depth -= 1
             current += ch
         elif ch == "," and depth == 0:
-            piece = _js_trim(current)
+            piece = js_trim(current)
             if piece:
                 parts.append(piece)
             current = ""
         else:
             current += ch
-    last = _js_trim(current)
+    last = js_trim(current)
     if last:
         parts.append(last)
     return [e for p in parts if p for e in expand_braces(p)]

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .discovery import IgnoredDir, SkillDirDiscovery, expand_path
+from ..js.collation import locale_compare_key
 from ..model import Diagnostic, Listed, Skill, SourceKind
 from ..versions.profiles import LEGACY
 from ..load.safe_read import read_regular_bytes
@@ -451,7 +452,7 @@ class Session:
         # (`src:both` < `src/api:both`, sim-two-levels; cwd-level `shared` < `core:shared`, fuzz-sim-112), then
         # plain path order: `libs:alpha` < `services:alpha`, `apps/web/web:gamma` < `services:gamma`, and an
         # --add-dir copy `WORK/extra` < `WORK/home/proj/apps/cli` (fuzz-sim-218/220: `extra:beta` < `apps/cli:beta`)
-        offered.sort(key=lambda o: (_locale_key(o.skill.name), _locale_key(str(o.skill.path or ""))))
+        offered.sort(key=lambda o: (locale_compare_key(o.skill.name), locale_compare_key(str(o.skill.path or ""))))
         offered_name = {id(o.skill): o.name for o in offered}
         for a in activations:
             a.listed_as = offered_name.get(id(a.skill))
@@ -639,27 +640,6 @@ class Scenario:
 def _listable(skill: Skill) -> bool:
     """getSkillToolCommands: model-invocable prompt commands (disable-model-invocation hides)."""
     return not skill.disable_model_invocation
-
-
-# ICU root collation order of the ASCII punctuation (what JS localeCompare uses), then digits, then letters
-_PUNCT_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
-
-
-def _locale_key(text: str) -> tuple:
-    """An approximation of String.prototype.localeCompare for skill names: punctuation before digits before
-    letters, letters case-insensitive first (lower before upper on a tie)."""
-    primary = []
-    for ch in text:
-        i = _PUNCT_ORDER.find(ch)
-        if i >= 0:
-            primary.append((0, i))
-        elif ch.isdigit():
-            primary.append((1, ord(ch)))
-        elif ch.isalpha():
-            primary.append((2, ord(ch.lower())))
-        else:
-            primary.append((3, ord(ch)))
-    return tuple(primary), tuple(ch.isupper() for ch in text)
 
 
 def _readdir_order(skills_dir: str) -> list[str]:
