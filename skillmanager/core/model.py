@@ -162,6 +162,11 @@ class Skill:
     mcp_server: str | None = None
     plugin_id: str | None = None  # marketplace id `name@marketplace` (or `name@inline` for --plugin-dir)
     group: str = ""  # registry grouping key for the GUI tree, e.g. "project:/repo/pkg"
+    context: str | None = None  # Claude Code runs a bundled skill with "fork" in a sub-agent
+    scoped_from: str | None = None  # the bare name a clashing --add-dir skill had before `dir:name` (current)
+    duplicate_reason: str | None = None  # why state.duplicate_of was set, when not the realpath rule
+    via_link: bool = False  # its directory entry is a symbolic link (realpath needs resolving)
+    dir_entry: tuple[str, str, str] | None = None  # (skills dir, entry name, SKILL.md path) as scanned
 
     @property
     def key(self) -> str:

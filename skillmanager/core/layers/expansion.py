@@ -236,7 +236,7 @@ def expand(registry: Any, name: str, *, args: str | None = "", session_id: str |
         result.block = None
         return result
     result.session_id = session_id or str(uuid.uuid4())
-    work_dir = Path(cwd) if cwd is not None else Path(getattr(getattr(registry, "workspace", None), "cwd", "."))
+    work_dir = Path(cwd) if cwd is not None else Path(registry.workspace.cwd)
     try:
         text = expansion_text(skill, args, profile, session_id=result.session_id, project_dir=str(work_dir),
                               notes=result.notes)
@@ -263,7 +263,7 @@ def runs_forked(skill: Skill) -> bool:
     """`context: fork` in the front matter (exactly `fork`; any other value runs inline — probe-fork), or a
     bundled skill Claude Code runs forked (code-review's `getContext`)."""
     if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND):
-        return getattr(skill, "context", None) == "fork"
+        return skill.context == "fork"
     return (skill.front_matter or {}).get("context") == "fork"
 
 
@@ -278,9 +278,7 @@ def _override(registry: Any, skill: Skill, profile: Profile) -> str | None:
     """The skill's skillOverrides value (plugin skills are never overridden: settings.override_for_skill)."""
     if not profile.supports_skill_overrides:
         return None
-    settings = getattr(registry, "settings", None)
-    finder = getattr(settings, "override_for_skill", None)
-    found = finder(skill) if finder else None
+    found = registry.settings.override_for_skill(skill)
     return found[0] if found else None
 
 
@@ -290,9 +288,7 @@ def _own_names(skill: Skill) -> tuple[str, ...]:
 
 
 def _denied(registry: Any, name: str, also: tuple[str, ...] = ()) -> bool:
-    settings = getattr(registry, "settings", None)
-    finder = getattr(settings, "deny_rule_for", None)
-    return bool(finder and finder(name, also) is not None)
+    return registry.settings.deny_rule_for(name, also) is not None
 
 
 def needs_permission(skill: Skill) -> bool:
@@ -316,9 +312,7 @@ def _asks(registry: Any, skill: Skill, name: str) -> bool:
     -p mode returns as an is_error tool result (probe-perm, both versions)."""
     if not needs_permission(skill):
         return False
-    settings = getattr(registry, "settings", None)
-    finder = getattr(settings, "allow_rule_for", None)
-    return not (finder and finder(name, (skill.name,)) is not None)  # current `uTo`: requested or resolved name
+    return registry.settings.allow_rule_for(name, (skill.name,)) is None  # current `uTo`: requested or resolved name
 
 
 _RULE_NAME = re.compile(r"^(?!skill:|args:)[A-Za-z0-9_.-]+(?::[A-Za-z0-9_.-]+)*$")  # JS `\w` is ASCII

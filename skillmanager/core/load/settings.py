@@ -80,8 +80,7 @@ def _star_match(pattern: str, text: str) -> bool:
 
 def display_names(skill) -> tuple[str, ...]:
     """A skill's display name, which current's permission rules also match (`J` in checkPermissions)."""
-    display = getattr(skill, "display_name", None)
-    return (display,) if display else ()
+    return (skill.display_name,) if skill.display_name else ()
 
 
 def _strip_slash(text: str) -> str:
@@ -250,13 +249,13 @@ class EffectiveSettings:
         skillOverrides in 2.1.332 (`A$e`: `source==="plugin"` takes another path); observed: neither a bare
         (`plug-a`) nor a namespaced (`myplug:plug-b`) key changed a --plugin-dir plugin in any scope
         (tests/golden/overrides-*/current.json). Marketplace plugins were not recorded; treated the same."""
-        if getattr(getattr(skill, "source", None), "value", "") in PLUGIN_SOURCES:
+        if skill.source.value in PLUGIN_SOURCES:
             return None
         found = self.override_for(skill.name)
-        bare = getattr(skill, "scoped_from", None)  # a clashing --add-dir skill renamed `extra2:x_y` (registry.py)
+        bare = skill.scoped_from  # a clashing --add-dir skill renamed `extra2:x_y` (registry.py)
         if found is None and bare:  # fuzz-reg seed 30: `"x_y": "off"` also removed `extra2:x_y` from the listing
             found = self.override_for(bare)
-        aliases = getattr(skill, "aliases", ())
+        aliases = skill.aliases
         if aliases and self.current and skill.name not in self.policy_overrides:
             # `W`: a bundled skill's aliases count in policy (managed) settings only, and only to make the value
             # stronger (fuzz-reg seed 1030: managed `"review": "off"` hid code-review; seed 26: a user
@@ -281,7 +280,7 @@ class EffectiveSettings:
                 and skill.name not in getattr(skill, "_kept_when_disabled", ()):
             _, scope, file = self.disable_bundled_skills  # type: ignore[misc]
             decisions.append(SettingDecision("disableBundledSkills", "true", scope, file))
-        if skill.plugin and getattr(skill, "plugin_id", None):
+        if skill.plugin and skill.plugin_id:
             entry = self.enabled_plugins.get(skill.plugin_id)
             if entry is not None:
                 decisions.append(SettingDecision("enabledPlugins", json.dumps(entry[0]), entry[1], entry[2]))

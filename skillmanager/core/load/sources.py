@@ -100,8 +100,8 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
                                 skipped=diagnostics)
         if skill is not None:
             skill.group = group
-            skill._via_link = entry.is_symlink()  # type: ignore[attr-defined]
-            skill._dir_entry = (base_text, name, file_text)  # type: ignore[attr-defined] - for realpath_dedupe
+            skill.via_link = entry.is_symlink()
+            skill.dir_entry = (base_text, name, file_text)  # for realpath_dedupe
             out.append(skill)
     return out
 
@@ -292,7 +292,7 @@ def _inode_dedupe(skills: list[Skill]) -> None:
         first = seen.get((st.st_dev, st.st_ino))
         if first is not None:
             skill.state.duplicate_of = first
-            skill._dup_reason = "same file (hard link) already loaded"  # type: ignore[attr-defined]
+            skill.duplicate_reason = "same file (hard link) already loaded"
         else:
             seen[(st.st_dev, st.st_ino)] = skill
 
@@ -356,15 +356,15 @@ def _fast_realpath(skill: Skill) -> str | None:
     path = skill.path
     if path is None:
         return None
-    entry = getattr(skill, "_dir_entry", None)
+    entry = skill.dir_entry
     try:
         if entry is None:
-            if getattr(skill, "_via_link", True) or os.path.islink(path):
+            if skill.via_link or os.path.islink(path):
                 return os.path.realpath(path, strict=True)
             base, name = str(path.parent.parent), path.parent.name
         else:
             base, name, file_text = entry
-            if skill._via_link or _stat.S_ISLNK(os.lstat(file_text).st_mode):  # type: ignore[attr-defined]
+            if skill.via_link or _stat.S_ISLNK(os.lstat(file_text).st_mode):
                 return os.path.realpath(file_text, strict=True)
         real_base = _REAL_DIR_CACHE.get(base)
         if real_base is None:

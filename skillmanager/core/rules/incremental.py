@@ -232,9 +232,9 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
                 remove.add(index)
             continue
         via_link = link
-        fresh._via_link = via_link  # type: ignore[attr-defined]
+        fresh.via_link = via_link
         if old is not None:
-            real = os.path.realpath(fresh.path) if via_link or getattr(old, "_via_link", False) else None
+            real = os.path.realpath(fresh.path) if via_link or old.via_link else None
             if real is not None and old.realpath is not None and real != str(old.realpath):
                 raise _NeedsFullReload(f"{base / name} now points somewhere else")
             fresh.realpath = old.realpath

@@ -66,7 +66,7 @@ class Registry:
     def conflicts(self) -> list[Conflict]:
         by_name: dict[str, list[Skill]] = {}
         for skill in self.skills:  # a clashing --add-dir skill renamed `extra:x` (current) still clashes on `x`
-            by_name.setdefault(getattr(skill, "scoped_from", None) or skill.name, []).append(skill)
+            by_name.setdefault(skill.scoped_from or skill.name, []).append(skill)
         out: list[Conflict] = []
         for name, copies in by_name.items():
             if len(copies) < 2:
@@ -139,7 +139,7 @@ def _group_label(skill: Skill) -> str:
 
 
 def _scoped_reason(skill: Skill) -> str:
-    bare = getattr(skill, "scoped_from", None)
+    bare = skill.scoped_from
     if not bare:
         return ""
     return (f"The name {bare} is taken, so this --add-dir skill is listed as {skill.name} with a \"scoped to\" note "
@@ -150,7 +150,7 @@ def _dup_reason(skill: Skill) -> str:
     first = skill.state.duplicate_of
     if first is None:
         return ""
-    return getattr(skill, "_dup_reason", None) or (
+    return skill.duplicate_reason or (
         f"same file as the {first.source.value} copy at {first.path} (realpath de-duplication: first loaded wins)")
 
 
@@ -163,7 +163,7 @@ def _bundled_skills(profile: Profile) -> list[Skill]:
                       bundled_length=entry.length, aliases=entry.aliases)
         skill.group = kind.value
         skill._kept_when_disabled = profile.bundled_kept_when_disabled  # type: ignore[attr-defined]
-        skill.context = entry.context  # type: ignore[attr-defined]
+        skill.context = entry.context
         out.append(skill)
     return out
 
@@ -239,7 +239,7 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
             skill.description = (f"{skill.description} (scoped to {base}/ \u2014 use this instead of the unscoped "
                                  f"\"{bare}\" skill when the files being changed are under {base}/)")
             skill.display_name = None
-            skill.scoped_from = bare  # type: ignore[attr-defined]
+            skill.scoped_from = bare
             moved.append(skill)
             continue
         taken.add(skill.name)

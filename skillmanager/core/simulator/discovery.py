@@ -125,9 +125,9 @@ class SkillDirDiscovery:
         if self._ignore_check is None:
             self._ignore_check = self._ignore_factory(root)
         verdict = self._ignore_check(rel_repo.replace(SEP, "/"), is_dir)
-        if verdict is None or not getattr(verdict, "ignored", False):
+        if verdict is None or not verdict.ignored:
             return None
-        source = getattr(verdict, "source_file", None)
+        source = verdict.source_file
         if source is not None:
             source = str(source)
             if os.path.isabs(source):
@@ -135,5 +135,5 @@ class SkillDirDiscovery:
             source = source.replace(SEP, "/")
         return IgnoredDir(skills_dir=os.path.join(holder, ".claude", "skills"),
                           rel_dir=os.path.relpath(holder, self.cwd).replace(SEP, "/"),
-                          source_file=source, line_no=getattr(verdict, "line_no", None),
-                          pattern=getattr(verdict, "pattern", None))
+                          source_file=source, line_no=verdict.line_no,
+                          pattern=verdict.pattern)

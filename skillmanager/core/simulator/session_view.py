@@ -33,7 +33,7 @@ class SessionAdditions:
 
 
 def session_additions(session: Any) -> SessionAdditions:
-    results = list(getattr(session, "results", []) or [])
+    results = list(session.results)
     out = SessionAdditions(steps=len(results))
     discovered: dict[int, SessionAddition] = {}  # id(skill) -> addition (kept in first-seen order)
     activated: dict[int, SessionAddition] = {}

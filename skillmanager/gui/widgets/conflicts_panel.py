@@ -14,7 +14,7 @@ _IDENTITY = Qt.ItemDataRole.UserRole
 
 def _renamed_from(skill) -> str | None:
     """The bare name a clashing --add-dir skill had before current renamed it `{dir}:{name}` (registry.py)."""
-    return getattr(skill, "scoped_from", None)
+    return skill.scoped_from
 
 
 class ConflictsPanel(QWidget):
