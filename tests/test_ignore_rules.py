@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from skillmanager.core.load.sources import find_git_root
 from skillmanager.core.simulator.ignore_rules import (
     IgnoreOracle,
     claude_code_skips_dir,
-    find_repo_root,
     parse_gitignore,
 )
 
@@ -257,7 +257,7 @@ def test_gitfile_worktree_uses_common_dir_exclude(tmp_path):
     (wt / "sub").mkdir(parents=True)
     (wt / ".git").write_text(f"gitdir: {wt_gitdir}\n")
     (wt / "secret").write_text("x")
-    assert find_repo_root(wt / "sub") == wt
+    assert find_git_root(wt / "sub") == wt
     v = IgnoreOracle(wt / "sub").check(wt / "secret")
     assert v.ignored and v.source_file == main / ".git" / "info" / "exclude"
 
@@ -325,6 +325,6 @@ def test_claude_code_fails_open_outside_a_repo(tmp_path):
     plain = tmp_path / "plain"
     (plain / "d" / ".claude").mkdir(parents=True)
     (plain / ".gitignore").write_text("d\n")
-    if find_repo_root(plain) is None:
+    if find_git_root(plain) is None:
         assert cc_git(plain / "d", plain) is False  # git exits 128
         assert claude_code_skips_dir(plain / "d", plain) is False

@@ -1,161 +1,18 @@
 """Live refresh: one watchfiles thread behind a Qt signal (stop event, short step, debounced).
 
-Only what can change the registry is watched, each folder non-recursively so a big monorepo does
-not exhaust inotify: the skill and command dirs (and each skill's own folder), the settings
-folders, the MCP file's folder, the walk-up dirs, and the package dirs below the cwd where a
-`.claude` folder may appear — never node_modules, .git or git-ignored trees. When the set of
-folders changes (a new skill dir, a new `.claude`), the watch list is rebuilt. If the OS runs out
+Which folders to watch and which changes matter is core's decision (`core.load.watch_targets`). When the
+set of folders changes (a new skill dir, a new `.claude`), the watch list is rebuilt. If the OS runs out
 of watches, the thread falls back to polling and says so.
 """
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 from PySide6.QtCore import QObject, Signal
 
-
-HEAVY_DIRS = frozenset({"node_modules", ".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".mypy_cache",
-                        ".pytest_cache", ".tox", ".next", ".cache", "dist", "build", "target"})
-MAX_PACKAGE_DEPTH = 6
-MAX_PACKAGE_DIRS = 4000
-
-
-def _subdirs(path: Path) -> list[Path]:
-    try:
-        with os.scandir(path) as entries:
-            return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=True) and e.name not in HEAVY_DIRS]
-    except OSError:
-        return []
-
-
-def _skill_tree(root: Path, depth: int) -> list[Path]:
-    """A skills/commands dir and its folders down to `depth` (skills: 1, commands: a few levels)."""
-    if not root.is_dir():
-        return []
-    out, frontier = [root], [root]
-    for _ in range(depth):
-        frontier = [child for parent in frontier for child in _subdirs(parent)]
-        out += frontier
-    return out
-
-
-def _walk_up(cwd: Path, home: Path | None) -> list[Path]:
-    """cwd and its parents up to the repo root (inclusive), or to just below home outside a repo."""
-    dirs, current = [], cwd
-    while True:
-        if home is not None and current == home:
-            break
-        dirs.append(current)
-        if (current / ".git").exists() or current.parent == current:
-            break
-        current = current.parent
-    return dirs
-
-
-def _ignored_predicate(cwd: Path) -> Callable[[Path], bool]:
-    from skillmanager.core.simulator import ignore_rules as module
-
-    try:
-        oracle = module.IgnoreOracle(cwd)
-    except Exception:  # noqa: BLE001 - fail open: heavy dirs are still skipped by name
-        oracle = None
-
-    def ignored(path: Path) -> bool:
-        if oracle is None:
-            return False
-        try:
-            decision = oracle.check(path)
-        except Exception:  # noqa: BLE001
-            return False
-        return decision.ignored
-
-    return ignored
-
-
-def watch_plan(workspace) -> list[Path]:
-    """Every folder to watch (non-recursively) for this workspace, de-duplicated, existing ones only."""
-    cwd = Path(workspace.cwd)
-    home = Path(workspace.home) if getattr(workspace, "home", None) else None
-    folders: list[Path] = []
-
-    def claude_dir(base: Path) -> None:
-        folders.append(base)
-        claude = base / ".claude"
-        if claude.is_dir():
-            folders.append(claude)
-            folders.extend(_skill_tree(claude / "skills", 1))
-            folders.extend(_skill_tree(claude / "commands", 4))
-
-    if home is not None:
-        config_home = getattr(workspace, "config_home", None) or home / ".claude"
-        folders.append(home)
-        folders.append(Path(config_home))
-        folders.extend(_skill_tree(Path(config_home) / "skills", 1))
-        folders.extend(_skill_tree(Path(config_home) / "commands", 4))
-    managed = getattr(workspace, "managed_root", None)
-    if managed:
-        claude_dir(Path(managed))
-        folders.extend(_skill_tree(Path(managed) / "managed-settings.d", 0))
-    for base in _walk_up(cwd, home):
-        claude_dir(base)
-    for extra in getattr(workspace, "add_dirs", []) or []:
-        claude_dir(Path(extra))
-    for plugin in getattr(workspace, "plugin_dirs", []) or []:
-        plugin = Path(plugin)
-        folders.append(plugin)
-        folders.extend(_skill_tree(plugin / "skills", 1))
-        folders.extend(_skill_tree(plugin / "commands", 4))
-        folders.extend(_skill_tree(plugin / ".claude-plugin", 0))
-    mcp = getattr(workspace, "mcp_skills_file", None)
-    if mcp:
-        folders.append(Path(mcp).parent)
-    folders.extend(_package_dirs(cwd, _ignored_predicate(cwd)))
-    seen, plan = set(), []
-    for folder in folders:
-        key = str(folder)
-        if key not in seen and folder.is_dir():
-            seen.add(key)
-            plan.append(folder)
-    return plan
-
-
-def _package_dirs(cwd: Path, ignored: Callable[[Path], bool]) -> list[Path]:
-    """Folders below the cwd where a nested `.claude` may appear, skipping heavy and ignored trees."""
-    out: list[Path] = []
-    frontier = [cwd]
-    for _depth in range(MAX_PACKAGE_DEPTH):
-        next_frontier = []
-        for parent in frontier:
-            for child in _subdirs(parent):
-                if child.name == ".claude":
-                    continue  # handled below with its skills tree
-                if ignored(child):
-                    continue
-                out.append(child)
-                next_frontier.append(child)
-                claude = child / ".claude"
-                if claude.is_dir():
-                    out.append(claude)
-                    out.extend(_skill_tree(claude / "skills", 1))
-                if len(out) >= MAX_PACKAGE_DIRS:
-                    return out
-        frontier = next_frontier
-    return out
-
-
-def relevant(path: str, mcp_file: str | None = None) -> bool:
-    """Does a change at `path` possibly change the registry (or the set of folders to watch)?"""
-    parts = Path(path).parts
-    if any(part in HEAVY_DIRS for part in parts):
-        return False
-    if ".claude" in parts or ".claude-plugin" in parts or path == mcp_file:
-        return True
-    name = parts[-1] if parts else ""
-    return name in ("skills", "commands", "SKILL.md", "managed-settings.json", "managed-settings.d") or (
-        name.endswith(".md") and "commands" in parts)
+from skillmanager.core.load.watch_targets import is_new_watch_folder, is_relevant_change, watch_targets
 
 
 class SkillWatcher(QObject):
@@ -216,9 +73,8 @@ class SkillWatcher(QObject):
                 workspace = self._workspace
             if workspace is None:
                 return
-            plan = watch_plan(workspace)
+            plan = watch_targets(workspace)
             self.watched = plan
-            mcp = str(workspace.mcp_skills_file) if getattr(workspace, "mcp_skills_file", None) else None
             stop = self._stop
             structural = False
             try:
@@ -231,7 +87,7 @@ class SkillWatcher(QObject):
                     self._set_mode("polling: " + self._polling_reason if self.force_polling else "inotify")
                     if not changes:
                         continue
-                    paths = {path for _change, path in changes if relevant(path, mcp)}
+                    paths = {path for _change, path in changes if is_relevant_change(path, workspace)}
                     structural = any(self._is_new_folder(change, path) for change, path in changes)
                     if paths:
                         self.changed.emit(paths)
@@ -263,7 +119,7 @@ class SkillWatcher(QObject):
     def _is_new_folder(change, path: str) -> bool:
         from watchfiles import Change
 
-        return change == Change.added and os.path.isdir(path) and Path(path).name not in HEAVY_DIRS
+        return change == Change.added and is_new_watch_folder(path)
 
 
 def _plain_watch_error(error: BaseException) -> str:

@@ -110,9 +110,10 @@ def _same_path(a: Path, b: Path) -> bool:
     return unicodedata.normalize("NFC", os.path.normcase(str(a))) == unicodedata.normalize("NFC", os.path.normcase(str(b)))
 
 
-def find_git_root(start: Path) -> Path | None:
-    """findGitRoot (src/utils/git.ts): the nearest ancestor holding a `.git` file or directory."""
-    current = start
+def find_git_root(start: str | os.PathLike[str]) -> Path | None:
+    """findGitRoot (src/utils/git.ts): the nearest ancestor holding a `.git` file or directory (a work tree's
+    root; also what git itself takes as the work tree for ignore rules)."""
+    current = Path(os.path.abspath(start))
     while True:
         if os.path.lexists(current / ".git"):
             return current
@@ -122,27 +123,36 @@ def find_git_root(start: Path) -> Path | None:
         current = parent
 
 
-def project_dirs_up_to_home(subdir: str, cwd: Path, home: Path) -> list[Path]:
-    """getProjectDirsUpToHome: cwd first, then parents; stop at the git root (inclusive) or below home."""
+def project_levels_up_to_home(cwd: Path, home: Path) -> list[Path]:
+    """The folders getProjectDirsUpToHome visits: cwd first, then parents; stop at the git root (inclusive)
+    or just below home."""
     git_root = find_git_root(cwd)
     current = Path(os.path.abspath(cwd))
     home_abs = Path(unicodedata.normalize("NFC", os.path.abspath(home)))
-    dirs: list[Path] = []
+    levels: list[Path] = []
     while True:
         if _same_path(current, home_abs):
             break
-        candidate = current / ".claude" / subdir
-        try:
-            os.stat(candidate)
-            dirs.append(candidate)
-        except OSError:
-            pass
+        levels.append(current)
         if git_root is not None and _same_path(current, git_root):
             break
         parent = current.parent
         if parent == current:
             break
         current = parent
+    return levels
+
+
+def project_dirs_up_to_home(subdir: str, cwd: Path, home: Path) -> list[Path]:
+    """getProjectDirsUpToHome: the existing `.claude/<subdir>` of every level, nearest first."""
+    dirs: list[Path] = []
+    for level in project_levels_up_to_home(cwd, home):
+        candidate = level / ".claude" / subdir
+        try:
+            os.stat(candidate)
+            dirs.append(candidate)
+        except OSError:
+            pass
     return dirs
 
 

@@ -11,6 +11,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..load.sources import find_git_root
+
 SEP = os.sep
 
 
@@ -21,18 +23,6 @@ def expand_path(path: str, cwd: str) -> str:
     if not os.path.isabs(path):
         path = os.path.join(cwd, path)
     return os.path.normpath(path)
-
-
-def find_repo_root(start: str) -> str | None:
-    """The directory git would treat as the work tree for `start`: nearest ancestor holding `.git`."""
-    current = start
-    while True:
-        if os.path.lexists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
 
 
 @dataclass(frozen=True)
@@ -71,7 +61,8 @@ class SkillDirDiscovery:
     def __init__(self, cwd: str, *, ignore_factory: Callable[[str], IgnoreCheck] | None = None) -> None:
         self.cwd = cwd[:-1] if cwd.endswith(SEP) and len(cwd) > 1 else cwd
         self.checked: set[str] = set()  # every `<dir>/.claude/skills` looked at, hit or miss (never re-checked)
-        self._repo_root = find_repo_root(self.cwd)
+        root = find_git_root(self.cwd)
+        self._repo_root = str(root) if root is not None else None
         self._ignore_factory = ignore_factory
         self._ignore_check: IgnoreCheck | None = None  # built once, on the first existing skills dir
 

@@ -70,12 +70,12 @@ from pathlib import Path
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 from .git_index import IndexCache, TrackedPaths, object_hash_size
+from ..load.sources import find_git_root
 
 __all__ = [
     "IgnoreVerdict",
     "IgnoreRule",
     "IgnoreOracle",
-    "find_repo_root",
     "parse_gitignore",
     "claude_code_skips_dir",
 ]
@@ -229,15 +229,6 @@ def parse_gitignore(data: bytes) -> list[IgnoreRule]:
     return rules
 
 
-def find_repo_root(start: str | os.PathLike[str]) -> Path | None:
-    """Walk up from ``start`` to the first dir holding ``.git`` (a dir or a gitfile)."""
-    p = Path(os.path.abspath(start))
-    for d in (p, *p.parents):
-        if os.path.lexists(d / ".git"):
-            return d
-    return None
-
-
 def _git_dirs(root: Path) -> tuple[Path | None, Path | None]:
     """(git dir, common dir): ``.git`` twice, or for gitfiles/worktrees the gitdir it names (it holds
     ``index``) and that gitdir's ``commondir`` (it holds ``info/exclude`` and ``config``)."""
@@ -280,7 +271,7 @@ class IgnoreOracle:
 
     def __init__(self, path: str | os.PathLike[str], *, check_mtime: bool = True,
                  use_index: bool = True) -> None:
-        self.repo_root: Path | None = find_repo_root(path)
+        self.repo_root: Path | None = find_git_root(path)
         self.check_mtime = check_mtime
         self.use_index = use_index  # False models `git check-ignore --no-index`
         self._files: dict[str, _RuleFile] = {}

@@ -17,12 +17,11 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFileS
                                QVBoxLayout, QWidget)
 
 from skillmanager.gui.context import AppContext
+from skillmanager.core.load.watch_targets import HEAVY_DIRS
 from skillmanager.gui.engine import Snapshot
 from skillmanager.gui.plural import counted
 
 OPERATIONS = ("Read", "Edit", "Write", "Bash", "Grep", "Glob")
-HEAVY_DIRS = frozenset({"node_modules", ".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "dist", "build",
-                        ".next", ".cache", "target"})
 
 
 class LazyProjectProxy(QSortFilterProxyModel):
