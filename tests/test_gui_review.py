@@ -128,6 +128,7 @@ def test_simulator_step_shows_in_the_tree_and_step_back_reverts(qtbot, make_wind
     qtbot.waitUntil(lambda: simulator.session is not None, timeout=LONG)
     before = panel.model.group_keys()
     simulator.add_step("Read", win.context.workspace.cwd / "packages" / "web" / "src" / "App.tsx")
+    qtbot.waitUntil(lambda: not simulator.busy, timeout=LONG)
     keys = panel.model.group_keys()
     assert SESSION_DISCOVERED_KEY in keys and SESSION_ACTIVATED_KEY in keys
     group = panel.proxy.mapFromSource(panel.model.index_for_identity(SESSION_DISCOVERED_KEY))
@@ -138,6 +139,7 @@ def test_simulator_step_shows_in_the_tree_and_step_back_reverts(qtbot, make_wind
     ts = panel.model.index_for_skill(_skill(win, "typescript-style"))
     assert ts.parent().data(Role.Identity) == SESSION_ACTIVATED_KEY
     simulator.step_back()
+    qtbot.waitUntil(lambda: not simulator.busy, timeout=LONG)
     assert panel.model.group_keys() == before
     assert panel.model.index_for_skill(_skill(win, "typescript-style")).parent().data(Role.Identity) == WAITING_KEY
     assert "simulated" not in panel.summary.text()
@@ -156,6 +158,7 @@ def test_enter_on_a_file_adds_a_step(qtbot, make_window):
     simulator.files.setCurrentIndex(index)
     simulator.files.setFocus()
     qtbot.keyClick(simulator.files, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not simulator.busy, timeout=LONG)
     assert simulator.timeline.count() == 1
     assert "README.md" in simulator.timeline.item(0).text()
     assert simulator.timeline.wordWrap()
@@ -230,12 +233,14 @@ def test_detail_says_what_the_simulated_session_did(qtbot, make_window):
     assert "db/migrations/*.sql" in win.detail.browser.toPlainText()  # a list shown without JSON brackets
     assert '["db/migrations/*.sql"]' not in win.detail.browser.toPlainText()
     simulator.add_step("Edit", win.context.workspace.cwd / "db" / "migrations" / "001_init.sql")
+    qtbot.waitUntil(lambda: not simulator.busy, timeout=LONG)
     assert not win.detail.simulated.isHidden()
     assert "activated by step 1: Edit db/migrations/001_init.sql" in win.detail.simulated.text()
     # the row moved to the "Activated in session" group: the selection stays on it
     assert win.detail.title.text() == "sql-review"
     assert win.registry_panel.view.currentIndex().data(Role.Name) == "sql-review"
     simulator.step_back()
+    qtbot.waitUntil(lambda: not simulator.busy, timeout=LONG)
     assert win.detail.simulated.isHidden()
     assert win.registry_panel.view.currentIndex().data(Role.Name) == "sql-review"
 

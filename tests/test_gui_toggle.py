@@ -57,6 +57,12 @@ def _select(win, name, source="project"):
     return win.detail.toggle
 
 
+def _planned(qtbot, box):
+    """Plans are worked out on a worker thread: wait for the one the box asked for last."""
+    qtbot.waitUntil(lambda: not box.planning and box.plan is not None, timeout=LONG)
+    return box
+
+
 def _choices(box):
     return [box.choice.itemData(i) for i in range(box.choice.count())]
 
@@ -65,7 +71,7 @@ def _settled(qtbot, win):
     qtbot.waitUntil(lambda: not win.context.scanning and not win.context.snapshot.partial, timeout=LONG)
 
 
-def test_offers_the_states_the_profile_can_express(window, profile):
+def test_offers_the_states_the_profile_can_express(qtbot, window, profile):
     box = _select(window, "env-check")
     choices = _choices(box)
     if profile == "current":
@@ -77,19 +83,22 @@ def test_offers_the_states_the_profile_can_express(window, profile):
         assert set(choices) == {"on", "hidden", "blocked"}
         assert "do not exist there" in box.note.text()
     assert "(now)" in box.choice.itemText(choices.index("on"))
+    _planned(qtbot, box)
     assert not box.apply_button.isEnabled()  # "on" is what is in force: nothing to write
 
 
-def test_preview_says_which_file_and_change_before_writing(window, profile):
+def test_preview_says_which_file_and_change_before_writing(qtbot, window, profile):
     box = _select(window, "env-check")
     paths = window.context.snapshot.workspace.demo_paths
     if profile == "current":
         target = paths.cwd / ".claude" / "settings.local.json"
         assert box.choose("off", "local")
+        _planned(qtbot, box)
         expected, in_diff = 'skillOverrides["env-check"]', '+    "env-check": "off"'
     else:
         target = paths.cwd / ".claude" / "skills" / "env-check" / "SKILL.md"
         assert box.choose("hidden")
+        _planned(qtbot, box)
         expected = in_diff = "disable-model-invocation: true"
     before = target.read_bytes()
     assert str(target) in box.preview_text() and expected in box.preview_text()
@@ -105,6 +114,7 @@ def test_toggle_updates_tree_listing_and_meter_at_once_without_bounce_back(qtbot
     meter_before = listing.meter_text.text()
     box = _select(window, "env-check")
     assert box.choose("off", "local") if profile == "current" else box.choose("hidden")
+    _planned(qtbot, box)
     generation = context._generation
     qtbot.mouseClick(box.apply_button, Qt.MouseButton.LeftButton)
     assert context._generation == generation + 1  # refreshed from the written file, not via the watcher
@@ -133,7 +143,7 @@ def test_undo_is_one_click_and_ctrl_z(qtbot, window, profile):
     for how in ("button", "ctrl+z"):
         box = _select(window, "env-check")
         box.choose(state, "local" if profile == "current" else None)
-        assert box.apply()
+        assert _planned(qtbot, box).apply()
         qtbot.waitUntil(lambda: _row_visual(window, "env-check") is want, timeout=LONG)
         _settled(qtbot, window)
         assert window.undo_action.isEnabled() and box.undo_button.isEnabled()
@@ -153,6 +163,7 @@ def test_external_change_and_unparseable_file_show_in_the_message_bar(qtbot, win
     paths = window.context.snapshot.workspace.demo_paths
     box = _select(window, "env-check")
     box.choose("blocked", "local")  # both profiles: a deny rule in the local settings
+    _planned(qtbot, box)
     settings = paths.cwd / ".claude" / "settings.local.json"
     assert str(settings) in box.preview_text()
     data = json.loads(settings.read_text(encoding="utf-8")) if settings.exists() else {}
@@ -206,13 +217,14 @@ def test_managed_policy_locks_the_control(qtbot, window, profile):
     assert "Managed policy" in box.note.text()
 
 
-def test_a_higher_scope_that_decides_disables_apply_with_the_reason(window, profile):
+def test_a_higher_scope_that_decides_disables_apply_with_the_reason(qtbot, window, profile):
     if profile != "current":
         pytest.skip("scopes of skillOverrides exist only in the current profile")
     box = _select(window, "verbose-logger")  # name-only in the local settings of the demo
     assert "(now)" in box.choice.itemText(box.choice.findData("name-only"))
     assert box.scope.currentData() == "local"  # the file that decides now is offered first
     box.choose("off", "user")
+    _planned(qtbot, box)
     assert not box.apply_button.isEnabled()
     text = box.preview_text()
     assert "Not possible" in text and "takes priority over user settings" in text

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import subprocess
 import sys
 from pathlib import Path
@@ -112,7 +113,11 @@ def test_simulator_read_step_shows_the_discovered_skill(qtbot, window):
     simulator = window.simulator
     qtbot.waitUntil(lambda: simulator.session is not None, timeout=LONG)
     target = window.context.workspace.cwd / "packages" / "api" / "src" / "server.ts"
-    result = simulator.add_step("Read", target)
+    simulator.add_step("Read", target)
+    qtbot.waitUntil(lambda: not simulator.busy, timeout=LONG)
+    result = simulator.last_result
+    assert simulator.steps_runner.worker_threads and threading.current_thread().name not in \
+        simulator.steps_runner.worker_threads  # the step ran on the simulator's worker thread
     assert result is not None
     assert simulator.timeline.count() == 1
     assert "discovered" in simulator.timeline.item(0).text()
@@ -120,6 +125,7 @@ def test_simulator_read_step_shows_the_discovered_skill(qtbot, window):
     assert "packages/api/.claude/skills" in html
     assert "api-conventions" in html
     simulator.step_back()
+    qtbot.waitUntil(lambda: not simulator.busy, timeout=LONG)
     assert simulator.timeline.count() == 0
 
 

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
 from typing import TextIO
 
-from skillmanager.core.versions.profiles import get_profile, profile_for_version
+from skillmanager.core.versions.installed import detect_installed_claude
+from skillmanager.core.versions.profiles import get_profile
 
 NAME = "info"
 HELP = "show the installed Claude Code version (if `claude` is on PATH) and the profile it maps to"
@@ -17,20 +16,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    exe = args.claude or shutil.which("claude")
-    if not exe:
+    found = detect_installed_claude(args.claude)
+    if found.exe is None:
         out.write("Claude Code: not found on PATH; use --profile legacy|current explicitly (default: current).\n")
         return 0
-    try:
-        done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=20)
-        text = (done.stdout or done.stderr).strip()
-    except (OSError, subprocess.SubprocessError) as error:
-        out.write(f"Claude Code: {exe} could not be run ({error}).\n")
+    if found.error is not None:
+        out.write(f"Claude Code: {found.note}.\n")
         return 0
-    name, warning = profile_for_version(text)
-    out.write(f"Claude Code: {text} ({exe})\n")
-    if name:
-        out.write(f"Profile: {name} — {get_profile(name).family}\n")
-    if warning:
-        out.write(f"Warning: {warning}\n")
+    out.write(f"Claude Code: {found.version_text} ({found.exe})\n")
+    if found.profile:
+        out.write(f"Profile: {found.profile} — {get_profile(found.profile).family}\n")
+    if found.note and not found.note.startswith("preset from"):
+        out.write(f"Warning: {found.note}\n")
     return 0

@@ -175,28 +175,30 @@ def _smoke_test(app: QApplication, errors: list[str]) -> int:
         app.exit(1)
 
     def finish(snapshot) -> None:
-        try:
-            listing_text = window.preview.listing.text.toPlainText()
-            if not listing_text.strip():
-                raise RuntimeError(f"the listing is empty ({'; '.join(snapshot.problems.values())})")
-            skill = next((s for s in snapshot.skills if s.state.is_winner and s.path is not None), None)
-            if skill is None:
-                raise RuntimeError("the demo has no skill to expand")
-            window.registry_panel.select_skill(skill)
-            app.processEvents()
-            expansion = window.preview.expansion
-            if expansion.result is None:
-                raise RuntimeError(f"no expansion for {skill.name}: {expansion.raw.toPlainText()[:200]}")
-            image = window.grab()
-            if image.isNull():
-                raise RuntimeError("grabbing the window failed")
-            outcome.update(code=0, why="")
-            print(f"smoke test: ok — {len(snapshot.skills)} skills, listing {len(listing_text)} chars, "
-                  f"expanded {skill.name}, window {image.width()}x{image.height()}")
-            app.exit(0)
-        except Exception:  # reported by the excepthook, which exits 1
-            raise
+        listing_text = window.preview.listing.text.toPlainText()
+        if not listing_text.strip():
+            raise RuntimeError(f"the listing is empty ({'; '.join(snapshot.problems.values())})")
+        skill = next((s for s in snapshot.skills if s.state.is_winner and s.path is not None), None)
+        if skill is None:
+            raise RuntimeError("the demo has no skill to expand")
+        window.registry_panel.select_skill(skill)
+        poll.timeout.connect(lambda: expanded(snapshot, skill, listing_text))
+        poll.start(20)  # the expansion is computed on a worker thread
 
+    def expanded(snapshot, skill, listing_text: str) -> None:
+        expansion = window.preview.expansion
+        if expansion.result is None:
+            return
+        poll.stop()
+        image = window.grab()
+        if image.isNull():
+            raise RuntimeError("grabbing the window failed")
+        outcome.update(code=0, why="")
+        print(f"smoke test: ok — {len(snapshot.skills)} skills, listing {len(listing_text)} chars, "
+              f"expanded {skill.name}, window {image.width()}x{image.height()}")
+        app.exit(0)
+
+    poll = QTimer()
     context.snapshot_changed.connect(finish)
     context.scan_failed.connect(lambda message: (sys.stderr.write(f"smoke test: scan failed: {message}\n"),
                                                  app.exit(1)))

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QRunnable, QSettings, QThreadPool, Signal
 
 from skillmanager.core.model import Skill
 from skillmanager.gui.engine import Snapshot, WorkspaceSpec, refresh_incremental, scan, skill_identity
+from skillmanager.gui.tasks import TaskRunner
 
 
 class Cancelled(Exception):
@@ -165,6 +166,7 @@ class AppContext(QObject):
         self.checks_pool.setMaxThreadCount(1)
         self._checks_generation = 0
         self._checks_workers: dict[int, ChecksWorker] = {}
+        self.tasks = TaskRunner(self)  # expansion, toggle planning, simulator steps, `claude --version`
 
     # --- workspace -----------------------------------------------------------------------------
     def set_workspace(self, workspace) -> None:
@@ -295,13 +297,14 @@ class AppContext(QObject):
         self.scan_failed.emit(message)
 
     def wait_for_scans(self, msecs: int = 10000) -> bool:
-        return self.pool.waitForDone(msecs) and self.checks_pool.waitForDone(msecs)
+        return self.pool.waitForDone(msecs) and self.checks_pool.waitForDone(msecs) and self.tasks.wait(msecs)
 
     def shutdown(self, msecs: int = 10000) -> bool:
         """Quitting: running workers stop at their next progress report and emit nothing more."""
         self._cancel.set()
         done = self.pool.waitForDone(msecs)
         done = self.checks_pool.waitForDone(msecs) and done
+        done = self.tasks.shutdown(msecs) and done
         self._workers.clear()
         self._checks_workers.clear()
         return done

@@ -7,8 +7,6 @@ written, or failing to import), the matching panel shows "not available" with th
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -182,21 +180,6 @@ def audit_skill(skill: Skill):
         return list(getattr(result, "findings", result) or []), None
     except Exception as error:  # noqa: BLE001 - a bad skill must not break the detail pane
         return None, f"the audit failed on this skill: {error!r}"
-
-
-def installed_claude_profile() -> tuple[str | None, str]:
-    """Profile preset from the installed `claude --version` (via core), with a message for the bar."""
-    from skillmanager.core.versions.profiles import profile_for_version
-
-    exe = shutil.which("claude")
-    if not exe:
-        return None, "Claude Code not found on PATH"
-    try:
-        output = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=5).stdout
-    except (OSError, subprocess.SubprocessError) as error:
-        return None, f"could not run claude --version: {error}"
-    name, warning = profile_for_version(output)
-    return name, warning or f"preset from {output.strip()}"
 
 
 SOURCE_ORDER_FALLBACK = tuple(SourceKind)

@@ -12,7 +12,8 @@ from PySide6.QtWidgets import (QLabel, QMainWindow, QProgressBar, QPushButton, Q
 from skillmanager.core.model import SourceKind
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
-from skillmanager.gui.engine import Snapshot, installed_claude_profile
+from skillmanager.core.versions.installed import detect_installed_claude
+from skillmanager.gui.engine import Snapshot
 from skillmanager.gui.toggling import ToggleController
 from skillmanager.gui.watcher import SkillWatcher
 from skillmanager.gui.widgets.about_dialog import AboutDialog
@@ -196,9 +197,11 @@ class MainWindow(QMainWindow):
         self.context.set_workspace(new_demo_workspace(profile=self.context.profile_name))
 
     def _preset_profile_note(self) -> None:
-        name, note = installed_claude_profile()
-        self.workspace_bar.set_profile_note(f"claude: {name}" if name else "")
-        self.workspace_bar.profile_note.setToolTip(note)
+        self.context.tasks.run("claude-version", detect_installed_claude, self._show_installed_claude)
+
+    def _show_installed_claude(self, found) -> None:
+        self.workspace_bar.set_profile_note(f"claude: {found.profile}" if found.profile else "")
+        self.workspace_bar.profile_note.setToolTip(found.note)
 
     def _recent(self) -> list[str]:
         value = self.context.settings.value(RECENT_KEY, [])

@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         cwd = Path(snapshot.workspace.cwd)
         window.simulator.add_step("Read", cwd / "packages" / "api" / "src" / "server.ts")
         window.simulator.add_step("Edit", cwd / "db" / "migrations" / "001_init.sql")
+        window.simulator.wait_idle()
         window.simulator.files.expand(window.simulator.proxy.mapFromSource(
             window.simulator.fs_model.index(str(cwd / "packages"))))
         QTimer.singleShot(400, lambda: (shoot("simulator"), shoot_toggle(skills)))

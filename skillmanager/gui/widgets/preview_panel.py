@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QPlainTextEdit, QProgressBar, QPushButton, QSplitter, QStackedWidget, QTextBrowser,
@@ -182,25 +182,6 @@ class ListingView(QWidget):
                 self.text.ensureCursorVisible()
 
 
-class _ShellSignals(QObject):
-    done = Signal(object, object)  # result, error
-
-
-class _ShellRun(QRunnable):
-    def __init__(self, registry, name: str, args: str, as_user: bool):
-        super().__init__()
-        self.registry, self.name, self.args, self.as_user = registry, name, args, as_user
-        self.signals = _ShellSignals()
-
-    def run(self) -> None:
-        try:
-            result = expand_skill(self.registry, self.name, self.args, run_shell=True, as_user=self.as_user)
-        except Exception as error:  # noqa: BLE001 - shown in the panel
-            self.signals.done.emit(None, error)
-            return
-        self.signals.done.emit(result, None)
-
-
 class ExpansionView(QWidget):
     """Layer 2: what invoking the selected skill injects, rendered or raw; shell only on request."""
 
@@ -255,8 +236,6 @@ class ExpansionView(QWidget):
         layout.addWidget(self.launch)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.shell_box)
-        self.pool = QThreadPool(self)
-        self._runs: list[_ShellRun] = []
         context.selection_changed.connect(self.show_skill)
         context.snapshot_changed.connect(lambda _s: self.refresh())
         self.show_skill(None)
@@ -274,13 +253,19 @@ class ExpansionView(QWidget):
             self.launch.setText("")
             self._set_text("Select a skill to see what invoking it would inject.", markdown=False)
             return
-        try:
-            result = expand_skill(registry, skill.name, self.args_edit.text(), as_user=self.as_user.isChecked())
-        except Exception as error:  # noqa: BLE001 - "not available" state instead of a crash
-            self.result = None
-            self.launch.setText("")
-            self._set_text(f"Expansion not available: {error}", markdown=False)
-            return
+        args, as_user = self.args_edit.text(), self.as_user.isChecked()
+        self.result = None  # until the worker answers for this skill and these arguments
+        self.context.tasks.run(("expansion", id(self)),
+                               lambda: expand_skill(registry, skill.name, args, as_user=as_user),
+                               lambda result: self._show_result(skill, result), self._show_failure)
+
+    def _show_failure(self, error: BaseException) -> None:
+        self.result = None
+        self.launch.setText("")
+        self._set_text(f"Expansion not available: {error}", markdown=False)
+
+    def _show_result(self, skill: Skill, result) -> None:
+        """The engine's answer for `skill` (delivered on the UI thread by the task runner)."""
         self.result = result
         self.launch.setText(str(getattr(result, "launch_line", "") or ""))
         resolved = getattr(result, "skill", None)
@@ -326,17 +311,18 @@ class ExpansionView(QWidget):
             return
         self.run_button.setEnabled(False)
         self.run_button.setText("Running…")
-        job = _ShellRun(self.context.registry, self.skill.name, self.args_edit.text(), self.as_user.isChecked())
-        job.signals.done.connect(self._shell_done)
-        self._runs.append(job)
-        self.pool.start(job)
+        registry, name, args, as_user = (self.context.registry, self.skill.name, self.args_edit.text(),
+                                         self.as_user.isChecked())
+        self.context.tasks.run(("shell", id(self)),
+                               lambda: expand_skill(registry, name, args, run_shell=True, as_user=as_user),
+                               self._shell_done, self._shell_failed)
 
-    def _shell_done(self, result, error) -> None:
-        self._runs.clear()
+    def _shell_failed(self, error: BaseException) -> None:
         self.run_button.setEnabled(True)
-        if error is not None:
-            self.run_button.setText(f"Failed: {error}")
-            return
+        self.run_button.setText(f"Failed: {error}")
+
+    def _shell_done(self, result) -> None:
+        self.run_button.setEnabled(True)
         self.run_button.setText("Ran once — edit the arguments or reselect to preview again")
         block = getattr(result, "block", "") or ""
         self._set_text(block, markdown=True)

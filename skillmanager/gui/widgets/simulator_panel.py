@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFileS
 from skillmanager.gui.context import AppContext
 from skillmanager.core.load.watch_targets import HEAVY_DIRS
 from skillmanager.gui.engine import Snapshot
+from skillmanager.gui.tasks import TaskRunner
 from skillmanager.gui.plural import counted
 
 OPERATIONS = ("Read", "Edit", "Write", "Bash", "Grep", "Glob")
@@ -90,6 +91,10 @@ class SimulatorPanel(QWidget):
         super().__init__(parent)
         self.context = context
         self.session = None
+        self.last_result = None  # the newest step's result (core.session.StepResult)
+        self.steps_runner = TaskRunner(self, threads=1)  # one worker: steps run in order on one session
+        self._pending = 0
+        self._serial = 0
         self.fs_model = QFileSystemModel(self)
         self.fs_model.setFilter(QDir.Filter.AllEntries | QDir.Filter.NoDotAndDotDot | QDir.Filter.Hidden)
         self.fs_model.setReadOnly(True)
@@ -181,21 +186,56 @@ class SimulatorPanel(QWidget):
         self._update_buttons()
 
     def _replay_on(self, snapshot: Snapshot) -> None:
-        steps = list(getattr(self.session, "steps", []))
+        steps = list(self.session.steps) if self.session is not None else []
         self._new_session(snapshot)
         if self.session is None or not steps:
             self.timeline.clear()
             return
         row = self.timeline.currentRow()
-        try:
-            results = self.session.replay(steps)
-        except Exception as error:  # noqa: BLE001
-            self.status.setText(f"Could not replay the steps on the changed files: {error}")
-            return
-        self.timeline.clear()
-        for result in results:
-            self._append(result.step.op, Path(result.step.path), result)
-        self.timeline.setCurrentRow(min(row, self.timeline.count() - 1))
+        session = self.session
+
+        def replayed(results) -> None:
+            self.timeline.clear()
+            for result in results:
+                self._append(result.step.op, Path(result.step.path), result)
+            self.timeline.setCurrentRow(min(row, self.timeline.count() - 1))
+            self._publish()
+
+        self._in_background(lambda: session.replay(steps), replayed,
+                            "Could not replay the steps on the changed files")
+
+    # --- engine work runs on one worker thread, in order (the session is not shared with the UI) ----
+    @property
+    def busy(self) -> bool:
+        return self._pending > 0
+
+    def _in_background(self, work, done, failure: str) -> None:
+        self._pending += 1
+        self._serial += 1
+
+        def finished(result) -> None:
+            self._pending -= 1
+            done(result)
+            self._update_buttons()
+
+        def failed(error: BaseException) -> None:
+            self._pending -= 1
+            self.status.setText(f"{failure}: {error}")
+            self._update_buttons()
+
+        self.steps_runner.run(("simulator", self._serial), work, finished, failed)
+        self._update_buttons()
+
+    def wait_idle(self, msecs: int = 20000) -> bool:
+        """Spin the event loop until every queued step has been delivered (screenshots; tests use waitUntil)."""
+        from PySide6.QtCore import QCoreApplication, QElapsedTimer
+
+        clock = QElapsedTimer()
+        clock.start()
+        while self.busy and clock.elapsed() < msecs:
+            self.steps_runner.wait(50)
+            QCoreApplication.processEvents()
+        return not self.busy
 
     def _new_session(self, snapshot: Snapshot) -> None:
         from skillmanager.core.simulator import session as module
@@ -215,7 +255,7 @@ class SimulatorPanel(QWidget):
     def _publish(self) -> None:
         """Tell the registry tree what the session has added so far (None: nothing simulated)."""
         additions = None
-        if self.session is not None and getattr(self.session, "results", None):
+        if self.session is not None and self.session.results and not self.busy:
             from skillmanager.core.simulator.session_view import session_additions
 
             try:
@@ -229,7 +269,7 @@ class SimulatorPanel(QWidget):
             self._add_selected()
 
     def _update_buttons(self) -> None:
-        enabled = self.session is not None
+        enabled = self.session is not None and not self.busy
         self.add_button.setEnabled(enabled)
         self.save_button.setEnabled(enabled and self.timeline.count() > 0)
         self.load_button.setEnabled(enabled)
@@ -246,18 +286,19 @@ class SimulatorPanel(QWidget):
         for path in paths:
             self.add_step(self.operation.currentText(), path)
 
-    def add_step(self, operation: str, path: Path):
+    def add_step(self, operation: str, path: Path) -> None:
+        """Queue one step; it runs on the simulator's worker thread and lands in the timeline in order."""
         if self.session is None:
-            return None
-        try:
-            result = self.session.add_step(operation, str(path))
-        except Exception as error:  # noqa: BLE001 - a bad step is reported, the session goes on
-            self.status.setText(f"That step could not be simulated: {error}")
-            return None
-        self._append(operation, Path(path), result)
-        self._update_buttons()
-        self._publish()
-        return result
+            return
+        session = self.session
+
+        def added(result) -> None:
+            self.last_result = result
+            self._append(operation, Path(path), result)
+            self._publish()
+
+        self._in_background(lambda: session.add_step(operation, str(path)), added,
+                            "That step could not be simulated")
 
     def _append(self, operation: str, path: Path, result) -> None:
         new = [n for n in (_field(result, "new_skills", default=[]) or []) if getattr(n, "how", "") == "discovered"]
@@ -293,11 +334,9 @@ class SimulatorPanel(QWidget):
     def step_back(self) -> None:
         if self.session is None or self.timeline.count() == 0:
             return
-        try:
-            self.session.undo()
-        except Exception as error:  # noqa: BLE001
-            self.status.setText(f"Could not step back: {error}")
-            return
+        self._in_background(self.session.undo, self._stepped_back, "Could not step back")
+
+    def _stepped_back(self, _result) -> None:
         self.timeline.takeItem(self.timeline.count() - 1)
         self.timeline.setCurrentRow(self.timeline.count() - 1)
         self._update_buttons()
@@ -330,19 +369,21 @@ class SimulatorPanel(QWidget):
         if self.context.registry is None:
             self.status.setText("Simulator not available: no workspace is loaded")
             return
-        try:
+        registry = self.context.registry
+
+        def load():
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-            session = module.Session.from_json(data, self.context.registry)
-        except Exception as error:  # noqa: BLE001 - a bad scenario file is reported, not fatal
-            self.status.setText(f"Could not load {path.name}: {error}")
-            return
-        self.session = session
-        self.timeline.clear()
-        for result in list(getattr(session, "results", [])):
-            step = result.step
-            self._append(step.op, Path(step.path), result)
-        self.status.setText(f"Loaded {self.timeline.count()} steps from {path.name}")
-        self._update_buttons()
+            return module.Session.from_json(data, registry)
+
+        def loaded(session) -> None:
+            self.session = session
+            self.timeline.clear()
+            for result in session.results:
+                self._append(result.step.op, Path(result.step.path), result)
+            self.status.setText(f"Loaded {self.timeline.count()} steps from {path.name}")
+            self._publish()
+
+        self._in_background(load, loaded, f"Could not load {path.name}")
         self._publish()
 
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QComboBox, QGridLayout, QGroupBox, QHBoxLayout, Q
 
 from skillmanager.core.model import Skill
 from skillmanager.gui.context import AppContext
+from skillmanager.gui.engine import skill_identity
 from skillmanager.gui.toggling import ToggleController, toggle_module
 
 # Plain words for each state a control asks for; the mechanism is named in the tooltip.
@@ -69,6 +70,7 @@ class ToggleBox(QGroupBox):
         self.controller = controller
         self.skill: Skill | None = None
         self.toggle_state = None
+        self.planning = False  # a plan is being worked out on a worker thread
         self.plan = None
         self._controls: list = []
 
@@ -134,6 +136,9 @@ class ToggleBox(QGroupBox):
 
     # --- showing ------------------------------------------------------------------------------
     def show_skill(self, skill: Skill | None) -> None:
+        same = skill is not None and self.skill is not None and skill_identity(skill) == skill_identity(self.skill)
+        chosen = self._selected_control()
+        keep = (chosen.state, self.scope.currentData()) if same and chosen is not None and not chosen.active else None
         self.skill = skill
         registry = self.context.registry
         self.toggle_state = None
@@ -175,11 +180,11 @@ class ToggleBox(QGroupBox):
         self.note.setVisible(bool(notes))
         controls = [c for c in state.controls
                     if not (legacy and c.mechanism == "skillOverrides" and c.state != "on")]
-        self._fill_choices(controls)
+        self._fill_choices(controls, keep)  # a refresh of the same skill keeps what the user picked
         self.choice.setEnabled(not state.locked)
         self.state_shown.emit(state)
 
-    def _fill_choices(self, controls: list) -> None:
+    def _fill_choices(self, controls: list, keep: tuple[str, str | None] | None = None) -> None:
         self._controls = controls
         self.choice.blockSignals(True)
         self.choice.clear()
@@ -200,9 +205,15 @@ class ToggleBox(QGroupBox):
             item.setToolTip(control.reason)
             if not control.enabled and not control.active:
                 item.setEnabled(False)
-        self.choice.setCurrentIndex(current if controls else -1)
+        kept = next((i for i, c in enumerate(controls) if keep is not None and c.state == keep[0]
+                     and (c.enabled or c.active)), None)
+        self.choice.setCurrentIndex((current if kept is None else kept) if controls else -1)
         self.choice.blockSignals(False)
         self._on_choice()
+        if kept is not None and keep is not None and keep[1] is not None and self.scope.isEnabled():
+            index = self.scope.findData(keep[1])
+            if index >= 0 and index != self.scope.currentIndex():
+                self.scope.setCurrentIndex(index)  # → _replan
 
     def _selected_control(self):
         index = self.choice.currentIndex()
@@ -233,7 +244,15 @@ class ToggleBox(QGroupBox):
             self.apply_button.setEnabled(False)
             return
         scope = self.scope.currentData() if uses_scope else None
-        plan = toggle_module().plan_toggle(registry, self.skill, control.state, scope)
+        skill, state = self.skill, control.state
+        self.planning = True
+        self.apply_button.setEnabled(False)
+        self.context.tasks.run(("toggle-plan", id(self)),
+                               lambda: toggle_module().plan_toggle(registry, skill, state, scope), self._show_plan)
+
+    def _show_plan(self, plan) -> None:
+        """The planned change, delivered on the UI thread by the task runner."""
+        self.planning = False
         self.plan = plan
         self.preview.show()
         if not plan.ok:
