@@ -235,7 +235,6 @@ class MainWindow(QMainWindow):
         if snapshot.partial:
             return  # the listing follows: keep the progress indicator
         self.progress.hide()
-        count = len(snapshot.skills)
         cwd = str(getattr(snapshot.workspace, "cwd", ""))
         self.setWindowTitle(f"skillmanager — {cwd}")
         demo = getattr(snapshot.workspace, "demo_paths", None)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
-from skillmanager.core.model import Invoker, Listed, Severity, Skill
+from skillmanager.core.model import Invoker, Listed, Skill
 from skillmanager.gui.plural import counted
 
 
@@ -176,13 +176,6 @@ def app_icon() -> QIcon:
         result.addPixmap(pixmap)
     return result
 
-
-def worst_severity(skill: Skill) -> Severity | None:
-    order = [Severity.ERROR, Severity.WARNING, Severity.INFO]
-    for severity in order:
-        if any(d.severity is severity for d in skill.diagnostics):
-            return severity
-    return None
 
 
 # --- audit / lint badges (the level is decided by core.skill_checks) ------------------------------

@@ -16,9 +16,6 @@ def register(path) -> Path:
     return path
 
 
-def registered() -> list[Path]:
-    return list(_MADE)
-
 
 def remove_all() -> list[Path]:
     """Delete every registered folder (best effort: a file still open elsewhere is simply left)."""

@@ -38,9 +38,6 @@ class ToggleController(QObject):
         self.context = context
         self.history: list = []  # AppliedChange, most recent last (session undo)
 
-    @property
-    def can_undo(self) -> bool:
-        return bool(self.history)
 
     def replan(self, plan, skill):
         """The same toggle planned again from the files as they are now (None: the skill is gone)."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Iterable
 
 from PySide6.QtCore import QObject, Signal
 
@@ -59,11 +58,6 @@ class SkillWatcher(QObject):
             self._thread.join(timeout)
         self._thread = None
 
-    def rewatch(self) -> None:
-        """Rebuild the watch list (after a scan found new folders)."""
-        if self._thread is not None and self._thread.is_alive():
-            self._rewatch.set()
-            self._stop.set()
 
     def _run(self) -> None:
         from watchfiles import watch
@@ -129,5 +123,3 @@ def _plain_watch_error(error: BaseException) -> str:
     return f"file watching failed ({text})"
 
 
-def count_watches(paths: Iterable[Path]) -> int:
-    return sum(1 for _ in paths)

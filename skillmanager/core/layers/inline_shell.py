@@ -72,5 +72,3 @@ def find_inline_shell(text: str, *, first_line: int = 1) -> list[ShellSnippet]:
     return blocks + inlines
 
 
-def has_inline_shell(text: str) -> bool:
-    return bool(find_inline_shell(text))

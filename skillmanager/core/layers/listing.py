@@ -18,7 +18,7 @@ import re
 import regex
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from ..model import Listed, SourceKind
 from ..versions.profiles import CURRENT, LEGACY, Profile, get_profile
@@ -662,5 +662,3 @@ def entries_from_registry(registry: Any, profile: Profile | str | None = None, *
     return out
 
 
-def entries_to_json(entries: Iterable[EntryResult]) -> list[dict]:
-    return [e.to_json() for e in entries]

@@ -336,8 +336,6 @@ class IgnoreOracle:
             return verdict  # fast path: no rule matched, git prints nothing either way
         return self._pathspec_checks(rel, parts, verdict)
 
-    def is_ignored(self, path: str | os.PathLike[str], is_dir: bool | None = None) -> bool:
-        return self.check(path, is_dir).ignored
 
     # -- internals --------------------------------------------------------------------------
     def _pathspec_checks(self, rel: str, parts: list[str], verdict: IgnoreVerdict) -> IgnoreVerdict:

@@ -267,8 +267,6 @@ class Session:
                 out.setdefault(name, s)
         return out
 
-    def activated_skills(self) -> dict[str, Skill]:
-        return dict(self._activated)
 
     def to_json(self) -> dict[str, Any]:
         return {"version": SCENARIO_VERSION, "profile": self.profile.name, "cwd": self.cwd,

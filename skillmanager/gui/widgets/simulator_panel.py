@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFileS
 
 from skillmanager.gui.context import AppContext
 from skillmanager.core.load.watch_targets import HEAVY_DIRS
+from skillmanager.core.simulator.session import StepResult
 from skillmanager.gui.engine import Snapshot
 from skillmanager.gui.tasks import TaskRunner
 from skillmanager.gui.plural import counted
@@ -301,9 +302,8 @@ class SimulatorPanel(QWidget):
                             "That step could not be simulated")
 
     def _append(self, operation: str, path: Path, result) -> None:
-        new = [n for n in (_field(result, "new_skills", default=[]) or []) if getattr(n, "how", "") == "discovered"]
-        discovered = list(_field(result, "discovered_dirs", "discovered", default=[]))
-        activated = list(_field(result, "activated", "activated_skills", default=[]))
+        new = [n for n in result.new_skills if n.how == "discovered"]
+        discovered, activated = result.discovered_dirs, result.activated
         summary = []
         if new:
             summary.append(f"{counted(len(new), 'skill')} discovered")
@@ -387,16 +387,6 @@ class SimulatorPanel(QWidget):
         self._publish()
 
 
-def _field(obj, *names, default=None):
-    for name in names:
-        value = getattr(obj, name, None)
-        if value is None and isinstance(obj, dict):
-            value = obj.get(name)
-        if value is not None:
-            return value
-    return default
-
-
 def _ignore_reason_function(workspace):
     """Path -> "file:line (pattern)" when git would ignore it, using the engine's ignore rules."""
     from skillmanager.core.simulator import ignore_rules as module
@@ -412,78 +402,24 @@ def _ignore_reason_function(workspace):
 
     def reason(path: Path) -> str | None:
         decision = oracle.check(str(path), True)
-        if not decision or not getattr(decision, "ignored", bool(decision)):
+        if not decision.ignored:
             return None
-        source = _field(decision, "source_file", "source", "file")
-        line = _field(decision, "line_no", "line")
-        pattern = _field(decision, "pattern")
-        where = f"{source}:{line}" if source else "an ignore rule"
-        return where + (f" ({pattern})" if pattern else "")
+        where = f"{decision.source_file}:{decision.line_no}" if decision.source_file else "an ignore rule"
+        return where + (f" ({decision.pattern})" if decision.pattern else "")
 
     return reason
 
 
-def step_html(result, relative) -> str:
-    summary = getattr(result, "summary_lines", None)
-    if callable(summary):  # the engine's own plain account of the step
-        parts = ["<h3>What happened</h3><ul>"]
-        parts += [f"<li>{html.escape(line)}</li>" for line in summary()]
-        parts.append("</ul>")
-        for diagnostic in getattr(result, "diagnostics", []) or []:
-            parts.append(f"<p><b>{diagnostic.severity.value}</b>: {html.escape(diagnostic.message)}</p>")
-        text = getattr(result, "model_text", "")
-        placement = getattr(result, "placement", None)
-        where = {"tool_result": " (appended to the tool result)", "system": " (as system messages)"}.get(placement, "")
-        parts.append(f"<h3>What the model received{where}</h3>")
-        parts.append(f"<pre style='white-space: pre-wrap'>{html.escape(text)}</pre>" if text
-                     else "<p>Nothing new.</p>")
-        return "".join(parts)
-    parts = []
-    discovered = list(_field(result, "discovered", "discovered_dirs", default=[]))
-    ignored = list(_field(result, "ignored", "ignored_dirs", default=[]))
-    activated = list(_field(result, "activated", "activated_skills", default=[]))
-    parts.append("<h3>Discovered</h3>")
-    if discovered:
-        parts.append("<ul>" + "".join(f"<li>{html.escape(_describe(d, relative))}</li>" for d in discovered) + "</ul>")
-    else:
-        parts.append("<p>No new skills directory.</p>")
-    if ignored:
-        parts.append("<h3>Skipped (ignored by git)</h3><ul>"
-                     + "".join(f"<li>{html.escape(_describe(d, relative))}</li>" for d in ignored) + "</ul>")
-    parts.append("<h3>Activated</h3>")
-    if activated:
-        parts.append("<ul>" + "".join(f"<li>{html.escape(_describe(a, relative))}</li>" for a in activated) + "</ul>")
-    else:
-        parts.append("<p>No conditional skill activated.</p>")
-    text = _field(result, "model_text", "text", default="")
-    parts.append("<h3>What the model received</h3>")
-    if text:
-        parts.append(f"<pre>{html.escape(str(text))}</pre>")
-    else:
-        parts.append("<p>Nothing new.</p>")
+def step_html(result: StepResult, relative) -> str:
+    """The engine's own plain account of a step (core.session.StepResult.summary_lines) and the model's text."""
+    parts = ["<h3>What happened</h3><ul>"]
+    parts += [f"<li>{html.escape(line)}</li>" for line in result.summary_lines()]
+    parts.append("</ul>")
+    for diagnostic in result.diagnostics:
+        parts.append(f"<p><b>{diagnostic.severity.value}</b>: {html.escape(diagnostic.message)}</p>")
+    where = {"tool_result": " (appended to the tool result)", "system": " (as system messages)"}.get(
+        result.placement or "", "")
+    parts.append(f"<h3>What the model received{where}</h3>")
+    parts.append(f"<pre style='white-space: pre-wrap'>{html.escape(result.model_text)}</pre>" if result.model_text
+                 else "<p>Nothing new.</p>")
     return "".join(parts)
-
-
-def _describe(value, relative) -> str:
-    if isinstance(value, (str, Path)):
-        return relative(Path(value)) if Path(str(value)).is_absolute() else str(value)
-    name = _field(value, "name")
-    skill = _field(value, "skill")
-    if skill is not None and name is None:
-        name = getattr(skill, "name", None)
-    directory = _field(value, "dir", "directory", "path")
-    pattern = _field(value, "pattern")
-    rule = _field(value, "rule")
-    bits = []
-    if name:
-        bits.append(str(name))
-    if directory:
-        bits.append(relative(Path(str(directory))))
-    if pattern:
-        bits.append(f"matches {pattern}")
-    if rule:
-        bits.append(f"rule {rule}")
-    names = _field(value, "skills", "names")
-    if names:
-        bits.append("skills: " + ", ".join(getattr(s, "name", str(s)) for s in names))
-    return " — ".join(bits) if bits else str(value)
