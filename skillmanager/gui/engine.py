@@ -112,14 +112,6 @@ def build_listing(listing_module, registry, workspace):
     return listing_module.build_listing(registry)
 
 
-def listing_entries(listing) -> list:
-    for name in ("entries", "results", "per_entry"):
-        value = getattr(listing, name, None)
-        if value is not None:
-            return list(value)
-    return []
-
-
 _TOKEN_CACHE: dict[str, int] = {}
 
 
@@ -137,22 +129,14 @@ def _cached_tokens(text: str) -> int:
 
 def _index_entries(snapshot: Snapshot) -> None:
     by_key = {skill.key: skill for skill in snapshot.skills}
-    for entry in listing_entries(snapshot.listing):
-        skill = getattr(entry, "skill", None) or by_key.get(getattr(entry, "key", None))
+    for entry in snapshot.listing.entries:
+        skill = by_key.get(entry.key) if entry.key is not None else None
         if skill is None:
             continue
         identity = skill_identity(skill)
         snapshot.entries[identity] = entry
-        shown = entry_text(entry)
+        shown = entry.shown_text
         snapshot.tokens[identity] = _cached_tokens(shown) if shown else 0
-
-
-def entry_text(entry) -> str:
-    for name in ("shown_text", "shown", "text"):
-        value = getattr(entry, name, None)
-        if isinstance(value, str):
-            return value
-    return ""
 
 
 def expand_skill(registry, name: str, args: str = "", run_shell: bool = False, session_id: str | None = None,

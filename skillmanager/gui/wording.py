@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from skillmanager.core.layers.listing_words import cut_reason_words
 from skillmanager.core.model import Invoker, Listed, Skill
 from skillmanager.gui import states
-from skillmanager.gui.engine import entry_text
 
 
 def short_path(path: Path | None, home: Path | None = None) -> str:
@@ -17,14 +17,6 @@ def short_path(path: Path | None, home: Path | None = None) -> str:
         except ValueError:
             pass
     return str(path)
-
-
-def entry_attr(entry, *names, default=None):
-    for name in names:
-        value = getattr(entry, name, None)
-        if value is not None:
-            return value
-    return default
 
 
 def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None = None) -> str:
@@ -65,14 +57,13 @@ def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None 
     else:
         parts.append("Active — listed to the model")
     if entry is not None and visual is not states.Visual.HIDDEN:
-        shown = entry_text(entry)
+        shown = entry.shown_text
         if shown:
             parts.append(f"{len(shown)} chars")
         if tokens:
             parts.append(f"≈{tokens} tokens")
-        why = entry_attr(entry, "reasons", "cut_reason", "why", "reason")
-        if entry_attr(entry, "cut", default=False) and why:
-            parts.append(cut_words(why))
+        if entry.cut and entry.reasons:
+            parts.append(cut_reason_words(entry.reasons))
     if state.activated_by:
         pattern, path = state.activated_by
         parts.append(f"activated by {path} (matches `{pattern}`)")
@@ -99,23 +90,3 @@ def source_sentence(skill: Skill, home: Path | None = None) -> str:
     if skill.source_root is not None:
         text += f" — {short_path(skill.source_root, home)}"
     return text
-
-
-# Plain words for the listing engine's cut reasons and budget levels (the key stays in tooltips).
-CUT_WORDS = {
-    "per-entry-cap": "description cut at the per-entry limit",
-    "budget": "description shortened to fit the listing budget",
-    "name-only-override": "name only, because a setting asks for it (skillOverrides: name-only)",
-    "names-only-level": "name only: the listing is over budget, so descriptions were dropped",
-}
-LEVEL_WORDS = {
-    "full": "every description fits",
-    "truncated": "descriptions shortened to fit",
-    "names-only": "over budget: names only",
-}
-
-
-def cut_words(reason) -> str:
-    """`budget, per-entry-cap` → plain words, keeping unknown keys as they are."""
-    keys = reason if isinstance(reason, (list, tuple)) else [p.strip() for p in str(reason).split(",")]
-    return "; ".join(CUT_WORDS.get(k, k) for k in keys if k)

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QLabel, QLineE
 
 from skillmanager.core.model import Skill
 from skillmanager.gui.context import AppContext
-from skillmanager.gui.engine import Snapshot, entry_text, expand_skill, listing_entries
-from skillmanager.gui.wording import LEVEL_WORDS, cut_words, entry_attr
+from skillmanager.gui.engine import Snapshot, expand_skill
+from skillmanager.core.layers.listing_words import budget_notes, cut_reason_words
 
 
 def monospace_font():
@@ -103,15 +103,10 @@ class ListingView(QWidget):
             self.meter_text.setText("Budget: not available")
             self.meter_label.setText(f"Listing not available: {why}")
             return
-        text = getattr(listing, "text", "") or ""
+        text = listing.text
         replace_text(self.text, text)
-        totals = getattr(listing, "totals", listing)
-        budget = int(entry_attr(totals, "budget", default=0) or 0)
-        used = int(entry_attr(totals, "used", "width", default=0) or 0)
-        level = entry_attr(totals, "level", default="")
-        level = getattr(level, "value", level)
-        undroppable = entry_attr(totals, "undroppable_cost", "names_cost", default=None)
-        names = entry_attr(totals, "undroppable", default=[]) or []
+        totals = listing.totals
+        budget, used = totals.budget, totals.used
         self.meter.setRange(0, max(budget, used, 1))
         self.meter.setValue(min(used, max(budget, used, 1)))
         self.meter_text.setText(f"<b>{used:,}</b> of {budget:,} characters of the listing budget"
@@ -122,13 +117,7 @@ class ListingView(QWidget):
             self.meter.setPalette(palette)
         else:
             self.meter.setPalette(self.palette())
-        notes = [LEVEL_WORDS.get(str(level), str(level)).capitalize() if level else ""]
-        if undroppable is not None:
-            notes.append(f"the smallest listing Claude Code can make (names it cannot drop) costs "
-                         f"{int(undroppable):,} characters")
-        if names:
-            notes.append(f"{len(names)} names stay past the budget")
-        self.meter_label.setText("; ".join(n for n in notes if n))
+        self.meter_label.setText("; ".join(budget_notes(totals)))
         self._highlight_cuts(listing, text)
 
     def _highlight_cuts(self, listing, text: str) -> None:
@@ -138,9 +127,9 @@ class ListingView(QWidget):
         fmt.setProperty(QTextFormat.Property.FullWidthSelection, False)
         search_from = 0
         hidden_cuts = 0
-        for entry in listing_entries(listing):
-            shown = entry_text(entry)
-            cut = bool(entry_attr(entry, "cut", default=False))
+        for entry in listing.entries:
+            shown = entry.shown_text
+            cut = entry.cut
             start = text.find(shown, search_from) if shown else -1
             if start >= 0:
                 search_from = start + len(shown)
@@ -149,11 +138,9 @@ class ListingView(QWidget):
             if len(self._cut_spans) >= MAX_CUTS_SHOWN:  # a huge registry: list the first ones, count the rest
                 hidden_cuts += 1
                 continue
-            name = getattr(getattr(entry, "skill", None), "name", None) or entry_attr(entry, "name", default="?")
-            why = entry_attr(entry, "reasons", "cut_reason", "why", "reason", default="shortened")
-            full = entry_attr(entry, "full", "full_text", default="")
-            item = QListWidgetItem(f"{name} — {cut_words(why)}")
-            key = ", ".join(why) if isinstance(why, (list, tuple)) else str(why)
+            name, why, full = entry.name, entry.reasons, entry.full_text
+            item = QListWidgetItem(f"{name} — {cut_reason_words(why)}")
+            key = ", ".join(why)
             item.setToolTip((f"Sent: {shown}\n\nFull entry: {full}" if full else f"Sent: {shown}") + f"\n\n({key})")
             self.cuts.addItem(item)
             self._cut_spans.append((start, len(shown)))
