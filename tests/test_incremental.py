@@ -206,6 +206,27 @@ def test_delta_reports_what_changed(tmp_path):
     assert "Edited" in second.changed[0].description
 
 
+@pytest.mark.parametrize("profile", ["current", "legacy"])
+def test_a_project_skill_that_clashes_with_an_add_dir_skill(tmp_path, profile):
+    """current renames a clashing --add-dir skill `extra:clash` (listed); the refresh must agree with F5."""
+    from skillmanager.core.load.workspace import Workspace
+
+    home, cwd, extra = tmp_path / "home", tmp_path / "repo", tmp_path / "extra"
+    (cwd / ".git").mkdir(parents=True)
+    (home / ".claude").mkdir(parents=True)
+    write(extra / ".claude/skills/clash/SKILL.md", skill_md("add-dir clash"))
+    workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=[extra], profile=profile,
+                                 env={"HOME": str(home), "PATH": os.environ.get("PATH", "")})
+    before = load_registry(workspace)
+    added = write(cwd / ".claude/skills/clash/SKILL.md", skill_md("project clash"))
+    delta = refresh_paths(before, [str(added), str(added.parent)])
+    full = load_registry(workspace)
+    assert normal(delta.registry) == normal(full)
+    if profile == "current":
+        renamed = next(s for s in delta.registry.skills if s.source.value == "add-dir")
+        assert renamed.name == "extra:clash" and renamed.state.listed.value != "no"
+
+
 def test_shadowed_copies_are_redecided(tmp_path):
     workspace = create_demo_workspace(tmp_path / "demo")
     before = load_registry(workspace)
@@ -221,8 +242,9 @@ def test_shadowed_copies_are_redecided(tmp_path):
 
 
 _NAMES = ["alpha", "beta", "gamma"]
+_PLACES = ["user", "project", "add-dir", "managed", "plugin"]
 _OPS = st.lists(st.tuples(st.sampled_from(["add", "edit", "delete", "hide", "deny"]),
-                          st.sampled_from(["user", "project"]), st.sampled_from(_NAMES)), min_size=1, max_size=6)
+                          st.sampled_from(_PLACES), st.sampled_from(_NAMES)), min_size=1, max_size=6)
 
 
 @hsettings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -232,17 +254,25 @@ def test_random_edit_sequences(tmp_path_factory, ops, profile):
     from skillmanager.core.load.workspace import Workspace
 
     root = tmp_path_factory.mktemp("inc")
-    home, cwd = root / "home", root / "repo"
+    home, cwd, extra, managed, plugin = (root / "home", root / "repo", root / "extra", root / "managed",
+                                         root / "plug")
     (cwd / ".git").mkdir(parents=True)
     (home / ".claude").mkdir(parents=True)
+    write(plugin / ".claude-plugin" / "plugin.json", json.dumps({"name": "plug"}))
     for name in _NAMES[:2]:
         write(home / ".claude/skills" / name / "SKILL.md", skill_md(f"user {name}"))
     write(cwd / ".claude/skills/beta/SKILL.md", skill_md("project beta"))
+    write(extra / ".claude/skills/beta/SKILL.md", skill_md("add-dir beta"))  # a clash current renames
+    write(managed / ".claude/skills/gamma/SKILL.md", skill_md("managed gamma"))
+    write(plugin / "skills/alpha/SKILL.md", skill_md("plugin alpha"))
+    bases = {"user": home / ".claude/skills", "project": cwd / ".claude/skills", "add-dir": extra / ".claude/skills",
+             "managed": managed / ".claude/skills", "plugin": plugin / "skills"}
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", "")}
-    workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, env=env, profile=profile)
+    workspace = Workspace.create(home=home, cwd=cwd, managed_root=managed, add_dirs=[extra], plugin_dirs=[plugin],
+                                 env=env, profile=profile)
     registry = load_registry(workspace)
     for step, (op, where, name) in enumerate(ops):
-        base = (home if where == "user" else cwd) / ".claude/skills"
+        base = bases[where]
         path = base / name / "SKILL.md"
         if op == "add":
             write(path, skill_md(f"{where} {name} {step}"))

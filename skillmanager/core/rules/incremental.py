@@ -217,8 +217,15 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
     add: list[tuple[_SkillsDir, Skill]] = []
     # workspace diagnostics about an entry (a skipped file, a loop) go away or change only in a full reload
     flagged = {str(d.path) for d in registry.diagnostics if d.path is not None}
+    # current renames an --add-dir skill whose name is taken (`extra:clash`): that decision is made over the
+    # whole load order in load_registry, so any change to such a name takes the full pass
+    scoped = registry.profile.add_dir_clash_scoped
+    add_dir_names = {s.scoped_from or s.name for s in skills if s.source is SourceKind.ADD_DIR} if scoped else set()
+    file_names = {s.scoped_from or s.name for s in skills if s.source in _FILE_SKILL_KINDS} if scoped else set()
     for (base, name), where in sorted(entries.items(), key=lambda kv: (kv[1].rank, kv[0][1])):
         entry = str(base / name)
+        if name in add_dir_names or (where.source is SourceKind.ADD_DIR and name in file_names):
+            raise _NeedsFullReload(f"{entry}: an --add-dir skill is renamed when its name is taken")
         if any(f == entry or f.startswith(entry + os.sep) for f in flagged):
             raise _NeedsFullReload(f"{entry} has a workspace diagnostic")
         index = position.get((str(base), name))
