@@ -37,6 +37,13 @@ class Diagnostic:
         }
 
 
+class SkillKind(enum.StrEnum):
+    """A SKILL.md folder or a legacy command file (serialises as "skill" / "command")."""
+
+    SKILL = "skill"
+    COMMAND = "command"
+
+
 class SourceKind(enum.Enum):
     """Where a skill came from. Values are the stable names used in JSON output."""
 
@@ -133,7 +140,7 @@ class Skill:
     """One skill or legacy command as Claude Code loads it."""
 
     name: str  # the invocation name: directory name, `a:b` for nested commands, `plugin:name`
-    kind: str  # "skill" | "command"
+    kind: SkillKind
     source: SourceKind
     source_root: Path | None  # the skills/commands directory it was found in
     path: Path | None  # SKILL.md / command file (None for bundled)

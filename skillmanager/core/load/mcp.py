@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from .frontmatter import parse_document
-from ..model import Diagnostic, Severity, Skill, SourceKind
+from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..versions.profiles import Profile
 from .safe_read import read_regular_bytes
 from .skill_file import skill_from_document
@@ -47,7 +47,7 @@ def load_mcp_skills(path: Path | None, profile: Profile, diagnostics: list[Diagn
         for key in ("description", "when_to_use"):
             if item.get(key) is not None:
                 fm[key] = item[key]
-        skill = skill_from_document(fm, doc.body, name=f"{server}:{item['name']}", kind="skill",
+        skill = skill_from_document(fm, doc.body, name=f"{server}:{item['name']}", kind=SkillKind.SKILL,
                                     source=SourceKind.MCP, profile=profile, source_root=path, path=None,
                                     skill_dir=None, fallback_label="Skill", allow_paths=False,
                                     diagnostics=doc.diagnostics, size=len(body.encode("utf-8")))

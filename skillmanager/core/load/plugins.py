@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..model import Diagnostic, Severity, Skill, SourceKind
+from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..versions.profiles import Profile
 from .safe_read import read_regular_bytes
 from .skill_file import load_skill_file
@@ -196,7 +196,7 @@ def _plugin_commands(plugin: Plugin, profile: Profile, diagnostics: list[Diagnos
             is_skill = _is_skill_md(path.name)
             from .sources import command_name
             name = f"{plugin.name}:{command_name(path, base)}"
-            skill = load_skill_file(path, name=name, kind="command", source=SourceKind.PLUGIN_COMMAND,
+            skill = load_skill_file(path, name=name, kind=SkillKind.COMMAND, source=SourceKind.PLUGIN_COMMAND,
                                     profile=profile, source_root=base, skill_dir=None,
                                     fallback_label="Plugin skill" if is_skill else "Plugin command",
                                     allow_paths=False, skipped=diagnostics)
@@ -232,7 +232,7 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
                 continue
             if profile.plugin_skill_colon_to_dash:  # current: dir `pre:x` → `shared0:pre-x`, `café` → `kit0:caf-`
                 name = _PLUGIN_NAME_UNSAFE.sub("-", name)  # (fuzz-reg seeds 1, 25)
-            skill = load_skill_file(path, name=f"{plugin.name}:{name}", kind="skill",
+            skill = load_skill_file(path, name=f"{plugin.name}:{name}", kind=SkillKind.SKILL,
                                     source=SourceKind.PLUGIN_SKILL, profile=profile, source_root=root,
                                     skill_dir=skill_dir, fallback_label="Plugin skill", allow_paths=False,
                                     skipped=diagnostics)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .frontmatter import description_from_body, parse_boolean, parse_document
-from ..model import Diagnostic, Severity, Skill, SourceKind
+from ..model import Diagnostic, Severity, Skill, SkillKind, SourceKind
 from ..versions.profiles import LEGACY, Profile
 from .safe_read import read_text_file
 from .yaml12 import js_string
@@ -50,7 +50,7 @@ def effective_paths(front_matter: dict[str, Any]) -> list[str] | None:
     return parse_paths(front_matter.get("paths"))
 
 
-def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, profile: Profile,
+def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKind, profile: Profile,
                     source_root: Path | None, skill_dir: Path | None, fallback_label: str,
                     plugin: str | None = None, scope_dir: Path | None = None,
                     allow_paths: bool = True, display_names: bool = True,
@@ -89,7 +89,7 @@ def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, pro
                                diagnostics=diagnostics, size=size)
 
 
-def skill_from_document(front_matter: dict[str, Any], body: str, *, name: str, kind: str, source: SourceKind,
+def skill_from_document(front_matter: dict[str, Any], body: str, *, name: str, kind: SkillKind, source: SourceKind,
                         profile: Profile, source_root: Path | None, path: Path | None, skill_dir: Path | None,
                         fallback_label: str, plugin: str | None = None, scope_dir: Path | None = None,
                         allow_paths: bool = True, display_names: bool = True,

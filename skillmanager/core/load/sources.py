@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..model import Diagnostic, Severity, Skill, SourceKind
+from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import locale_compare_key
 from ..versions.profiles import Profile
 from .safe_read import special_file_kind
@@ -94,7 +94,7 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
         name = entry.name
         skill_dir = base / name
         file_text = prefix + name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
-        skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind="skill", source=source,
+        skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind=SkillKind.SKILL, source=source,
                                 profile=profile, source_root=base, skill_dir=skill_dir,
                                 fallback_label="Skill", scope_dir=scope_dir, path_text=file_text,
                                 skipped=diagnostics)
@@ -279,7 +279,7 @@ def load_commands_dir(base: Path, source: SourceKind, profile: Profile, diagnost
     out: list[Skill] = []
     for path in transform_skill_files(find_markdown_files(base, diagnostics)):
         is_skill = _is_skill_md(path.name)
-        skill = load_skill_file(path, name=command_name(path, base), kind="command", source=source,
+        skill = load_skill_file(path, name=command_name(path, base), kind=SkillKind.COMMAND, source=source,
                                 profile=profile, source_root=base, skill_dir=path.parent if is_skill else None,
                                 fallback_label="Custom command", scope_dir=scope_dir, allow_paths=False,
                                 display_names=False, skipped=diagnostics)

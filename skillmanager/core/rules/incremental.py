@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..edit.atomic_write import TEMP_PREFIX
-from ..model import Skill, SourceKind
+from ..model import Skill, SourceKind, SkillKind
 from ..versions.profiles import SOURCE_ORDER
 from .registry import Registry, decide_states, load_registry
 from ..load.settings import load_settings, settings_paths
@@ -190,7 +190,7 @@ def _dir_key(skill: Skill) -> tuple[Path, str] | None:
 def _load_entry(registry: Registry, where: _SkillsDir, name: str) -> Skill | None:
     skill_dir = where.base / name
     skipped: list = []
-    skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind="skill", source=where.source,
+    skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind=SkillKind.SKILL, source=where.source,
                             profile=registry.profile, source_root=where.base, skill_dir=skill_dir,
                             fallback_label="Skill", scope_dir=where.scope_dir, skipped=skipped)
     if skipped:  # an unreadable file is a workspace diagnostic ("skill-skipped"): load_registry places it

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..load.mcp import load_mcp_skills
-from ..model import Diagnostic, Invoker, Listed, SettingDecision, Skill, SourceKind
+from ..model import Diagnostic, Invoker, Listed, SettingDecision, Skill, SourceKind, SkillKind
 from ..load.plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
 from ..versions.profiles import SOURCE_ORDER, Profile
 from ..load.settings import EffectiveSettings, display_names, load_settings
@@ -158,7 +158,7 @@ def _bundled_skills(profile: Profile) -> list[Skill]:
     out = []
     for entry in profile.bundled:
         kind = SourceKind.BUILTIN_COMMAND if entry.kind == "builtin-command" else SourceKind.BUNDLED
-        skill = Skill(name=entry.name, kind="skill", source=kind, source_root=None, path=None, skill_dir=None,
+        skill = Skill(name=entry.name, kind=SkillKind.SKILL, source=kind, source_root=None, path=None, skill_dir=None,
                       description="<bundled with Claude Code>", bundled_width=entry.width,
                       bundled_length=entry.length, aliases=entry.aliases)
         skill.group = kind.value
