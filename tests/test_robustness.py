@@ -418,7 +418,7 @@ def exercise_core(tree: Tree, profile: str) -> None:
         # a manifest that names its own command paths replaces commands/: Claude Code never reads what is there
         expected = [(what, p) for what, p in expected if not what.endswith("at plugin-cmd")]
     if (isinstance(manifest_data, dict) and manifest_data.get("skills")
-            and not registry.profile.plugin_default_skills_dir_kept):
+            and not registry.profile.supports(Feature.PLUGIN_DEFAULT_SKILLS_DIR_KEPT)):
         # a manifest that names its own skill paths replaces skills/ where the version does not keep it
         expected = [(what, p) for what, p in expected if not what.endswith("at plugin")]
     missing = [what for what, p in expected if not _named(p, paths)]
