@@ -12,7 +12,6 @@ Usage: python benchmarks/scan.py [--skills 5000] [--packages 200] [--repeat 5] [
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile

@@ -14,8 +14,11 @@ from skillmanager.core.layers.arguments import (ArgumentsTooLong, escape_shell_b
                                                 split_arguments, substitute_arguments)
 from skillmanager.core.load.skill_file import parse_argument_names
 from skillmanager.core.js.shell_quote import ShellQuoteError, parse
+from skillmanager.core.versions.profiles import get_profile
 
 from locations import LEGACY_CLI_JS as CLI_JS, missing  # noqa: E402
+
+LEGACY_P, CURRENT_P = get_profile("legacy"), get_profile("current")
 
 LEGACY_SPLITS = [  # observed with 2.1.88 (expand-args)
     ('one "two three"', ["one", "two three"]),
@@ -92,17 +95,17 @@ CURRENT_SPLITS = [  # observed with 2.1.332 (expand-args)
 
 @pytest.mark.parametrize(("text", "words"), LEGACY_SPLITS)
 def test_legacy_split(text, words):
-    assert split_arguments(text, "legacy") == words
+    assert split_arguments(text, LEGACY_P) == words
 
 
 @pytest.mark.parametrize(("text", "words"), CURRENT_SPLITS)
 def test_current_split(text, words):
-    assert split_arguments(text, "current") == words
+    assert split_arguments(text, CURRENT_P) == words
 
 
 def test_current_split_limits():
     assert first_command_words("x" * 10_001) == []
-    assert split_arguments("a " * 6000, "current") == ["a"] * 6000  # > 10,000 chars: whitespace fallback
+    assert split_arguments("a " * 6000, CURRENT_P) == ["a"] * 6000  # > 10,000 chars: whitespace fallback
 
 
 def test_shell_quote_objects():
@@ -159,43 +162,43 @@ PH = "N1=[$first] N2=[$second] NL=[$firstly] NB=[$first[0]] ND=[$first-dash] D0=
 
 
 def test_placeholders_legacy():
-    out = substitute_arguments(PH, 'one "two three" four', "legacy", ["first", "second"])
+    out = substitute_arguments(PH, 'one "two three" four', LEGACY_P, ["first", "second"])
     assert out == ("N1=[one] N2=[two three] NL=[$firstly] NB=[$first[0]] ND=[one-dash] D0=[one] D9=[] A5=[] "
                    'AX=[one "two three" fourX]')
 
 
 def test_placeholders_current():
-    out = substitute_arguments(PH, 'one "two three" four', "current", ["first", "second"])
+    out = substitute_arguments(PH, 'one "two three" four', CURRENT_P, ["first", "second"])
     assert out == ("N1=[one] N2=[two three] NL=[$firstly] NB=[$first[0]] ND=[one-dash] D0=[one] D9=[$9] "
                    'A5=[$ARGUMENTS[5]] AX=[one "two three" fourX]')
 
 
 def test_legacy_js_replacement_patterns_and_resubstitution():
     # $$ → $, $& → the match, $` → the text before it (observed: expand-args)
-    assert substitute_arguments("A=[$ARGUMENTS]", "x$$y p$&q r$`s", "legacy") == "A=[x$y p$ARGUMENTSq rA=[s]"
-    assert substitute_arguments("[$first]", "$second X", "legacy", ["first", "second"]) == "[X]"
-    assert substitute_arguments("[$first]", "$second X", "current", ["first", "second"]) == "[$second]"
-    assert substitute_arguments("A=[$ARGUMENTS]", "x$$y p$&q", "current") == "A=[x$$y p$&q]"
+    assert substitute_arguments("A=[$ARGUMENTS]", "x$$y p$&q r$`s", LEGACY_P) == "A=[x$y p$ARGUMENTSq rA=[s]"
+    assert substitute_arguments("[$first]", "$second X", LEGACY_P, ["first", "second"]) == "[X]"
+    assert substitute_arguments("[$first]", "$second X", CURRENT_P, ["first", "second"]) == "[$second]"
+    assert substitute_arguments("A=[$ARGUMENTS]", "x$$y p$&q", CURRENT_P) == "A=[x$$y p$&q]"
 
 
 def test_escapes_and_appending():
-    assert substitute_arguments("\\$0 $$0", "one", "current") == "$0 $one"
-    assert substitute_arguments("\\$0 $$0", "one", "legacy") == "\\one $one"
-    assert substitute_arguments("No placeholder.\n", "x y", "legacy") == "No placeholder.\n\n\nARGUMENTS: x y"
-    assert substitute_arguments("No placeholder.\n", "x y", "current") == "No placeholder.\n\n\nARGUMENTS: x y"
-    assert substitute_arguments("No placeholder.\n", "", "current") == "No placeholder.\n"
+    assert substitute_arguments("\\$0 $$0", "one", CURRENT_P) == "$0 $one"
+    assert substitute_arguments("\\$0 $$0", "one", LEGACY_P) == "\\one $one"
+    assert substitute_arguments("No placeholder.\n", "x y", LEGACY_P) == "No placeholder.\n\n\nARGUMENTS: x y"
+    assert substitute_arguments("No placeholder.\n", "x y", CURRENT_P) == "No placeholder.\n\n\nARGUMENTS: x y"
+    assert substitute_arguments("No placeholder.\n", "", CURRENT_P) == "No placeholder.\n"
     # current: a missing index is not a replacement, so the raw arguments are appended
-    assert substitute_arguments("[$9]", "x", "current") == "[$9]\n\nARGUMENTS: x"
-    assert substitute_arguments("[$9]", "x", "legacy") == "[]"
+    assert substitute_arguments("[$9]", "x", CURRENT_P) == "[$9]\n\nARGUMENTS: x"
+    assert substitute_arguments("[$9]", "x", LEGACY_P) == "[]"
 
 
 def test_current_longest_name_first_and_limits():
-    assert substitute_arguments("$ab $a", "1 2", "current", ["a", "ab"]) == "2 1"
+    assert substitute_arguments("$ab $a", "1 2", CURRENT_P, ["a", "ab"]) == "2 1"
     with pytest.raises(ArgumentsTooLong):
-        substitute_arguments("$ARGUMENTS" * 5, "x" * 1_000_000, "current")
+        substitute_arguments("$ARGUMENTS" * 5, "x" * 1_000_000, CURRENT_P)
 
 
 def test_current_inserted_values_cannot_start_shell():
     assert escape_shell_bangs("a !`id` b!`x` !z") == "a \\! `id` b! `x` \\!z"
-    out = substitute_arguments("run: $ARGUMENTS", "!`id`", "current", value_transform=escape_shell_bangs)
+    out = substitute_arguments("run: $ARGUMENTS", "!`id`", CURRENT_P, value_transform=escape_shell_bangs)
     assert out == "run: \\! `id`"

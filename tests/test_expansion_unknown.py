@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 from skillmanager.core.layers.expansion import _closest_name, _osa_distance, expand
 from skillmanager.core.model import Skill, SourceKind
+from skillmanager.core.versions.profiles import get_profile
 
 
 def _skill(name: str, source: SourceKind = SourceKind.PROJECT, **kw) -> Skill:
@@ -19,11 +20,11 @@ def _skill(name: str, source: SourceKind = SourceKind.PROJECT, **kw) -> Skill:
 
 
 def _registry(*skills: Skill, profile: str = "current"):
-    return SimpleNamespace(skills=list(skills), profile=profile, settings=None, workspace=None)
+    return SimpleNamespace(skills=list(skills), profile=get_profile(profile), settings=None, workspace=None)
 
 
 def _refusal(registry, name: str, profile: str = "current") -> str:
-    result = expand(registry, name, args="a b", profile=profile, session_id="s")
+    result = expand(registry, name, args="a b", profile=get_profile(profile), session_id="s")
     assert result.is_error
     return result.refusal
 

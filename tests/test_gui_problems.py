@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("PySide6")
-from PySide6.QtCore import QModelIndex, Qt  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtTest import QAbstractItemModelTester  # noqa: E402
 
 from skillmanager.core.demo import create_demo_workspace  # noqa: E402

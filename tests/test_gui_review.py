@@ -2,7 +2,6 @@
 workspace-bar mistakes, wording, keyboard paths (pytest-qt, offscreen)."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

@@ -11,7 +11,6 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from skillmanager.gui.engine import skill_identity  # noqa: E402
 from skillmanager.gui.models.registry_model import Role  # noqa: E402
 from gui_support import demo_window  # noqa: E402
 

@@ -446,7 +446,7 @@ def test_property_set_key(data) -> None:
         member = node.last_member(key) if node.kind == "object" else None
         if member is None:
             break
-        parent, node = node, member.value
+        node = member.value
     else:
         start, end = node.start, node.end
         lo, hi = _changed_region(text, new)

@@ -13,13 +13,15 @@ from skillmanager.core.layers.listing import (BUNDLED, BUILTIN_COMMAND, CUT_BUDG
 from skillmanager.core.versions.profiles import get_profile
 from skillmanager.core.js.textwidth import display_width, safe_for_output
 
+LEGACY_P, CURRENT_P = get_profile("legacy"), get_profile("current")
+
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 def test_budget_table():
     """Spec §3: observed budgets per model."""
     def budget(profile, **kw):
-        return budget_facts(profile, **kw).budget
+        return budget_facts(get_profile(profile), **kw).budget
     assert budget("legacy") == 8000
     assert budget("legacy", model="claude-sonnet-4-6[1m]") == 40000
     assert budget("current") == 30000  # claude-opus-5-5: 1M × 3 × 1 %
@@ -31,9 +33,9 @@ def test_budget_table():
     assert budget("legacy", context_window=100_000) == 4000
     assert budget("current", budget=1234) == 1234 and budget("legacy", budget=0) == 8000  # Number("0") is falsy
     assert budget("current", settings={"skillListingBudgetFraction": 0.02}) == 60000
-    assert budget_facts("current").placement == SYSTEM
-    assert budget_facts("current", model="claude-sonnet-4-6").placement == REMINDER
-    assert budget_facts("legacy").placement == REMINDER
+    assert budget_facts(CURRENT_P).placement == SYSTEM
+    assert budget_facts(CURRENT_P, model="claude-sonnet-4-6").placement == REMINDER
+    assert budget_facts(LEGACY_P).placement == REMINDER
 
 
 def test_per_entry_cap_in_utf16_units():
@@ -42,36 +44,36 @@ def test_per_entry_cap_in_utf16_units():
     assert safe_for_output(text).endswith("\ufffd\u2026")  # printable without crashing
     assert capped_description("x" * 250, 250) == ("x" * 250, False)
     entry = ListingEntry("e", "é" * 300)
-    legacy = build_listing([entry], "legacy")
+    legacy = build_listing([entry], LEGACY_P)
     assert legacy.entries[0].why == CUT_PER_ENTRY_CAP and len(legacy.entries[0].full_text) == len("- e: ") + 250
 
 
 def test_when_to_use_newlines_per_profile():
     entry = ListingEntry("w", "Desc.", when_to_use="line one\nline two\n")
-    assert build_listing([entry], "legacy").body == "- w: Desc. - line one\nline two\n"
-    assert build_listing([entry], "current").body == "- w: Desc. - line one line two "
+    assert build_listing([entry], LEGACY_P).body == "- w: Desc. - line one\nline two\n"
+    assert build_listing([entry], CURRENT_P).body == "- w: Desc. - line one line two "
 
 
 def test_wrappers():
     entry = ListingEntry("a", "b")
-    assert build_listing([entry], "legacy").text == f"<system-reminder>\n{HEADER}\n\n- a: b\n</system-reminder>\n"
-    assert build_listing([entry], "current").text == f"{HEADER}\n\n- a: b"
-    assert build_listing([entry], "current", model="claude-sonnet-4-6").text == \
+    assert build_listing([entry], LEGACY_P).text == f"<system-reminder>\n{HEADER}\n\n- a: b\n</system-reminder>\n"
+    assert build_listing([entry], CURRENT_P).text == f"{HEADER}\n\n- a: b"
+    assert build_listing([entry], CURRENT_P, model="claude-sonnet-4-6").text == \
         f"<system-reminder>\n{HEADER}\n\n- a: b\n</system-reminder>"
-    assert build_listing([], "legacy").text == ""
+    assert build_listing([], LEGACY_P).text == ""
 
 
 def test_legacy_three_levels():
     bundled = ListingEntry("bun", kind=BUNDLED, bundled_width=50, bundled_length=50)
     rest = [ListingEntry(f"s{i}", "d" * 60) for i in range(3)]
-    full = build_listing([bundled] + rest, "legacy", budget=10_000)
+    full = build_listing([bundled] + rest, LEGACY_P, budget=10_000)
     assert full.totals.level == "full" and not any(e.cut for e in full.entries)
     # (budget − (50+1) − Σ(name+4) − 2) / 3 = (200 − 51 − 18 − 2) / 3 = 43
-    cut = build_listing([bundled] + rest, "legacy", budget=200)
+    cut = build_listing([bundled] + rest, LEGACY_P, budget=200)
     assert cut.totals.level == "truncated" and cut.totals.max_desc_len == 43
     assert cut.entries[1].shown_text == "- s0: " + "d" * 42 + "\u2026" and cut.entries[1].why == CUT_BUDGET
     assert cut.entries[0].shown_text.startswith("- bun [bundled entry: width 50")
-    names = build_listing([bundled] + rest, "legacy", budget=100)
+    names = build_listing([bundled] + rest, LEGACY_P, budget=100)
     assert names.totals.level == "names-only"
     assert [e.shown_text for e in names.entries[1:]] == ["- s0", "- s1", "- s2"]
     assert names.entries[1].why == CUT_NAMES_ONLY_LEVEL
@@ -81,12 +83,12 @@ def test_current_priority_mode():
     entries = [ListingEntry("big", "x" * 100), ListingEntry("small", "y" * 10), ListingEntry("init", "i",
                kind=BUILTIN_COMMAND, bundled_width=20, bundled_length=20),
                ListingEntry("bun", kind=BUNDLED, bundled_width=30, bundled_length=30)]
-    result = build_listing(entries, "current", budget=70)
+    result = build_listing(entries, CURRENT_P, budget=70)
     shown = [e.shown_text for e in result.entries]
     # fixed: the bundled entry; the rest start as `- name`; `big` does not fit, the later `small` does
     assert shown[0] == "- big" and shown[1] == "- small: " + "y" * 10 and shown[2] == "- init"
     assert result.totals.level == "priority" and result.entries[0].why == CUT_BUDGET
-    scored = build_listing([ListingEntry("a", "x" * 20), ListingEntry("b", "y" * 20, score=5)], "current", budget=40)
+    scored = build_listing([ListingEntry("a", "x" * 20), ListingEntry("b", "y" * 20, score=5)], CURRENT_P, budget=40)
     assert [e.shown_text for e in scored.entries] == ["- a", "- b: " + "y" * 20]
 
 
@@ -94,15 +96,15 @@ def test_current_name_only_override_and_display_names():
     entries = [ListingEntry("pdf-tool", "Makes PDFs.", display_name="pdf"), ListingEntry("Bad_Name", "Odd.",
                display_name="Bad Name!"), ListingEntry("quiet", "Hidden desc.", display_name="q", force_name_only=True),
                ListingEntry("plug:deploy", "Deploys.", display_name="deploy")]
-    current = build_listing(entries, "current")
+    current = build_listing(entries, CURRENT_P)
     assert current.body.split("\n") == ["- pdf-tool (pdf): Makes PDFs.", "- Bad_Name: Odd.", "- quiet",
                                         "- plug:deploy: Deploys."]
     assert current.entries[2].why == CUT_NAME_ONLY_OVERRIDE
-    collapsed = build_listing(entries[:1] + [ListingEntry("z", "w" * 50)], "current", budget=20)
+    collapsed = build_listing(entries[:1] + [ListingEntry("z", "w" * 50)], CURRENT_P, budget=20)
     assert collapsed.entries[0].shown_text == "- pdf-tool (pdf)"
-    assert build_listing(entries, "legacy").body.startswith("- pdf-tool: Makes PDFs.")
+    assert build_listing(entries, LEGACY_P).body.startswith("- pdf-tool: Makes PDFs.")
     clash = [ListingEntry("a", "A.", display_name="b"), ListingEntry("b", "B.")]  # `b` resolves to the other skill
-    assert build_listing(clash, "current").body == "- a: A.\n- b: B."
+    assert build_listing(clash, CURRENT_P).body == "- a: A.\n- b: B."
 
 
 def test_render_delta_matches_sim_goldens():
@@ -114,12 +116,12 @@ def test_render_delta_matches_sim_goldens():
     src = DiscoveredDir("src", [ListingEntry("clash", "SRC clash."), ListingEntry("both", "SRC both."),
                                 ListingEntry("aa-src-only", "SRC only (aa)."), ListingEntry("zz-src-only", "SRC only.")],
                         scoped={"clash", "both"}, unscoped_clash={"clash"})
-    delta = render_delta("current", discovered=[api, src])
+    delta = render_delta(CURRENT_P, discovered=[api, src])
     assert delta.placement == SYSTEM and delta.system_text == expected
 
     sonnet = json.loads((GOLDEN / "sim-sonnet" / "current.json").read_text(encoding="utf-8"))
     tool_result = sonnet["calls"][0]["tool_result"]
-    delta = render_delta("current", model="claude-sonnet-4-6",
+    delta = render_delta(CURRENT_P, model="claude-sonnet-4-6",
                          discovered=[DiscoveredDir("packages/api/src", [ListingEntry("src-skill", "api/src skill.")]),
                                      DiscoveredDir("packages/api", [ListingEntry("clash", "API clash."),
                                                                     ListingEntry("api-skill", "api skill.")],
@@ -131,7 +133,7 @@ def test_render_delta_matches_sim_goldens():
     new = [ListingEntry("aa-src-only", "SRC only (aa)."), ListingEntry("both", "API both."),
            ListingEntry("zz-src-only", "SRC only."), ListingEntry("aa-api-only", "API only (aa)."),
            ListingEntry("zz-api-only", "API only.")]
-    assert legacy["calls"][0]["tool_result"].endswith(render_delta("legacy", new_entries=new).tool_result_suffix)
+    assert legacy["calls"][0]["tool_result"].endswith(render_delta(LEGACY_P, new_entries=new).tool_result_suffix)
 
 
 # --- properties ------------------------------------------------------------------------------------
@@ -171,7 +173,7 @@ def _check_adds_up(result, profile):
 @settings(max_examples=300, deadline=None)
 @given(_entries(), st.integers(1, 3000))
 def test_legacy_properties(entries, budget):
-    result = build_listing(entries, "legacy", budget=budget)
+    result = build_listing(entries, LEGACY_P, budget=budget)
     totals = result.totals
     _check_adds_up(result, "legacy")
     if any(CUT_BUDGET in e.reasons or CUT_NAMES_ONLY_LEVEL in e.reasons for e in result.entries):
@@ -189,7 +191,7 @@ def test_legacy_properties(entries, budget):
 @settings(max_examples=300, deadline=None)
 @given(_entries(), st.integers(1, 3000))
 def test_current_properties(entries, budget):
-    result = build_listing(entries, "current", budget=budget)
+    result = build_listing(entries, CURRENT_P, budget=budget)
     totals = result.totals
     _check_adds_up(result, "current")
     if any(CUT_BUDGET in e.reasons for e in result.entries):
@@ -205,9 +207,9 @@ def test_current_properties(entries, budget):
 
 
 def test_profile_bundled_data_loaded():
-    legacy = get_profile("legacy").bundled
+    legacy = LEGACY_P.bundled
     assert [b.name for b in legacy] == ["update-config", "simplify", "loop", "claude-api"]
-    current = get_profile("current").bundled
+    current = CURRENT_P.bundled
     assert current[-1].name == "security-review" and current[-1].kind == "builtin-command"
 
 

@@ -15,7 +15,6 @@ import io
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -32,9 +31,10 @@ from skillmanager.core.layers.expansion import expand
 from skillmanager.core.layers.listing import build_listing
 from skillmanager.core.rules.registry import load_registry
 from skillmanager.core.load.safe_read import MAX_SKILL_BYTES, read_text_file
-from skillmanager.core.simulator.session import Scenario, Session, Step
+from skillmanager.core.simulator.session import Scenario, Session
 from skillmanager.core.checks.validate import validate_paths, validate_registry
 from skillmanager.core.load.workspace import Workspace
+from skillmanager.core.versions.features import Feature
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -418,7 +418,7 @@ def exercise_core(tree: Tree, profile: str) -> None:
         # a manifest that names its own command paths replaces commands/: Claude Code never reads what is there
         expected = [(what, p) for what, p in expected if not what.endswith("at plugin-cmd")]
     if (isinstance(manifest_data, dict) and manifest_data.get("skills")
-            and not registry.profile.plugin_default_skills_dir_kept):
+            and not registry.profile.supports(Feature.PLUGIN_DEFAULT_SKILLS_DIR_KEPT)):
         # a manifest that names its own skill paths replaces skills/ where the version does not keep it
         expected = [(what, p) for what, p in expected if not what.endswith("at plugin")]
     missing = [what for what, p in expected if not _named(p, paths)]
@@ -782,7 +782,7 @@ def test_unreadable_dirs_without_privileges():
         listed = {s["path"]: s for s in results["list"]}
         # Claude Code skips a skill it cannot read (loadSkillsDir.ts returns null): not listed, but said on stderr
         assert str(locked_file) not in listed
-        assert f"permission denied" in list_stderr and str(locked_file) in list_stderr
+        assert "permission denied" in list_stderr and str(locked_file) in list_stderr
     finally:
         for dirpath, dirnames, _ in os.walk(root):
             for name in dirnames:

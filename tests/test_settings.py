@@ -2,6 +2,9 @@
 from pathlib import Path
 
 from skillmanager.core.load.settings import load_settings, merge_settings, parse_skill_rule, read_settings_json
+from skillmanager.core.versions.profiles import get_profile
+
+LEGACY_P, CURRENT_P = get_profile("legacy"), get_profile("current")
 
 
 def _w(path: Path, text: str) -> Path:
@@ -47,16 +50,16 @@ def test_deny_rule_forms():
     from skillmanager.core.load.settings import DenyRule, _rule_form
     def rule(c):
         return DenyRule(f"Skill({c})", c, _rule_form(c), "user", None)
-    assert rule("/foo").matches("foo", current=False)
-    assert rule("review:*").matches("review-pr", current=False)
-    assert not rule("review *").matches("review-pr", current=False)
-    assert rule("review *").matches("review-pr", current=True)
+    assert rule("/foo").matches("foo", LEGACY_P)
+    assert rule("review:*").matches("review-pr", LEGACY_P)
+    assert not rule("review *").matches("review-pr", LEGACY_P)
+    assert rule("review *").matches("review-pr", CURRENT_P)
     # current globs only in its `skill:` form; a bare `to*` is an exact name (fuzz-reg seed 1017)
-    assert not rule("re*ew").matches("review", current=True) and rule("re*ew").matches("re*ew", current=True)
-    assert rule("skill:re*ew").matches("review", current=True) and not rule("skill:re*ew").matches("review", current=False)
-    assert rule(" skill : *view").matches("review", current=True) and not rule("skill:r*x").matches("review", current=True)
-    assert rule("cafe").matches("Bad Name!", current=True, also=("cafe",))  # the resolved skill's name (seed 1006)
-    assert not rule("cafe").matches("Bad Name!", current=False, also=("cafe",))
+    assert not rule("re*ew").matches("review", CURRENT_P) and rule("re*ew").matches("re*ew", CURRENT_P)
+    assert rule("skill:re*ew").matches("review", CURRENT_P) and not rule("skill:re*ew").matches("review", LEGACY_P)
+    assert rule(" skill : *view").matches("review", CURRENT_P) and not rule("skill:r*x").matches("review", CURRENT_P)
+    assert rule("cafe").matches("Bad Name!", CURRENT_P, also=("cafe",))  # the resolved skill's name (seed 1006)
+    assert not rule("cafe").matches("Bad Name!", LEGACY_P, also=("cafe",))
 
 
 def test_merge_arrays_union_and_objects_deep():

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from skillmanager.core.model import Severity
+from skillmanager.core.versions.profiles import get_profile
 from skillmanager.core.checks.validate import (
     AGENTSKILLS, CLAUDE_CODE, check_agentskills_text, lint_claude_code, lint_skills_dir,
     split_standard_front_matter, unmatchable_path_reason, validate_agentskills, validate_paths,
@@ -139,16 +140,16 @@ def test_no_description_shows_the_fallback(tmp_path):
 def test_entry_over_cap_says_where_it_is_cut(tmp_path):
     description = "x" * 240 + "TAIL-SEEN" + "y" * 20
     path = _skill(tmp_path, "long", f"---\ndescription: {description}\n---\nbody\n")
-    legacy = [f for f in lint_claude_code(path, profile="legacy") if f.code == "entry-over-cap"]
+    legacy = [f for f in lint_claude_code(path, profile=get_profile("legacy")) if f.code == "entry-over-cap"]
     assert len(legacy) == 1 and legacy[0].line == 2
     # legacy cap 250: the first 249 chars (240 x + "TAIL-SEEN") are kept, then "…"; the 20 y are cut
     assert "never sees “…yyyy" in legacy[0].message
-    assert [f for f in lint_claude_code(path, profile="current") if f.code == "entry-over-cap"] == []
+    assert [f for f in lint_claude_code(path, profile=get_profile("current")) if f.code == "entry-over-cap"] == []
 
 
 def test_when_to_use_counts_towards_the_cap(tmp_path):
     path = _skill(tmp_path, "wtu", "---\ndescription: short\nwhen_to_use: " + "w" * 300 + "\n---\n")
-    (finding,) = [f for f in lint_claude_code(path, profile="legacy") if f.code == "entry-over-cap"]
+    (finding,) = [f for f in lint_claude_code(path, profile=get_profile("legacy")) if f.code == "entry-over-cap"]
     assert finding.line == 3 and "308 characters" in finding.message  # "short - " + 300
 
 
@@ -178,8 +179,8 @@ def test_paths_lint_reads_lists_and_comma_strings(tmp_path):
 
 def test_unknown_shell_effort_context(tmp_path):
     path = _skill(tmp_path, "e", "---\ndescription: d\nshell: zsh\neffort: xhigh\ncontext: forked\n---\n")
-    legacy = _codes(lint_claude_code(path, profile="legacy"))
-    current = _codes(lint_claude_code(path, profile="current"))
+    legacy = _codes(lint_claude_code(path, profile=get_profile("legacy")))
+    current = _codes(lint_claude_code(path, profile=get_profile("current")))
     assert ("unknown-shell", 3) in legacy and ("unknown-context", 5) in legacy
     assert ("unknown-effort", 4) in legacy and ("unknown-effort", 4) not in current  # xhigh: current only
     ok = _skill(tmp_path, "ok", "---\ndescription: d\nshell: PowerShell\neffort: 3\ncontext: fork\n---\n")

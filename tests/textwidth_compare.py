@@ -1,7 +1,7 @@
 """Compare skillmanager.core.js.textwidth with the code Claude Code 2.1.88 ships, run in Node.
 
-    /work/venv312/bin/python tests/textwidth_compare.py                 # compare corpus + Unicode sample
-    /work/venv312/bin/python tests/textwidth_compare.py --write-golden  # also regenerate the golden file
+    .venv/bin/python tests/textwidth_compare.py                 # compare corpus + Unicode sample
+    .venv/bin/python tests/textwidth_compare.py --write-golden  # also regenerate the golden file
 
 The reference is tests/textwidth_compare.mjs (Claude Code's stringWidth/truncate rebuilt from cli.js.map).
 The golden file tests/data/string_width_golden.json holds node's answers for a few hundred diverse cases, so
@@ -25,15 +25,12 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from skillmanager.core.js.textwidth import cut_to_width, display_width, js_json_stringify, safe_for_output  # noqa: E402
+from locations import CORPUS as SHARED_CORPUS, LEGACY_CLI_MAP  # noqa: E402  (tests/ is on sys.path)
 
 COMPARE_MJS = REPO / "tests" / "textwidth_compare.mjs"
 GOLDEN = REPO / "tests" / "data" / "string_width_golden.json"
-CLI_MAP = Path(
-    os.environ.get(
-        "CC_LEGACY_CLI_MAP", str(Path(__file__).resolve().parents[1].parent / "oracle-clis/legacy/node_modules/@anthropic-ai/claude-code/cli.js.map")
-    )
-)
-CORPUS = Path(os.environ.get("SKILL_CORPUS", Path(__file__).resolve().parents[1].parent / "shared" / "corpus"))
+CLI_MAP = Path(os.environ.get("CC_LEGACY_CLI_MAP", LEGACY_CLI_MAP))
+CORPUS = Path(os.environ.get("SKILL_CORPUS", SHARED_CORPUS))
 # Absolute widths, plus negatives meaning width(s) - k: cuts right at the boundary, where wide chars matter.
 CUT_WIDTHS = [0, 1, 2, 3, 5, 20, 34, -1, -2]
 

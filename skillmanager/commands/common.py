@@ -6,7 +6,7 @@ import sys
 from typing import Any
 
 from skillmanager.core.model import Skill
-from skillmanager.core.versions.profiles import CURRENT, PROFILE_NAMES
+from skillmanager.core.versions.profiles import DEFAULT_PROFILE, PROFILE_NAMES
 from skillmanager.core.rules.registry import load_registry
 from skillmanager.core.load.workspace import Workspace, WorkspaceError
 
@@ -23,7 +23,7 @@ def add_workspace_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--plugin-dir", metavar="DIR", action="append", default=[],
                        help="a plugin root with .claude-plugin/plugin.json (repeatable)")
     group.add_argument("--mcp-skills", metavar="FILE", help="JSON list of MCP skills {server,name,description,when_to_use,body}")
-    group.add_argument("--profile", choices=PROFILE_NAMES, default=CURRENT,
+    group.add_argument("--profile", choices=PROFILE_NAMES, default=DEFAULT_PROFILE,
                        help="Claude Code family: legacy = 2.1.88, current = 2.1.3xx (default: current)")
     group.add_argument("--model", help="model id (default: settings `model`, $ANTHROPIC_MODEL, or the profile default)")
     group.add_argument("--context-window", type=int, metavar="TOKENS", help="context window in tokens (listing budget)")

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from skillmanager.core.model import Severity
+from skillmanager.core.versions.profiles import DEFAULT_PROFILE, get_profile
 from skillmanager.core.checks.validate import AGENTSKILLS, STANDARDS, ValidationReport, validate_paths
 
 NAME = "validate"
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if missing:
         out.write(f"skillmanager: error: no such file or directory: {missing[0]}\n")
         return 2
-    profile = getattr(args, "profile", None) or "current"
+    profile = get_profile(getattr(args, "profile", None) or DEFAULT_PROFILE)
     if args.paths:
         report = validate_paths(args.paths, standard=args.standard, profile=profile)
     else:

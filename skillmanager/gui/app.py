@@ -123,6 +123,7 @@ def new_demo_workspace(**overrides):
 
 
 def _saved_spec(settings: QSettings):
+    from skillmanager.core.versions.profiles import DEFAULT_PROFILE
     from skillmanager.gui.engine import WorkspaceSpec
 
     cwd = settings.value("workspace/cwd", "")
@@ -131,7 +132,7 @@ def _saved_spec(settings: QSettings):
     home = settings.value("workspace/home", "") or None
     as_list = lambda v: [Path(str(p)) for p in ([v] if isinstance(v, str) else (v or [])) if p]  # noqa: E731
     return WorkspaceSpec(cwd=Path(str(cwd)), home=Path(str(home)) if home else None,
-                         profile=str(settings.value("workspace/profile", "current") or "current"),
+                         profile=str(settings.value("workspace/profile", DEFAULT_PROFILE) or DEFAULT_PROFILE),
                          model=str(settings.value("workspace/model", "") or "") or None,
                          add_dirs=as_list(settings.value("workspace/add_dirs", [])),
                          plugin_dirs=as_list(settings.value("workspace/plugin_dirs", [])))

@@ -16,6 +16,7 @@ from typing import Hashable
 from PySide6.QtCore import QObject, QRunnable, QSettings, QThreadPool, Signal
 
 from skillmanager.core.model import Skill
+from skillmanager.core.versions.profiles import DEFAULT_PROFILE, default_profile
 from skillmanager.gui.engine import Snapshot, WorkspaceSpec, refresh_incremental, scan, skill_identity
 from skillmanager.gui.tasks import TaskRunner
 
@@ -103,7 +104,7 @@ class ChecksWorker(QRunnable):
 
     def run(self) -> None:
         registry = self.snapshot.registry
-        profile = getattr(registry, "profile", "current")
+        profile = getattr(registry, "profile", None) or default_profile()
         results = {}
         started = time.perf_counter()
         for count, skill in enumerate(self.snapshot.skills, 1):
@@ -187,7 +188,7 @@ class AppContext(QObject):
 
     @property
     def profile_name(self) -> str:
-        return self.spec.profile if self.spec else "current"
+        return self.spec.profile if self.spec else DEFAULT_PROFILE
 
     # --- scanning ------------------------------------------------------------------------------
     def rescan(self) -> int:

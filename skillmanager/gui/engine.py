@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from skillmanager.core.model import Skill, SourceKind
+from skillmanager.core.versions.profiles import DEFAULT_PROFILE
 from skillmanager.gui.plural import counted
 
 
@@ -32,7 +33,7 @@ class WorkspaceSpec:
     add_dirs: list[Path] = field(default_factory=list)
     plugin_dirs: list[Path] = field(default_factory=list)
     mcp_skills_file: Path | None = None
-    profile: str = "current"
+    profile: str = DEFAULT_PROFILE  # a profile name (the workspace bar's choice)
     model: str | None = None
     env: dict[str, str] | None = None
 
@@ -46,9 +47,7 @@ class WorkspaceSpec:
 
     @classmethod
     def from_workspace(cls, workspace) -> "WorkspaceSpec":
-        profile = getattr(workspace, "profile_name", None) or getattr(workspace, "profile", "current")
-        if not isinstance(profile, str):
-            profile = getattr(profile, "name", "current")
+        profile = workspace.profile.name
         return cls(cwd=workspace.cwd, home=workspace.home, managed_root=workspace.managed_root or False,
                    add_dirs=list(workspace.add_dirs), plugin_dirs=list(workspace.plugin_dirs),
                    mcp_skills_file=workspace.mcp_skills_file, profile=profile, model=workspace.model,
@@ -77,15 +76,6 @@ class Snapshot:
         if self._by_identity is None:
             self._by_identity = {skill_identity(s): s for s in self.skills}
         return self._by_identity.get(tuple(identity))
-
-
-def profile_of(workspace):
-    profile = getattr(workspace, "profile", None)
-    if isinstance(profile, str) or profile is None:
-        from skillmanager.core.versions.profiles import get_profile
-
-        return get_profile(profile or getattr(workspace, "profile_name", "current"))
-    return profile
 
 
 def scan(spec_or_workspace, progress: Callable[..., None] | None = None, generation: int = 0) -> Snapshot:
@@ -223,9 +213,7 @@ def group_skills(snapshot: Snapshot) -> list[SkillGroup]:
             if skills:
                 groups.append(SkillGroup(key, label, skills))
     else:
-        from skillmanager.core.versions.profiles import SOURCE_ORDER
-
-        order = SOURCE_ORDER.get(profile_of(workspace).name, tuple(SourceKind))
+        order = workspace.profile.source_order
         order = tuple(order) + tuple(k for k in SourceKind if k not in order)
         buckets: dict[tuple, list[Skill]] = {}
         for skill in snapshot.skills:

@@ -23,12 +23,13 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ORACLE_DIR = os.environ.get("ORACLE_DIR", "/work/shared/oracle")
+ORACLE_DIR = os.environ.get("ORACLE_DIR", os.path.join(os.path.dirname(REPO), "shared", "oracle"))
 RUN_ORACLE = os.path.join(ORACLE_DIR, "run_oracle.sh")
 SHARED_FIXTURE = os.path.join(ORACLE_DIR, "build_fixture.py")
+_CLIS = os.environ.get("SKILLMANAGER_ORACLE_CLIS", os.path.join(os.path.dirname(REPO), "oracle-clis"))
 DEFAULT_BINS = {
-    "legacy": "/work/oracle-clis/legacy/node_modules/@anthropic-ai/claude-code/cli.js",
-    "current": "/work/oracle-clis/current/node_modules/@anthropic-ai/claude-code/bin/claude.exe",
+    "legacy": os.path.join(_CLIS, "legacy/node_modules/@anthropic-ai/claude-code/cli.js"),
+    "current": os.path.join(_CLIS, "current/node_modules/@anthropic-ai/claude-code/bin/claude.exe"),
 }
 BIN_ENV = {"legacy": "CLAUDE_LEGACY_BIN", "current": "CLAUDE_CURRENT_BIN"}
 HEADER = "The following skills are available for use with the Skill tool:"

@@ -16,6 +16,7 @@ from typing import Iterable
 
 from .audit import AuditFinding, audit_skill, level_index
 from ..model import Diagnostic, Severity
+from ..versions.profiles import Profile
 
 # Badge levels, worst first: what a person should do about the skill.
 DANGER = "danger"  # audit high/critical: read it before you use it
@@ -62,7 +63,7 @@ def badge_for(findings: Iterable[AuditFinding], lint: Iterable[Diagnostic]) -> s
     return min(levels, key=BADGE_LEVELS.index, default=None)
 
 
-def check_skill(path: Path, *, kind: str = "skill", name: str | None = None, profile="current",
+def check_skill(path: Path, *, kind: str = "skill", name: str | None = None, profile: Profile | None = None,
                 known: Iterable[Diagnostic] = ()) -> SkillChecks:
     """Audit + lint one skill file. `known`: diagnostics the loader already reported (not repeated).
     Never raises: a check that fails becomes a note."""
@@ -112,9 +113,9 @@ class ChecksCache:
     hits: int = 0
     misses: int = 0
 
-    def get(self, path: Path, *, kind: str = "skill", name: str | None = None, profile="current",
+    def get(self, path: Path, *, kind: str = "skill", name: str | None = None, profile: Profile | None = None,
             known: Iterable[Diagnostic] = ()) -> SkillChecks:
-        profile_name = getattr(profile, "name", profile)
+        profile_name = profile.name if profile is not None else None
         known = tuple(known)
         key = (str(path), kind, name, profile_name, tuple((d.code, d.line) for d in known))
         stamp = _stamp(Path(path), kind)

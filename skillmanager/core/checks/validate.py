@@ -25,10 +25,11 @@ from ..js.strings import js_trim
 from ..rules.path_patterns import split_paths
 from ..load.frontmatter import BOM, description_from_body, parse_document
 from ..model import Diagnostic, Severity
-from ..versions.profiles import Profile, get_profile
+from ..versions.profiles import Profile, default_profile
 from ..load.safe_read import read_text_file
 from ..js.textwidth import utf16_len, utf16_slice
 from ..load.yaml12 import YAML_UNPRINTABLE, js_string, load_yaml12
+from ..versions.features import Feature
 
 AGENTSKILLS = "agentskills"
 CLAUDE_CODE = "claude-code"
@@ -268,8 +269,6 @@ IGNORED_SPELLINGS = {
     "disallowed_tools": "disallowed-tools",
 }
 SHELLS = ("bash", "powershell")  # frontmatterParser.ts FRONTMATTER_SHELLS (same in 2.1.332)
-EFFORT_LEVELS = {"legacy": ("low", "medium", "high", "max"),  # utils/effort.ts
-                 "current": ("low", "medium", "high", "xhigh", "max")}  # claude.exe `ba=[…]`
 _CAMEL_RE = re.compile(r"^[a-z]+(?:[A-Z][a-z0-9]*)+$")
 
 
@@ -303,19 +302,19 @@ def unmatchable_path_reason(pattern: str) -> str | None:
     return None
 
 
-def lint_claude_code(skill_md: Path, *, profile: Profile | str = "current", kind: str = "skill",
+def lint_claude_code(skill_md: Path, *, profile: Profile | None = None, kind: str = "skill",
                      name: str | None = None) -> list[Diagnostic]:
     """Claude Code's view of one SKILL.md (or legacy command file), as per-file findings."""
-    profile = get_profile(profile) if isinstance(profile, str) else profile
+    profile = profile or default_profile()
     read = read_text_file(skill_md)
     out = list(read.diagnostics)
     if read.text is None:
         return out
     text = read.text
-    doc = parse_document(text, strip_bom=profile.strips_bom, path=skill_md)
+    doc = parse_document(text, strip_bom=profile.supports(Feature.STRIPS_BOM), path=skill_md)
     out.extend(doc.diagnostics)
     fm = doc.front_matter
-    source = text[1:] if text.startswith(BOM) and profile.strips_bom else text
+    source = text[1:] if text.startswith(BOM) and profile.supports(Feature.STRIPS_BOM) else text
     resolved = name or (skill_md.parent.name if kind == "skill" else skill_md.stem)
     if doc.yaml_recovered:
         out.append(_info("yaml-recovered", "The front matter is not valid YAML; Claude Code loads it anyway by "
@@ -385,7 +384,7 @@ def _enum_findings(fm: dict, profile: Profile, source: str, path: Path) -> list[
                                           f"bash (valid: {', '.join(SHELLS)}).", path, key_line(source, "shell")))
     effort = fm.get("effort")
     if effort is not None and effort != "":
-        levels = EFFORT_LEVELS.get(profile.name, EFFORT_LEVELS["current"])
+        levels = profile.effort_levels
         text = js_string(effort).lower()
         integer = (isinstance(effort, int) and not isinstance(effort, bool)) or re.match(r"^[-+]?\d", text)
         if text not in levels and not integer:
@@ -484,9 +483,9 @@ def _check_one(skill_md: Path, standard: str, profile: Profile) -> SkillReport:
 
 
 def validate_paths(paths: Iterable[Path], *, standard: str = AGENTSKILLS,
-                   profile: Profile | str = "current") -> ValidationReport:
+                   profile: Profile | None = None) -> ValidationReport:
     """Validate skill dirs, SKILL.md files or skills dirs (each skill folder inside)."""
-    profile = get_profile(profile) if isinstance(profile, str) else profile
+    profile = profile or default_profile()
     report = ValidationReport(standard)
     for path in paths:
         path = Path(path)

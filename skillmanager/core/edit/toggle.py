@@ -37,6 +37,8 @@ from . import json_text_edit
 from ..app_dirs import app_data_dir as default_app_data_dir
 from ..model import SettingDecision, Skill, SourceKind
 from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, settings_paths
+from ..versions.features import Feature
+from ..versions.profiles import Profile
 
 __all__ = [
     "STATES", "OVERRIDE_STATES", "WRITABLE_SCOPES", "ToggleError", "Control", "ToggleState", "FileEdit",
@@ -91,7 +93,7 @@ class ToggleState:
     """What is in force for one skill and which file decides it."""
 
     name: str
-    profile: str
+    profile: Profile
     state: str  # "on" | "name-only" | "user-invocable-only" | "off" | "hidden"
     summary: str  # one plain sentence for the detail pane
     decided_by: SettingDecision | None  # the skillOverrides / disableBundledSkills / front-matter decision
@@ -110,7 +112,7 @@ class ToggleState:
     def to_json(self) -> dict[str, Any]:
         rule = self.deny_rule
         return {
-            "name": self.name, "profile": self.profile, "state": self.state, "summary": self.summary,
+            "name": self.name, "profile": self.profile.name, "state": self.state, "summary": self.summary,
             "decided_by": self.decided_by.to_json() if self.decided_by else None,
             "override_key": self.override_key, "hidden": self.hidden, "blocked": self.blocked,
             "deny_rule": None if rule is None else {"rule": rule.text, "scope": rule.scope,
@@ -149,7 +151,7 @@ class TogglePlan:
 
     name: str
     state: str
-    profile: str
+    profile: Profile
     scope: str | None
     mechanism: str | None
     edits: list[FileEdit] = field(default_factory=list)
@@ -166,7 +168,7 @@ class TogglePlan:
         return "".join(e.diff for e in self.edits)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "state": self.state, "profile": self.profile, "scope": self.scope,
+        return {"name": self.name, "state": self.state, "profile": self.profile.name, "scope": self.scope,
                 "mechanism": self.mechanism, "ok": self.ok, "refusal": self.refusal, "message": self.message,
                 "notes": self.notes, "edits": [e.to_json() for e in self.edits]}
 
@@ -206,8 +208,8 @@ class AppliedChange:
 # --------------------------------------------------------------------------- facts about a skill
 
 
-def _is_current(registry: Any) -> bool:
-    return bool(getattr(registry.profile, "supports_skill_overrides", False))
+def _has_overrides(registry: Any) -> bool:
+    return registry.profile.supports(Feature.SKILL_OVERRIDES)
 
 
 def _under(path: Path | None, root: Path | None) -> bool:
@@ -329,12 +331,12 @@ def _deny_rules(registry: Any) -> list[DenyRule]:
 
 
 def _matching_rules(registry: Any, skill: Skill) -> list[DenyRule]:
-    current = _is_current(registry)
-    return [r for r in _deny_rules(registry) if r.matches(skill.name, current=current, also=display_names(skill))]
+    return [r for r in _deny_rules(registry) if r.matches(skill.name, registry.profile, display_names(skill))]
 
 
 def _bundled_disabled(registry: Any, skill: Skill) -> tuple[bool, str, Path | None] | None:
-    if not _is_current(registry) or skill.source not in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND):
+    if not registry.profile.supports(Feature.DISABLE_BUNDLED_SKILLS) \
+            or skill.source not in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND):
         return None
     entry = getattr(registry.settings, "disable_bundled_skills", None)
     return entry if entry and entry[0] else None
@@ -359,9 +361,8 @@ def _where(scope: str, path: Path | None) -> str:
 def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
     """What is in force for `skill`, which file decides it, and the controls to offer (each enabled or
     disabled with its reason). Reads the settings the registry loaded; the controls re-read the files."""
-    current = _is_current(registry)
     editable, editable_reason = _files_editable(registry, skill)
-    key, decider, _all = _effective_override(registry, skill) if current else (None, None, [])
+    key, decider, _all = _effective_override(registry, skill) if _has_overrides(registry) else (None, None, [])
     hidden = bool(skill.disable_model_invocation)
     bundled_off = _bundled_disabled(registry, skill)
     rules = _matching_rules(registry, skill)
@@ -412,7 +413,7 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
         blocked_summary = blocked_summary[0].upper() + blocked_summary[1:] + "."
 
     result = ToggleState(
-        name=skill.name, profile=registry.profile.name, state=state, summary=summary, decided_by=decided_by,
+        name=skill.name, profile=registry.profile, state=state, summary=summary, decided_by=decided_by,
         override_key=key, hidden=hidden, blocked=rule is not None, deny_rule=rule, blocked_summary=blocked_summary,
         locked=locked, locked_reason=locked_reason, editable_files=editable, editable_reason=editable_reason,
         default_scope=default_scope(registry, skill))
@@ -536,7 +537,7 @@ def _higher_scope_block(sources: list[_FileValue], scope: str, key: str) -> str 
 def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
     plan.mechanism = "skillOverrides"
     state = plan.state
-    if not _is_current(registry):
+    if not _has_overrides(registry):
         return _refuse(plan, LEGACY_NO_OVERRIDES.format(state=state))
     keys = override_keys(skill)
     if not keys:
@@ -597,7 +598,7 @@ def _plan_front_matter(registry: Any, skill: Skill, plan: TogglePlan) -> ToggleP
     editable, reason = _files_editable(registry, skill)
     if not editable:
         alt = ("user-invocable-only (skillOverrides) or blocked (a deny rule)"
-               if _is_current(registry) and override_keys(skill) else "blocked (a deny rule)")
+               if _has_overrides(registry) and override_keys(skill) else "blocked (a deny rule)")
         return _refuse(plan, f"{reason} Use {alt} instead.")
     path = Path(skill.path)
     snap, text, refusal = _read_for_edit(path)
@@ -609,7 +610,7 @@ def _plan_front_matter(registry: Any, skill: Skill, plan: TogglePlan) -> ToggleP
         return _refuse(plan, f"{path} was changed by another program since skillmanager loaded it; nothing was "
                              "written. Reload and try again.")
     value = True if plan.state == "hidden" else None
-    if value and text.startswith("\ufeff") and not registry.profile.strips_bom:
+    if value and text.startswith("\ufeff") and not registry.profile.supports(Feature.STRIPS_BOM):
         # 2.1.88 does not see front matter after a BOM (spec §2): the new line would change nothing.
         return _refuse(plan, f"{path} starts with a UTF-8 BOM, and Claude Code 2.1.88 does not see the front "
                              "matter of such a file: disable-model-invocation would have no effect there. Use "
@@ -698,12 +699,12 @@ def plan_toggle(registry: Any, skill: Skill, state: str, scope: str | None = Non
 
     Returns a TogglePlan: `refusal` (a plain reason) or `edits` (file, exact key/line, preview diff) or
     neither (`message` says there is nothing to do). Legacy "on" = unhide + unblock."""
-    plan = TogglePlan(name=skill.name, state=state, profile=registry.profile.name, scope=scope, mechanism=None)
+    plan = TogglePlan(name=skill.name, state=state, profile=registry.profile, scope=scope, mechanism=None)
     if state not in STATES:
         return _refuse(plan, f"unknown state {state!r}; choose one of {', '.join(STATES)}")
     if scope is not None and scope not in WRITABLE_SCOPES:
         return _refuse(plan, f"cannot write {scope!r} settings; choose one of {', '.join(WRITABLE_SCOPES)}")
-    if state == "on" and not _is_current(registry):
+    if state == "on" and not _has_overrides(registry):
         return _plan_legacy_on(registry, skill, plan, scope)
     if state in OVERRIDE_STATES:
         return _plan_override(registry, skill, plan, scope)
@@ -735,9 +736,9 @@ def _plan_legacy_on(registry: Any, skill: Skill, plan: TogglePlan, scope: str | 
 def plan_disable_bundled(registry: Any, disabled: bool, scope: str = "user") -> TogglePlan:
     """`disableBundledSkills` (current only): true removes every bundled skill (and hides the built-in
     prompt commands from the model); false removes the key (absent = false) unless a lower scope sets true."""
-    plan = TogglePlan(name="(all bundled skills)", state="off" if disabled else "on", profile=registry.profile.name,
+    plan = TogglePlan(name="(all bundled skills)", state="off" if disabled else "on", profile=registry.profile,
                       scope=scope, mechanism="disableBundledSkills")
-    if not getattr(registry.profile, "supports_disable_bundled", False):
+    if not registry.profile.supports(Feature.DISABLE_BUNDLED_SKILLS):
         return _refuse(plan, "Claude Code 2.1.88 (legacy profile) has no disableBundledSkills setting.")
     if scope not in WRITABLE_SCOPES:
         return _refuse(plan, f"cannot write {scope!r} settings; choose one of {', '.join(WRITABLE_SCOPES)}")

@@ -12,7 +12,8 @@ import re
 from typing import Callable, Sequence
 
 from ..js.strings import JS_WS_CLASS_BODY as JS_WS, js_split_whitespace, js_trim
-from ..versions.profiles import LEGACY, Profile, get_profile
+from ..versions.features import Feature
+from ..versions.profiles import Profile
 from ..js.shell_quote import ShellQuoteError, parse as shell_quote_parse
 from ..js.textwidth import utf16_len
 
@@ -38,12 +39,11 @@ def _blank(text: str | None) -> bool:
     return not text or not js_trim(text)
 
 
-def split_arguments(args: str | None, profile: Profile | str) -> list[str]:
+def split_arguments(args: str | None, profile: Profile) -> list[str]:
     """The argument words `$0`, `$1` … refer to."""
-    profile = get_profile(profile) if isinstance(profile, str) else profile
     if _blank(args):
         return []
-    if profile.name == LEGACY:
+    if profile.supports(Feature.ARGS_SPLIT_SHELL_QUOTE):
         # argumentSubstitution.ts parseArguments: `$VAR` stays literal through the env callback
         try:
             tokens = shell_quote_parse(args, lambda name: "$" + name)
@@ -451,7 +451,7 @@ def js_replace_string(text: str, pattern: re.Pattern[str], replacement: str) -> 
     return pattern.sub(lambda m: js_replacement(replacement, m.group(0), text[:m.start()], text[m.end():]), text)
 
 
-def substitute_arguments(content: str, args: str | None, profile: Profile | str, argument_names: Sequence[str] = (),
+def substitute_arguments(content: str, args: str | None, profile: Profile, argument_names: Sequence[str] = (),
                          *, append_if_no_placeholder: bool = True,
                          value_transform: Callable[[str], str] | None = None,
                          pre_transform: Callable[[str, Callable[[str], str]], str] | None = None) -> str:
@@ -461,17 +461,16 @@ def substitute_arguments(content: str, args: str | None, profile: Profile | str,
     `${CLAUDE_SKILL_DIR}` etc. there, protecting what it inserts) and `value_transform` is applied
     to every inserted value (`!` escaping and `${CLAUDE_…}` in arguments).
     """
-    profile = get_profile(profile) if isinstance(profile, str) else profile
-    if profile.name == LEGACY:
-        return _substitute_legacy(content, args, list(argument_names), append_if_no_placeholder)
-    return _substitute_current(content, args, list(argument_names), append_if_no_placeholder,
+    if not profile.supports(Feature.ARGS_SUBSTITUTION_SINGLE_PASS):
+        return _substitute_legacy(content, args, profile, list(argument_names), append_if_no_placeholder)
+    return _substitute_current(content, args, profile, list(argument_names), append_if_no_placeholder,
                                value_transform, pre_transform)
 
 
-def _substitute_legacy(content: str, args: str | None, names: list[str], append: bool) -> str:
+def _substitute_legacy(content: str, args: str | None, profile: Profile, names: list[str], append: bool) -> str:
     if args is None:
         return content
-    parsed = split_arguments(args, LEGACY)
+    parsed = split_arguments(args, profile)
     original = content
     for i, name in enumerate(names):
         if not name:
@@ -537,7 +536,7 @@ def protect(value: str) -> str:
     return _UUE + value.replace(_LQ, "\ufffd").replace(_UUE, "\ufffd").replace("$", _LQ) + _UUE
 
 
-def _substitute_current(content: str, args: str | None, names: list[str], append: bool,
+def _substitute_current(content: str, args: str | None, profile: Profile, names: list[str], append: bool,
                         value_transform, pre_transform) -> str:
     if args is None:
         return pre_transform(content, lambda v: v) if pre_transform else content
@@ -550,7 +549,7 @@ def _substitute_current(content: str, args: str | None, names: list[str], append
     def word(i: int) -> str | None:
         nonlocal words
         if words is None:
-            words = split_arguments(args, "current")
+            words = split_arguments(args, profile)
         return words[i] if i < len(words) else None
 
     def insert(value: str | None) -> str:

@@ -20,7 +20,8 @@ from ..js.strings import js_trim
 from ..load.skill_file import parse_argument_names
 from .inline_shell import ShellSnippet, find_inline_shell
 from ..model import Listed, Skill, SourceKind
-from ..versions.profiles import LEGACY, Profile, get_profile
+from ..versions.features import Feature
+from ..versions.profiles import Profile
 from ..rules.registry import model_command_list, resolve_name
 from ..load.settings import display_names
 from ..js.textwidth import utf16_len
@@ -151,7 +152,7 @@ def _unknown_text(registry: Any, name: str, profile: Profile) -> str:
     """The refusal for a name that resolves to nothing (legacy: bare; current: the hints of its
     SkillTool validateInput, in its order — scoped variants, plugin suffix match, edit distance ≤ 2)."""
     message = f"Unknown skill: {name}"
-    if profile.name == LEGACY:
+    if not profile.supports(Feature.UNKNOWN_SKILL_HINTS):
         return f"<tool_use_error>{message}</tool_use_error>"
     skills = _candidates(registry)
     variants = [s.name for s in skills if s.source is SourceKind.DYNAMIC and s.name.endswith(":" + name)
@@ -184,7 +185,7 @@ def _unknown_text(registry: Any, name: str, profile: Profile) -> str:
 
 def _dmi_text(name: str, profile: Profile) -> str:
     text = f"Skill {name} cannot be used with Skill tool due to disable-model-invocation"
-    if profile.name != LEGACY:
+    if profile.supports(Feature.DMI_REFUSAL_EXPLAINS):
         text += (f". Ask the user to run /{name} themselves — it cannot be invoked via the Skill tool. Do not replicate "
                  "this skill's workflow by other means — it is reserved for explicit user invocation.")
     return f"<tool_use_error>{text}</tool_use_error>"
@@ -193,11 +194,10 @@ def _dmi_text(name: str, profile: Profile) -> str:
 # --- the expansion ---------------------------------------------------------------------------------
 
 def expand(registry: Any, name: str, *, args: str | None = "", session_id: str | None = None, as_user: bool = False,
-           run_shell: bool = False, shell_timeout: float = 10, profile: Profile | str | None = None,
+           run_shell: bool = False, shell_timeout: float = 10, profile: Profile | None = None,
            cwd: Path | str | None = None) -> ExpansionResult:
     """Model the model's Skill call (or the user's `/name` with as_user=True) against a Registry."""
     profile = profile or registry.profile
-    profile = get_profile(profile) if isinstance(profile, str) else profile
     requested = name
     trimmed = name.strip()
     resolved = trimmed[1:] if trimmed.startswith("/") else trimmed
@@ -276,7 +276,7 @@ def _refuse(result: ExpansionResult, text: str) -> ExpansionResult:
 
 def _override(registry: Any, skill: Skill, profile: Profile) -> str | None:
     """The skill's skillOverrides value (plugin skills are never overridden: settings.override_for_skill)."""
-    if not profile.supports_skill_overrides:
+    if not profile.supports(Feature.SKILL_OVERRIDES):
         return None
     found = registry.settings.override_for_skill(skill)
     return found[0] if found else None
@@ -323,7 +323,7 @@ def ask_text(requested: str, name: str, profile: Profile) -> str:
     fits its rule pattern (claude.exe strings; probe-perm: `café-t` gets no hint). Not modelled: current omits the
     hint when Skill ask rules exist or local settings are disabled."""
     text = f"Execute skill: {requested}"
-    if profile.name != LEGACY and _RULE_NAME.match(name):
+    if profile.supports(Feature.ASK_SUGGESTS_ALLOW_RULE) and _RULE_NAME.match(name):
         text += (f". The user can add the allow rule Skill({name}) to .claude/settings.local.json to let it run "
                  "without asking.")
     return text
@@ -335,10 +335,9 @@ def argument_names(skill: Skill) -> list[str]:
     return parse_argument_names(skill.front_matter.get("arguments") if skill.front_matter else None)
 
 
-def expansion_text(skill: Skill, args: str | None, profile: Profile | str, *, session_id: str,
+def expansion_text(skill: Skill, args: str | None, profile: Profile, *, session_id: str,
                    project_dir: str = "", notes: list[str] | None = None) -> str:
     """The injected text before inline shell runs: header, body, substitutions (both orders per profile)."""
-    profile = get_profile(profile) if isinstance(profile, str) else profile
     args = "" if args is None else args  # an omitted `args` behaves exactly like "" (expand-args)
     # loadSkillsDir.ts createSkillCommand `baseDir ? "Base directory…"`: every skill with a skill dir, including a
     # SKILL.md under .claude/commands (loadSkillsFromCommandsDir `baseDir: skillDirectory`; fuzz-reg seeds 22, 29,
@@ -350,7 +349,7 @@ def expansion_text(skill: Skill, args: str | None, profile: Profile | str, *, se
                    and skill.scope_dir is not None else None)
     if notes is not None and plugin_root and "${CLAUDE_PLUGIN_DATA}" in text:
         notes.append("${CLAUDE_PLUGIN_DATA} is left as written: the plugin data dir is not modelled.")
-    if profile.name == LEGACY:
+    if not profile.supports(Feature.EXPANSION_VARS_ESCAPED):
         text = substitute_arguments(text, args, profile, names)
         if plugin_root:  # loadPluginCommands.ts substitutePluginVariables (function replacement: literal)
             text = text.replace("${CLAUDE_PLUGIN_ROOT}", plugin_root)

@@ -21,7 +21,8 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from ..model import Listed, SourceKind
-from ..versions.profiles import CURRENT, LEGACY, Profile, get_profile
+from ..versions.features import Feature
+from ..versions.profiles import Profile
 from ..rules.registry import model_command_list
 from ..js.bun_width import current_width
 from .current_text import clean_listing_text
@@ -175,7 +176,7 @@ def entry_width(text: str, profile: Profile | None = None) -> int:
     """
     if text.isascii():
         return len(text) if text.isprintable() else display_width(text)  # printable ASCII: 1 column each
-    if profile is not None and profile.name == CURRENT:
+    if profile is not None and profile.supports(Feature.BUN_STRING_WIDTH):
         return current_width(text)
     if _NEEDS_FULL_MEASURE.search(text):
         return display_width(text)
@@ -195,7 +196,7 @@ def has_1m_suffix(model: str) -> bool:
     return bool(re.search(r"\[1m\]", model or "", re.I))  # context.ts has1mContext
 
 
-def budget_facts(profile: Profile | str, *, model: str | None = None, context_window: int | None = None,
+def budget_facts(profile: Profile, *, model: str | None = None, context_window: int | None = None,
                  budget: int | None = None, settings: Any = None) -> BudgetFacts:
     """The character budget and where the listing goes, for a profile and model.
 
@@ -207,10 +208,9 @@ def budget_facts(profile: Profile | str, *, model: str | None = None, context_wi
     otherwise a system message. These model tables are ours, from the oracle; unknown future ids
     are treated as the newest family.
     """
-    profile = get_profile(profile) if isinstance(profile, str) else profile
     model = model or profile.default_model
     base = _model_base(model)
-    if profile.name == LEGACY:
+    if not profile.supports(Feature.MODEL_AWARE_BUDGET):
         bytes_per_token = 4
         window = context_window or (ONE_MILLION if has_1m_suffix(model) else DEFAULT_WINDOW)
         placement = REMINDER
@@ -221,11 +221,12 @@ def budget_facts(profile: Profile | str, *, model: str | None = None, context_wi
         window = context_window or (ONE_MILLION if has_1m_suffix(model) or not old_family else DEFAULT_WINDOW)
         # fuzz-reg seeds 20, 21, 23 (current, --model claude-opus-4-7): a `<system-reminder>` block as well
         placement = REMINDER if old_family or base in REMINDER_PLACEMENT_MODELS else SYSTEM
-        fraction = _setting_number(setting_value(settings, "skillListingBudgetFraction"))
+        fraction = (_setting_number(setting_value(settings, "skillListingBudgetFraction"))
+                    if profile.supports(Feature.BUDGET_FRACTION_SETTING) else None)
     if budget is not None and _js_number_truthy(budget):
         return BudgetFacts(int(budget), window, bytes_per_token, fraction if fraction is not None else DEFAULT_FRACTION,
                            "SLASH_COMMAND_TOOL_CHAR_BUDGET", placement)
-    if profile.name == LEGACY:
+    if not profile.supports(Feature.MODEL_AWARE_BUDGET):
         value = math.floor(window * bytes_per_token * DEFAULT_FRACTION) if window else 8000
     else:
         value = max(1, math.floor(window * bytes_per_token * (fraction if fraction is not None else DEFAULT_FRACTION)))
@@ -261,7 +262,7 @@ def _setting_number(value: Any) -> float | None:
 
 def per_entry_cap(profile: Profile, settings: Any = None) -> int:
     """legacy MAX_LISTING_DESC_CHARS = 250; current `nBn`: skillListingMaxDescChars ?? 1536."""
-    if profile.name == CURRENT:
+    if profile.supports(Feature.MAX_DESC_CHARS_SETTING):
         value = setting_value(settings, "skillListingMaxDescChars")
         if isinstance(value, int) and not isinstance(value, bool):
             return value
@@ -273,7 +274,8 @@ def per_entry_cap(profile: Profile, settings: Any = None) -> int:
 def entry_description(entry: ListingEntry, profile: Profile) -> str:
     """`description - when_to_use` (prompt.ts getCommandDescription / current `Rdn`), before the cap."""
     when, description = entry.when_to_use, entry.description
-    if profile.when_to_use_newlines_to_spaces:  # current cleans both parts (current_text): a run of newlines,
+    # current cleans both parts (current_text): a run of newlines,
+    if profile.supports(Feature.WHEN_TO_USE_NEWLINES_TO_SPACES):
         # controls or invisible characters is one space (parse-edges, fuzz-reg seeds 26–37, listing-clean, listing-text),
         # joiners of RGI emoji are kept, `<` `>` are escaped
         description = clean_listing_text(description)
@@ -290,7 +292,7 @@ def capped_description(text: str, cap: int) -> tuple[str, bool]:
 
 def shown_name(entry: ListingEntry, profile: Profile, all_entries: Sequence[ListingEntry]) -> str:
     """current `rBn`: `name (display)` when the display name is a clean name resolving to this entry."""
-    if profile.name != CURRENT:
+    if not profile.supports(Feature.DISPLAY_NAME_IN_BRACKETS):
         return entry.name
     display = entry.display_name
     if not display or display == entry.name or entry.name.endswith(":" + display):
@@ -340,7 +342,7 @@ def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
           all_entries: Sequence[ListingEntry]) -> list[_Row]:
     rows = []
     for entry in entries:
-        if profile.name == CURRENT and entry.force_name_only:  # `A$e(cmd) === "name-only"`
+        if profile.supports(Feature.SKILL_OVERRIDES) and entry.force_name_only:  # `A$e(cmd) === "name-only"`
             text = f"- {entry.name}"
             width = entry_width(text, profile)
             rows.append(_Row(entry, entry.name, text, text, "", width, width, utf16_len(text), False, True))
@@ -361,7 +363,7 @@ def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
 
 # --- the listing -------------------------------------------------------------------------------------
 
-def build_listing(skills_or_registry: Any, profile: Profile | str | None = None, *, model: str | None = None,
+def build_listing(skills_or_registry: Any, profile: Profile | None = None, *, model: str | None = None,
                   context_window: int | None = None, budget: int | None = None,
                   settings: Any = None, all_entries: Sequence[ListingEntry] | None = None) -> ListingResult:
     """The start-up listing. Accepts a list of ListingEntry or a Registry (see entries_from_registry)."""
@@ -383,7 +385,6 @@ def build_listing(skills_or_registry: Any, profile: Profile | str | None = None,
         entries = entries_from_registry(registry, profile)
         if all_entries is None:
             all_entries = entries_from_registry(registry, profile, listed_only=False)
-    profile = get_profile(profile) if isinstance(profile, str) else profile
     facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings)
     return format_listing(entries, profile, facts, settings=settings, all_entries=all_entries, model=model)
 
@@ -394,7 +395,7 @@ def format_listing(entries: Sequence[ListingEntry], profile: Profile, facts: Bud
     placement = placement or facts.placement
     cap = per_entry_cap(profile, settings)
     rows = _rows(entries, profile, cap, all_entries if all_entries is not None else entries)
-    if profile.name == LEGACY:
+    if not profile.supports(Feature.LISTING_PRIORITY_MODE):
         shown, reasons, level, max_desc = _legacy_levels(rows, facts.budget)
     else:
         shown, reasons, level = _current_priority(rows, facts.budget)
@@ -492,7 +493,8 @@ def _result(rows: list[_Row], shown: list[str], reasons: list[list[str]], level:
         fraction=facts.fraction, budget_source=facts.source)
     body = "\n".join(shown)
     text = wrap_listing(body, profile, placement)
-    if profile.name == CURRENT:  # Bun sends the request as UTF-8: a lone surrogate left by the per-entry cap
+    # Bun sends the request as UTF-8: a lone surrogate left by the per-entry cap
+    if profile.supports(Feature.REQUEST_UTF8_REPLACES_LONE_SURROGATES):
         text = safe_for_output(text)  # arrives as U+FFFD (parse-edges/current.json emoji-cap); node keeps it
     return ListingResult(text, body, placement, profile.name, model, results, totals)
 
@@ -511,7 +513,7 @@ def wrap_listing(body: str, profile: Profile, placement: str) -> str:
     inner = f"{HEADER}\n\n{body}"
     if placement == SYSTEM:
         return inner
-    tail = "\n" if profile.name == LEGACY else ""
+    tail = "\n" if profile.supports(Feature.LISTING_TRAILING_NEWLINE) else ""
     return f"<system-reminder>\n{inner}\n</system-reminder>{tail}"
 
 
@@ -542,7 +544,7 @@ class DeltaResult:
         return "\n\n".join(self.blocks) if self.placement == SYSTEM else ""
 
 
-def render_delta(profile: Profile | str, *, discovered: Sequence[DiscoveredDir] = (),
+def render_delta(profile: Profile, *, discovered: Sequence[DiscoveredDir] = (),
                  activated: Sequence[ListingEntry] = (), new_entries: Sequence[ListingEntry] | None = None,
                  model: str | None = None, context_window: int | None = None, budget: int | None = None,
                  settings: Any = None) -> DeltaResult:
@@ -555,9 +557,8 @@ def render_delta(profile: Profile | str, *, discovered: Sequence[DiscoveredDir] 
     sorted by bare name (ties: shallower dir first), nested ones with their `(from …)`/`(scoped to …)`
     suffix. The same budget rules apply to the new entries only.
     """
-    profile = get_profile(profile) if isinstance(profile, str) else profile
     facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings)
-    if profile.name == LEGACY:
+    if not profile.supports(Feature.NEW_SKILLS_DISCOVERED_MESSAGE):
         items = list(new_entries) if new_entries is not None else (
             list(activated) + [e for d in discovered for e in d.entries])
         listing = format_listing(items, profile, facts, settings=settings, model=model, placement=REMINDER) if items else None
@@ -634,7 +635,7 @@ def entry_from_skill(skill: Any, *, score: float = 0.0) -> ListingEntry:
     )
 
 
-def entries_from_registry(registry: Any, profile: Profile | str | None = None, *,
+def entries_from_registry(registry: Any, profile: Profile | None = None, *,
                           listed_only: bool = True) -> list[ListingEntry]:
     """Listable skills of a Registry in load order (`listed_only=False`: every command names resolve against):
     `state.listed` FULL or NAME_ONLY, active (conditional
@@ -642,12 +643,11 @@ def entries_from_registry(registry: Any, profile: Profile | str | None = None, *
     lists every copy (legacy). The registry has already applied disable-model-invocation, skillOverrides
     and the plugin/MCP description rule to `state.listed`."""
     profile = profile or registry.profile
-    profile = get_profile(profile) if isinstance(profile, str) else profile
     if not listed_only:  # the commands names are looked up in: loaded (active, not a duplicate), and in current
         # one per name (registry.model_command_list); fuzz-reg seed 1017: an inactive `paths:` skill and a realpath
         # duplicate with display name UPPER do not keep `pre:x (UPPER)` from being shown
         loaded = [s for s in registry.skills if s.state.active and s.state.duplicate_of is None]
-        if profile.name == CURRENT:
+        if profile.supports(Feature.SKILL_TOOL_ONE_COMMAND_PER_NAME):
             loaded = model_command_list(loaded)
         return [entry_from_skill(s) for s in loaded]
     out = []
@@ -656,7 +656,7 @@ def entries_from_registry(registry: Any, profile: Profile | str | None = None, *
         if listed_only:
             if state.listed is Listed.NO or not state.active or state.duplicate_of is not None:
                 continue
-            if state.shadowed_by is not None and not profile.listing_keeps_every_copy:
+            if state.shadowed_by is not None and not profile.supports(Feature.LISTING_KEEPS_EVERY_COPY):
                 continue
         out.append(entry_from_skill(skill))
     return out

@@ -14,6 +14,7 @@ from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..versions.profiles import Profile
 from .safe_read import read_regular_bytes
 from .skill_file import skill_from_document
+from ..versions.features import Feature
 
 
 def load_mcp_skills(path: Path | None, profile: Profile, diagnostics: list[Diagnostic]) -> list[Skill]:
@@ -42,7 +43,8 @@ def load_mcp_skills(path: Path | None, profile: Profile, diagnostics: list[Diagn
             continue
         server = str(item.get("server") or "mcp")
         body = item.get("body") if isinstance(item.get("body"), str) else ""
-        doc = parse_document(body, strip_bom=profile.strips_bom, path=path, unique_keys=not profile.yaml_last_key_wins)
+        doc = parse_document(body, strip_bom=profile.supports(Feature.STRIPS_BOM), path=path,
+                             unique_keys=not profile.supports(Feature.YAML_LAST_KEY_WINS))
         fm = dict(doc.front_matter)
         for key in ("description", "when_to_use"):
             if item.get(key) is not None:

@@ -21,6 +21,7 @@ from .safe_read import read_regular_bytes
 from .skill_file import load_skill_file
 from ..js.collation import locale_compare_key
 from .sources import _scandir_sorted
+from ..versions.features import Feature
 
 
 _PLUGIN_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -158,7 +159,7 @@ def load_plugin_skills(plugins: list[Plugin], profile: Profile, diagnostics: lis
 
 
 def _tag(skill: Skill, plugin: Plugin, profile: Profile | None = None) -> Skill:
-    if profile is not None and profile.plugin_display_name_prefixed and skill.display_name:
+    if profile is not None and profile.supports(Feature.PLUGIN_DISPLAY_NAME_PREFIXED) and skill.display_name:
         # current lists `fzp0:s34-28 (fzp0:simplify)` for `name: simplify` (fuzz-reg seeds 28, 33, 34, 36, 37)
         # (a nested plugin command `shared0:pre:x` shows `(shared0:pre:disp.v2)`: its namespace, seed 27)
         skill.display_name = f"{skill.name.rsplit(':', 1)[0]}:{skill.display_name}"
@@ -211,7 +212,7 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
     roots = _manifest_paths(plugin, "skills")
     if roots is None:
         roots = [plugin.root / "skills"]
-    elif profile.plugin_default_skills_dir_kept and plugin.root / "skills" not in roots:
+    elif profile.supports(Feature.PLUGIN_DEFAULT_SKILLS_DIR_KEPT) and plugin.root / "skills" not in roots:
         # current also loads the default `skills/` dir, first, beside the manifest's `"skills": "./custom-skills"`
         # (fuzz-reg seeds 20, 30, 32: `kit0:ignored-0` listed between the plugin's commands and its custom skills)
         roots = [plugin.root / "skills"] + roots
@@ -221,7 +222,8 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
             candidates = [(root.name, root)]
         else:
             entries = _scandir_sorted(root, diagnostics) or []
-            if profile.skill_dirs_case_insensitive:  # current, `localeCompare` (fuzz-reg seed 20: `dup` < `Kappa`)
+            # current, `localeCompare` (fuzz-reg seed 20: `dup` < `Kappa`)
+            if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
                 entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
             candidates = [(e.name, root / e.name) for e in entries
                           if e.is_symlink() or e.is_dir(follow_symlinks=False)]
@@ -230,7 +232,8 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
             real = os.path.realpath(path)
             if real in seen:
                 continue
-            if profile.plugin_skill_colon_to_dash:  # current: dir `pre:x` → `shared0:pre-x`, `café` → `kit0:caf-`
+            # current: dir `pre:x` → `shared0:pre-x`, `café` → `kit0:caf-`
+            if profile.supports(Feature.PLUGIN_SKILL_COLON_TO_DASH):
                 name = _PLUGIN_NAME_UNSAFE.sub("-", name)  # (fuzz-reg seeds 1, 25)
             skill = load_skill_file(path, name=f"{plugin.name}:{name}", kind=SkillKind.SKILL,
                                     source=SourceKind.PLUGIN_SKILL, profile=profile, source_root=root,

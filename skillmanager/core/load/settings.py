@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Diagnostic, Severity, SettingDecision
+from ..versions.features import Feature
+from ..versions.profiles import Profile, default_profile
 from .safe_read import read_regular_bytes
 
 SCOPES = ("user", "project", "local", "managed")  # lowest to highest priority
@@ -42,18 +44,20 @@ class DenyRule:
     scope: str
     file: Path | None
 
-    def matches(self, name: str, *, current: bool, also: tuple[str, ...] = ()) -> bool:
+    def matches(self, name: str, profile: Profile, also: tuple[str, ...] = ()) -> bool:
         """SkillTool.checkPermissions: 2.1.88 `ruleMatches` (exact, or `prefix:*`) on the requested name.
         2.1.332 (`sRr`/`TOe`) also takes `prefix *`, a `skill:glob` form (`*` only), and tries the resolved
         command's names too (`also`: its name and display name; fuzz-reg seeds 1006, 1017). A bare `to*` is
         an exact name there, not a glob (seed 1017: `Skill(to*)` left `tools0:review` callable)."""
         if self.content is None:
             return True
-        names = (name, *also) if current else (name,)
+        names = (name, *also) if profile.supports(Feature.DENY_RULES_MATCH_DISPLAY_NAME) else (name,)
         body = _strip_slash(self.content)
         if self.form == "skill-glob":
-            return current and any(_star_match(_SKILL_FORM.match(self.content).group(1).strip(), n) for n in names)
-        if self.form == "prefix" or (self.form == "word-prefix" and current):
+            return profile.supports(Feature.SKILL_RULE_GLOB_FORM) and any(
+                _star_match(_SKILL_FORM.match(self.content).group(1).strip(), n) for n in names)
+        word_prefix = self.form == "word-prefix" and profile.supports(Feature.SKILL_RULE_WORD_PREFIX_FORM)
+        if self.form == "prefix" or word_prefix:
             return any(n == body or n.startswith(body[:-2]) for n in names)
         return any(n == body for n in names)
 
@@ -190,7 +194,7 @@ class EffectiveSettings:
     allow_rules: list[DenyRule] = field(default_factory=list)  # `Skill(...)` allow rules (same matching)
     disable_bundled_skills: tuple[bool, str, Path | None] | None = None
     enabled_plugins: dict[str, tuple[Any, str, Path | None]] = field(default_factory=dict)
-    current: bool = True
+    profile: Profile = field(default_factory=default_profile)
 
     # --- convenience views -------------------------------------------------------------------
     @property
@@ -224,7 +228,7 @@ class EffectiveSettings:
     def deny_rule_for(self, name: str, also: tuple[str, ...] = ()) -> DenyRule | None:
         """The first deny rule that blocks a Skill call on `name` (`also`: the resolved skill's own names)."""
         for rule in self.deny_rules:
-            if rule.matches(name, current=self.current, also=also):
+            if rule.matches(name, self.profile, also):
                 return rule
         return None
 
@@ -233,14 +237,14 @@ class EffectiveSettings:
         2.1.332 does not take Skill allow rules from the project's .claude/settings.json (probe-perm-scopes:
         Skill(proj-t) there still asks; user and local rules allow); 2.1.88 takes every scope."""
         for rule in self.allow_rules:
-            if self.current and rule.scope == "project":
+            if self.profile.supports(Feature.PROJECT_SKILL_ALLOW_RULES_IGNORED) and rule.scope == "project":
                 continue
-            if rule.matches(name, current=self.current, also=also):
+            if rule.matches(name, self.profile, also):
                 return rule
         return None
 
     def override_for(self, name: str) -> tuple[str, str, Path | None] | None:
-        if not self.current:
+        if not self.profile.supports(Feature.SKILL_OVERRIDES):
             return None
         return self.skill_overrides.get(name)
 
@@ -256,7 +260,8 @@ class EffectiveSettings:
         if found is None and bare:  # fuzz-reg seed 30: `"x_y": "off"` also removed `extra2:x_y` from the listing
             found = self.override_for(bare)
         aliases = skill.aliases
-        if aliases and self.current and skill.name not in self.policy_overrides:
+        if aliases and self.profile.supports(Feature.BUNDLED_ALIASES_IN_POLICY_OVERRIDES) \
+                and skill.name not in self.policy_overrides:
             # `W`: a bundled skill's aliases count in policy (managed) settings only, and only to make the value
             # stronger (fuzz-reg seed 1030: managed `"review": "off"` hid code-review; seed 26: a user
             # `"review": "name-only"` left it in full)
@@ -276,7 +281,7 @@ class EffectiveSettings:
         if override is not None:
             decisions.append(SettingDecision("skillOverrides", override[0], override[1], override[2]))
         kind = getattr(getattr(skill, "source", None), "value", "")
-        if self.current and kind in ("bundled",) and self.disableBundledSkills \
+        if kind == "bundled" and self.profile.supports(Feature.DISABLE_BUNDLED_SKILLS) and self.disableBundledSkills \
                 and skill.name not in getattr(skill, "_kept_when_disabled", ()):
             _, scope, file = self.disable_bundled_skills  # type: ignore[misc]
             decisions.append(SettingDecision("disableBundledSkills", "true", scope, file))
@@ -328,8 +333,10 @@ def _skipped_drop_ins(managed_root: Path | None) -> list[Diagnostic]:
     return out
 
 
-def load_settings(config_home: Path, cwd: Path, managed_root: Path | None, *, current: bool = True) -> EffectiveSettings:
-    result = EffectiveSettings(current=current)
+def load_settings(config_home: Path, cwd: Path, managed_root: Path | None,
+                  profile: Profile | None = None) -> EffectiveSettings:
+    profile = profile or default_profile()
+    result = EffectiveSettings(profile=profile)
     result.diagnostics.extend(_skipped_drop_ins(managed_root))
     seen: set[Path] = set()
     for scope, path in settings_paths(config_home, cwd, managed_root):
@@ -338,7 +345,8 @@ def load_settings(config_home: Path, cwd: Path, managed_root: Path | None, *, cu
             continue
         seen.add(resolved)
         data, exists, diags = read_settings_json(path)
-        if scope == "managed" and current and any(d.code == "settings-invalid-json" for d in diags):
+        if scope == "managed" and profile.supports(Feature.MANAGED_INVALID_JSON_REFUSES_START) and any(
+                d.code == "settings-invalid-json" for d in diags):
             # 2.1.332 does not start at all (fuzz-reg seeds 7, 9, 16: stderr "…: Managed settings document could
             # not be parsed as a JSON object; none of its settings are in effect. Fix or remove it.", no request)
             diags = [d if d.code != "settings-invalid-json" else Diagnostic(
@@ -347,8 +355,9 @@ def load_settings(config_home: Path, cwd: Path, managed_root: Path | None, *, cu
         result.diagnostics.extend(diags)
         if data is not None:
             data = _filter_rules(data, path, result.diagnostics)
-            problem = schema_problem(data, current)
-            if problem is not None and scope == "managed" and current and problem.startswith("skillOverrides"):
+            problem = schema_problem(data, profile)
+            if problem is not None and scope == "managed" and problem.startswith("skillOverrides") \
+                    and profile.supports(Feature.MANAGED_BAD_OVERRIDES_DROPPED_ALONE):
                 # 2.1.332 drops only a managed file's bad skillOverrides: its permissions still apply and its valid
                 # overrides do not (probe-perm: drop-in {"skillOverrides": {"plain": true, "mo": "off"},
                 # "permissions": {"deny": [...]}} denies, `mo` stays listed; fuzz-reg seed 28).
@@ -356,7 +365,7 @@ def load_settings(config_home: Path, cwd: Path, managed_root: Path | None, *, cu
                     Severity.WARNING, "settings-schema",
                     f"{path}: {problem}; Claude Code ignores this managed file's skillOverrides.", path))
                 data = {k: v for k, v in data.items() if k != "skillOverrides"}
-                problem = schema_problem(data, current)
+                problem = schema_problem(data, profile)
             if problem is not None:  # parseSettingsFile: a schema failure rejects the whole file
                 result.diagnostics.append(Diagnostic(
                     Severity.ERROR, "settings-schema",
@@ -370,7 +379,7 @@ def load_settings(config_home: Path, cwd: Path, managed_root: Path | None, *, cu
     return result
 
 
-def schema_problem(data: dict[str, Any], current: bool) -> str | None:
+def schema_problem(data: dict[str, Any], profile: Profile) -> str | None:
     """The first way `data` fails SettingsSchema().safeParse for the keys the registry reads, else None.
 
     settings.ts parseSettingsFileUncached: invalid permission rules are filtered first, then a failed
@@ -395,16 +404,16 @@ def schema_problem(data: dict[str, Any], current: bool) -> str | None:
         for key, value in plugins.items():
             if not (isinstance(value, bool) or (isinstance(value, list) and all(isinstance(v, str) for v in value))):
                 return f"enabledPlugins[{key!r}] must be true, false or a list of strings"
-    if current:
-        if "skillOverrides" in data:
-            overrides = data["skillOverrides"]
-            if not isinstance(overrides, dict):
-                return "skillOverrides must be an object"
-            for key, value in overrides.items():
-                if value not in OVERRIDE_VALUES or isinstance(value, bool):
-                    return f"skillOverrides[{key!r}] = {json.dumps(value)} is not one of {', '.join(OVERRIDE_VALUES)}"
-        if "disableBundledSkills" in data and not isinstance(data["disableBundledSkills"], bool):
-            return "disableBundledSkills must be true or false"
+    if "skillOverrides" in data and profile.supports(Feature.SKILL_OVERRIDES):
+        overrides = data["skillOverrides"]
+        if not isinstance(overrides, dict):
+            return "skillOverrides must be an object"
+        for key, value in overrides.items():
+            if value not in OVERRIDE_VALUES or isinstance(value, bool):
+                return f"skillOverrides[{key!r}] = {json.dumps(value)} is not one of {', '.join(OVERRIDE_VALUES)}"
+    if "disableBundledSkills" in data and profile.supports(Feature.DISABLE_BUNDLED_SKILLS) \
+            and not isinstance(data["disableBundledSkills"], bool):
+        return "disableBundledSkills must be true or false"
     return None
 
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from .frontmatter import description_from_body, parse_boolean, parse_document
 from ..model import Diagnostic, Severity, Skill, SkillKind, SourceKind
-from ..versions.profiles import LEGACY, Profile
+from ..versions.features import Feature
+from ..versions.profiles import Profile
 from .safe_read import read_text_file
 from .yaml12 import js_string
 from ..js.strings import js_split_whitespace, js_trim
@@ -80,7 +81,8 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
         text = result.text
     else:
         size = len(text.encode("utf-8", errors="replace"))
-    doc = parse_document(text, strip_bom=profile.strips_bom, path=path, unique_keys=not profile.yaml_last_key_wins)
+    doc = parse_document(text, strip_bom=profile.supports(Feature.STRIPS_BOM), path=path,
+                         unique_keys=not profile.supports(Feature.YAML_LAST_KEY_WINS))
     diagnostics.extend(doc.diagnostics)
     return skill_from_document(doc.front_matter, doc.body, name=name, kind=kind, source=source, profile=profile,
                                source_root=source_root, path=path, skill_dir=skill_dir,
@@ -95,14 +97,14 @@ def skill_from_document(front_matter: dict[str, Any], body: str, *, name: str, k
                         allow_paths: bool = True, display_names: bool = True,
                         diagnostics: list[Diagnostic] | None = None, size: int = 0) -> Skill:
     fm = front_matter
-    lenient = profile.lenient_booleans
+    lenient = profile.supports(Feature.LENIENT_BOOLEANS)
     given = coerce_description(fm.get("description"))
     if given is None and fm.get("description") is not None:
         (diagnostics if diagnostics is not None else []).append(Diagnostic(
             Severity.WARNING, "description-not-text",
             "The description is a list or mapping; Claude Code ignores it and uses the first body line.", path))
     description = given if given is not None else description_from_body(body, fallback_label)
-    if given is None and profile.name != LEGACY:
+    if given is None and profile.supports(Feature.FALLBACK_DESCRIPTION_LONE_SURROGATE_TO_SPACE):
         # 2.1.332: a lone surrogate left by the 97-unit fallback cut arrives as a space (probe-text surr-94/96,
         # fuzz-reg seed 30); the listing's per-entry cap later gives U+FFFD instead (parse-edges emoji-cap).
         description = _LONE_SURROGATE.sub(" ", description)

@@ -20,6 +20,7 @@ from ..js.collation import locale_compare_key
 from ..versions.profiles import Profile
 from .safe_read import special_file_kind
 from .skill_file import load_skill_file
+from ..versions.features import Feature
 
 Progress = Callable[[str], None] | None
 
@@ -82,7 +83,8 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
     entries = _scandir_sorted(base, diagnostics)
     if not entries:
         return []
-    if profile.skill_dirs_case_insensitive:  # current: `localeCompare` on the name (fuzz-reg seeds 21, 23, 1011)
+    # current: `localeCompare` on the name (fuzz-reg seeds 21, 23, 1011)
+    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
         entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
@@ -309,7 +311,7 @@ def _inode_dedupe(skills: list[Skill]) -> None:
 
 def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
     """managed, user, project levels, add-dirs, legacy commands: the part getSkillDirCommands loads."""
-    profile = workspace.rules
+    profile = workspace.profile
     result = ScanResult()
     diags = result.diagnostics
     report = progress or (lambda _msg: None)
@@ -339,12 +341,12 @@ def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
     for commands_dir in project_dirs_up_to_home("commands", workspace.cwd, workspace.home):
         commands += load_commands_dir(commands_dir, SourceKind.COMMAND, profile, diags,
                                       scope_dir=commands_dir.parent.parent, origin="project")
-    if profile.add_dir_commands:  # current lists an add-dir's .claude/commands [obs]
+    if profile.supports(Feature.ADD_DIR_COMMANDS):  # current lists an add-dir's .claude/commands [obs]
         for add_dir in workspace.add_dirs:
             commands += load_commands_dir(add_dir / ".claude" / "commands", SourceKind.COMMAND, profile, diags,
                                           scope_dir=add_dir, origin="add-dir")
     _inode_dedupe(commands)
-    if profile.commands_sorted_by_name:
+    if profile.supports(Feature.COMMANDS_SORTED_BY_NAME):
         commands.sort(key=lambda s: locale_compare_key(s.name))  # stable: same names keep their source order
     skills += commands
     realpath_dedupe(skills)

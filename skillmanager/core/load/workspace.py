@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from ..versions.profiles import CURRENT, PROFILE_NAMES, Profile, get_profile
+from ..versions.profiles import DEFAULT_PROFILE, PROFILE_NAMES, Profile, default_profile, get_profile
 
 
 class WorkspaceError(ValueError):
@@ -44,7 +44,7 @@ class Workspace:
     add_dirs: list[Path] = field(default_factory=list)
     plugin_dirs: list[Path] = field(default_factory=list)
     mcp_skills_file: Path | None = None
-    profile: str = CURRENT  # "legacy" | "current"
+    profile: Profile = field(default_factory=default_profile)  # the Claude Code release whose rules apply
     model: str | None = None  # explicit --model; see resolved_model()
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     context_window: int | None = None
@@ -53,10 +53,11 @@ class Workspace:
     @classmethod
     def create(cls, *, home: str | Path | None = None, cwd: str | Path | None = None,
                managed_root: str | Path | None | bool = True, add_dirs=(), plugin_dirs=(),
-               mcp_skills_file: str | Path | None = None, profile: str = CURRENT, model: str | None = None,
+               mcp_skills_file: str | Path | None = None, profile: str = DEFAULT_PROFILE, model: str | None = None,
                env: Mapping[str, str] | None = None, context_window: int | None = None,
                budget: int | None = None, check_dirs: bool = True) -> "Workspace":
-        """Build and validate. `managed_root=True` means the OS default (skipped if absent)."""
+        """Build and validate. `managed_root=True` means the OS default (skipped if absent); `profile` names
+        the release (an alias in PROFILE_NAMES)."""
         env = dict(os.environ) if env is None else dict(env)
         if profile not in PROFILE_NAMES:
             raise WorkspaceError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}")
@@ -91,13 +92,8 @@ class Workspace:
             what = "is not a regular file" if os.path.lexists(mcp) and mcp.exists() else "does not exist"
             raise WorkspaceError(f"--mcp-skills file {what}: {mcp}")
         return cls(home=home_path, cwd=cwd_path, managed_root=managed, add_dirs=adds, plugin_dirs=plugins,
-                   mcp_skills_file=mcp, profile=profile, model=model, env=env,
+                   mcp_skills_file=mcp, profile=get_profile(profile), model=model, env=env,
                    context_window=context_window, budget=budget)
-
-    @property
-    def rules(self) -> Profile:
-        """The profile's data (constants and switches) for this workspace."""
-        return get_profile(self.profile)
 
     @property
     def config_home(self) -> Path:
@@ -115,4 +111,4 @@ class Workspace:
             return self.env["ANTHROPIC_MODEL"], "ANTHROPIC_MODEL"
         if settings_model:
             return settings_model, "settings"
-        return self.rules.default_model, "profile default"
+        return self.profile.default_model, "profile default"

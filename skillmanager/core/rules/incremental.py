@@ -29,7 +29,7 @@ from typing import Iterable
 
 from ..edit.atomic_write import TEMP_PREFIX
 from ..model import Skill, SourceKind, SkillKind
-from ..versions.profiles import SOURCE_ORDER
+from ..versions.features import Feature
 from .registry import Registry, decide_states, load_registry
 from ..load.settings import load_settings, settings_paths
 from ..load.skill_file import load_skill_file
@@ -219,7 +219,7 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
     flagged = {str(d.path) for d in registry.diagnostics if d.path is not None}
     # current renames an --add-dir skill whose name is taken (`extra:clash`): that decision is made over the
     # whole load order in load_registry, so any change to such a name takes the full pass
-    scoped = registry.profile.add_dir_clash_scoped
+    scoped = registry.profile.supports(Feature.ADD_DIR_CLASH_SCOPED)
     add_dir_names = {s.scoped_from or s.name for s in skills if s.source is SourceKind.ADD_DIR} if scoped else set()
     file_names = {s.scoped_from or s.name for s in skills if s.source in _FILE_SKILL_KINDS} if scoped else set()
     for (base, name), where in sorted(entries.items(), key=lambda kv: (kv[1].rank, kv[0][1])):
@@ -273,7 +273,7 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
 
 def _insert_in_load_order(registry: Registry, skills: list[Skill], add: list[tuple[_SkillsDir, Skill]]) -> list[Skill]:
     """Place new skills where load_registry would: by source kind, then skills dir, then entry name."""
-    order = list(SOURCE_ORDER[registry.profile.name])
+    order = list(registry.profile.source_order)
     kind_rank = {kind: order.index(kind) if kind in order else len(order) for kind in SourceKind}
     dir_rank = {str(d.base): d.rank for d in skills_dirs(registry.workspace)}
 
@@ -334,8 +334,7 @@ def _redecide(registry: Registry, skills: list[Skill], delta: RegistryDelta) -> 
 
 def _reload_settings(registry: Registry, skills: list[Skill], delta: RegistryDelta) -> RegistryDelta:
     workspace, old = registry.workspace, registry.settings
-    settings = load_settings(workspace.config_home, workspace.cwd, workspace.managed_root,
-                             current=registry.profile.name == "current")
+    settings = load_settings(workspace.config_home, workspace.cwd, workspace.managed_root, registry.profile)
     if {k: v[0] for k, v in settings.enabled_plugins.items()} != {k: v[0] for k, v in old.enabled_plugins.items()}:
         raise _NeedsFullReload("enabledPlugins changed: plugins are reloaded")
     clones: dict[int, Skill] = {}

@@ -15,10 +15,11 @@ from typing import Callable
 from ..load.mcp import load_mcp_skills
 from ..model import Diagnostic, Invoker, Listed, SettingDecision, Skill, SourceKind, SkillKind
 from ..load.plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
-from ..versions.profiles import SOURCE_ORDER, Profile
+from ..versions.profiles import Profile
 from ..load.settings import EffectiveSettings, display_names, load_settings
 from ..load.sources import collect_file_sources
 from ..load.workspace import Workspace
+from ..versions.features import Feature
 
 _SOURCE_RANK_WORDS = {
     SourceKind.MANAGED: "managed policy", SourceKind.USER: "user", SourceKind.PROJECT: "project",
@@ -103,8 +104,8 @@ def resolve_name(skills: list[Skill], name: str, profile: Profile, *, for_model:
     for the model (Skill tool) a copy it may call comes first (dmi_yields_name, decide_states; fuzz-reg seeds 20,
     21, 22). Shared by Registry.find and expansion.resolve_skill."""
     candidates = [s for s in skills if s.state.duplicate_of is None and s.state.active]
-    if profile.name != "legacy":
-        if for_model and profile.dmi_yields_name:
+    if profile.supports(Feature.EXACT_NAME_BEFORE_DISPLAY_NAME):
+        if for_model and profile.supports(Feature.DMI_YIELDS_NAME):
             candidates = model_command_list(candidates)
         for skill in candidates:
             if skill.name == name:
@@ -181,11 +182,10 @@ def load_registry(workspace: Workspace, progress: Callable[[str], None] | None =
 
 
 def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None) -> Registry:
-    profile = workspace.rules
-    current = profile.name == "current"
+    profile = workspace.profile
     report = progress or (lambda _m: None)
     report("settings")
-    settings = load_settings(workspace.config_home, workspace.cwd, workspace.managed_root, current=current)
+    settings = load_settings(workspace.config_home, workspace.cwd, workspace.managed_root, profile)
     diagnostics: list[Diagnostic] = list(settings.diagnostics)
 
     scan = collect_file_sources(workspace, progress)
@@ -204,11 +204,11 @@ def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None)
     for skill in scan.skills + plugin_skills + bundled + mcp_skills:
         by_kind.setdefault(skill.source, []).append(skill)
     skills: list[Skill] = []
-    for kind in SOURCE_ORDER[profile.name]:
+    for kind in profile.source_order:
         skills += by_kind.pop(kind, [])
     for rest in by_kind.values():
         skills += rest
-    if profile.add_dir_clash_scoped:
+    if profile.supports(Feature.ADD_DIR_CLASH_SCOPED):
         skills = _scope_clashing_add_dir_skills(skills)
     for index, skill in enumerate(skills):
         skill.load_index = index
@@ -252,7 +252,6 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
 
 def decide_states(registry: Registry) -> None:
     profile, settings = registry.profile, registry.settings
-    current = profile.name == "current"
     winners: dict[str, Skill] = {}
     for skill in registry.skills:
         state = skill.state
@@ -275,14 +274,14 @@ def decide_states(registry: Registry) -> None:
             # current: a disable-model-invocation copy does not claim the name for the model: the next copy is
             # listed and is what the Skill tool runs (fuzz-reg seeds 20, 21, 22: user `simplify` with dmi left
             # the bundled `simplify` listed and `Skill simplify` launched it)
-            if not (profile.dmi_yields_name and skill.disable_model_invocation):
+            if not (profile.supports(Feature.DMI_YIELDS_NAME) and skill.disable_model_invocation):
                 winners[skill.name] = skill
         else:
             state.shadowed_by = winner
             state.shadow_reason = _shadow_reason(skill, winner)
         env = registry.workspace.env if registry.workspace is not None else None
-        _decide_invocation(skill, settings, current, env)
-        _decide_listing(skill, settings, profile, current, env)
+        _decide_invocation(skill, settings, profile, env)
+        _decide_listing(skill, settings, profile, env)
 
 
 def _shadow_reason(loser: Skill, winner: Skill) -> str:
@@ -305,7 +304,7 @@ def _bundled_disabled(skill: Skill, settings: EffectiveSettings, env) -> bool:
     return settings.disableBundledSkills or bool((env or {}).get("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"))
 
 
-def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool, registry_env=None) -> None:
+def _decide_invocation(skill: Skill, settings: EffectiveSettings, profile: Profile, registry_env=None) -> None:
     state = skill.state
     if state.shadowed_by is not None:
         state.invocable_by = Invoker.NONE
@@ -331,10 +330,11 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool,
         elif value == "user-invocable-only":
             model_ok = False
             reasons.append(f"skillOverrides \"user-invocable-only\" in {scope} settings ({file}) hides it from the model")
-    if current and skill.source is SourceKind.BUNDLED and _bundled_disabled(skill, settings, registry_env):
+    bundled_off = profile.supports(Feature.DISABLE_BUNDLED_SKILLS) and _bundled_disabled(skill, settings, registry_env)
+    if bundled_off and skill.source is SourceKind.BUNDLED:
         model_ok = user_ok = False
         reasons.append("disableBundledSkills removes bundled skills")
-    if current and skill.source is SourceKind.BUILTIN_COMMAND and _bundled_disabled(skill, settings, registry_env):
+    if bundled_off and skill.source is SourceKind.BUILTIN_COMMAND:
         model_ok = False
         reasons.append("disableBundledSkills hides built-in commands from the model")
     state.invocable_by = {(True, True): Invoker.BOTH, (True, False): Invoker.MODEL,
@@ -344,10 +344,9 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings, current: bool,
         state.invocable_reason = state.invocable_reason[0].upper() + state.invocable_reason[1:]
 
 
-def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile, current: bool,
-                    registry_env=None) -> None:
+def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile, registry_env=None) -> None:
     state = skill.state
-    if state.shadowed_by is not None and not profile.listing_keeps_every_copy:
+    if state.shadowed_by is not None and not profile.supports(Feature.LISTING_KEEPS_EVERY_COPY):
         state.listed, state.listed_reason = Listed.NO, "Shadowed: this version lists only the first copy of a name."
         return
     if skill.disable_model_invocation:
@@ -358,10 +357,11 @@ def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile,
         state.listed = Listed.NO
         state.listed_reason = "Plugin and MCP entries need a description or when_to_use to be listed."
         return
-    if current and skill.source is SourceKind.BUNDLED and _bundled_disabled(skill, settings, registry_env):
+    bundled_off = profile.supports(Feature.DISABLE_BUNDLED_SKILLS) and _bundled_disabled(skill, settings, registry_env)
+    if bundled_off and skill.source is SourceKind.BUNDLED:
         state.listed, state.listed_reason = Listed.NO, "disableBundledSkills removes bundled skills."
         return
-    if current and skill.source is SourceKind.BUILTIN_COMMAND and _bundled_disabled(skill, settings, registry_env):
+    if bundled_off and skill.source is SourceKind.BUILTIN_COMMAND:
         state.listed, state.listed_reason = Listed.NO, "disableBundledSkills hides built-in commands from the listing."
         return
     override = settings.override_for_skill(skill)
@@ -379,7 +379,7 @@ def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile,
         state.listed_reason = "Listed although shadowed: this version lists every copy of a name."
     elif settings.deny_rule_for(skill.name, display_names(skill)) is not None:
         state.listed_reason = "Listed: a deny rule blocks invocation but does not hide the skill."
-    elif current and _ignored_plugin_override(skill, settings):
+    elif profile.supports(Feature.SKILL_OVERRIDES) and _ignored_plugin_override(skill, settings):
         state.listed_reason = ("Listed in full: its skillOverrides key has no effect on plugin skills (Claude Code "
                                "2.1.332 ignored both the bare and the plugin:name key for a --plugin-dir plugin).")
     else:

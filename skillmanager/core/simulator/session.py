@@ -22,7 +22,7 @@ from typing import Any, Callable
 from .discovery import IgnoredDir, SkillDirDiscovery, expand_path
 from ..js.collation import locale_compare_key
 from ..model import Diagnostic, Listed, Skill, SourceKind
-from ..versions.profiles import LEGACY
+from ..versions.features import Feature
 from ..load.safe_read import read_regular_bytes
 from .session_text import ModelText, render_current, render_legacy
 from ..load.sources import load_skills_dir
@@ -188,7 +188,7 @@ class Session:
         self.initial_sent: dict[str, str | None] = {
             s.name: None for s in loaded
             if not s.state.conditional and s.state.listed is not Listed.NO
-            and (s.state.shadowed_by is None or self.profile.listing_keeps_every_copy)}
+            and (s.state.shadowed_by is None or self.profile.supports(Feature.LISTING_KEEPS_EVERY_COPY))}
         # conditionalSkills Map: keyed by name, later copies overwrite in place (load order)
         pending: dict[str, Skill] = {}
         for s in loaded:
@@ -259,7 +259,7 @@ class Session:
         for s in self.registry.skills:
             if s.state.is_winner and s.state.active and s.name not in out:
                 out[s.name] = s
-        if self.profile.name == LEGACY:
+        if not self.profile.supports(Feature.NEW_SKILLS_DISCOVERED_MESSAGE):
             for name, s in self._legacy_map.items():
                 out.setdefault(name, s)  # getCommands: a start-up name blocks the dynamic one
         else:
@@ -292,7 +292,7 @@ class Session:
         rel = os.path.relpath(abs_path, self.cwd)
         result.rel_path = rel.replace(os.sep, "/")
         outside = rel == os.curdir or rel.startswith(os.pardir) or os.path.isabs(rel)
-        if self.profile.name == LEGACY and step.op != "Read":
+        if self.profile.supports(Feature.WRITE_TOOLS_NEED_PRIOR_READ) and step.op != "Read":
             reason = self._legacy_write_refusal(step.op, abs_path)
             if reason:
                 result.triggers_nothing_reason = reason
@@ -309,7 +309,7 @@ class Session:
         activations = self._activate(result.rel_path)
         result.activated = activations
         new_dirs = self._load_dirs(found.new_dirs, result)
-        if self.profile.name == LEGACY:
+        if not self.profile.supports(Feature.NEW_SKILLS_DISCOVERED_MESSAGE):
             self._legacy_step(result, activations, new_dirs)
         else:
             self._current_step(result, activations, new_dirs)
@@ -338,7 +338,7 @@ class Session:
             if pattern is None:
                 continue
             repeat = name in self._activated
-            if self.profile.name != LEGACY:
+            if not self.profile.supports(Feature.CONDITIONAL_REACTIVATES):
                 del self._pending[name]
             # 2.1.88: every activation (and every dir load) emits skillsLoaded, after which the skill dirs are
             # reloaded and each `paths:` skill is stored as conditional again (the debug log shows "1 conditional

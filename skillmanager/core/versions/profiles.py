@@ -1,22 +1,26 @@
-"""Claude Code version families as data: the rules that differ between them.
+"""Claude Code releases as data: which named features a release has and its values.
 
-`legacy` is the 2.1.88 family (last readable cli.js), `current` the 2.1.3xx family (native
-binary). Everything version-specific the engine needs is a field here, so a new family is a
-new instance rather than new branches across modules.
+`profile_for(version)` reads resources/data/claude_versions.json (per feature and value: the release it
+holds from, the releases it was observed on, the evidence) and returns an immutable Profile. `legacy` and
+`current` are exact aliases of the two studied releases, 2.1.88 (last readable cli.js) and 2.1.332
+(native binary). This package is the only place in the code that names a release.
 """
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ..model import SourceKind
 from ..resources import resource_path
+from .features import VALUE_NAMES, Feature
 
 LEGACY = "legacy"
 CURRENT = "current"
 PROFILE_NAMES = (LEGACY, CURRENT)
+DEFAULT_PROFILE = CURRENT  # what a workspace uses when nothing names a release
 
 
 @dataclass(frozen=True)
@@ -33,35 +37,51 @@ class BundledEntry:
 
 @dataclass(frozen=True)
 class Profile:
-    name: str
-    family: str  # human label of the version family
-    versions: tuple[int, int, int, int]  # (major, minor, patch_from, patch_to) studied range
+    """One Claude Code release as the engine sees it: its features and values."""
+
+    name: str  # an alias ("legacy"/"current") or the release ("2.1.150")
+    version: tuple[int, int, int]
+    features: frozenset[Feature]
+    family: str  # human label
     default_model: str
     per_entry_cap: int  # description(+when_to_use) cap, UTF-16 code units
-    strips_bom: bool
-    lenient_booleans: bool  # yes/no/on/off/1/0 accepted by current
-    when_to_use_newlines_to_spaces: bool
-    listing_keeps_every_copy: bool  # legacy lists every same-named skill
-    add_dir_commands: bool  # current lists an add-dir's .claude/commands
-    commands_sorted_by_name: bool
-    bundled_first: bool  # legacy lists bundled skills first; current after plugin skills
-    supports_skill_overrides: bool
-    supports_disable_bundled: bool
-    missing_argument_stays_literal: bool  # `$9` with too few args: "" (legacy) or literal (current)
-    scoped_nested_names: bool  # current: `dir:name` for clashing nested skills
-    yaml_last_key_wins: bool = False  # current (Bun.YAML): repeated keys keep the last value, `<<` merges
-    plugin_skill_colon_to_dash: bool = False  # current: plugin skill dir `pre:x` is listed as `plug:pre-x`
-    # current: bundled names that disableBundledSkills leaves alone (built-in plugin skills, not bundled ones)
-    bundled_kept_when_disabled: frozenset = frozenset()
-    skill_dirs_case_insensitive: bool = False  # current: skill dirs listed in case-insensitive name order
-    plugin_display_name_prefixed: bool = False  # current: a plugin skill's `name:` shows as `plugin:name`
-    plugin_default_skills_dir_kept: bool = False  # current: `skills/` loads even when the manifest names others
-    add_dir_clash_scoped: bool = False  # current: a clashing --add-dir skill becomes `{dir}:{name}` (scoped)
-    dmi_yields_name: bool = False  # current: a disable-model-invocation copy does not hide a later copy from the model
-    bundled: tuple[BundledEntry, ...] = field(default_factory=tuple)
+    bundled: tuple[BundledEntry, ...]
+    bundled_kept_when_disabled: frozenset[str]  # bundled names disableBundledSkills leaves alone
+    source_order: tuple[SourceKind, ...]
+    effort_levels: tuple[str, ...]
+
+    def supports(self, feature: Feature) -> bool:
+        return feature in self.features
+
+    @property
+    def version_text(self) -> str:
+        return ".".join(map(str, self.version))
 
 
-def _load_bundled(profile: str) -> tuple[BundledEntry, ...]:
+_VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    match = _VERSION_RE.search(text or "")
+    return tuple(int(g) for g in match.groups()) if match else None  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=1)
+def _timeline() -> dict[str, Any]:
+    return json.loads(resource_path("data", "claude_versions.json").read_text(encoding="utf-8"))
+
+
+def _value_at(timeline: list[dict[str, Any]], version: tuple[int, int, int]) -> Any:
+    """The value of the last step that starts at or before `version` (the first step before the first)."""
+    value = timeline[0]["value"]
+    for step in timeline:
+        if parse_version(step["since"]) <= version:
+            value = step["value"]
+    return value
+
+
+@lru_cache(maxsize=None)
+def _load_bundled(key: str) -> tuple[BundledEntry, ...]:
     """Bundled names and measured entry sizes, taken from real-CLI captures (see the data file)."""
     path = resource_path("data", "bundled_skills.json")
     try:
@@ -71,92 +91,68 @@ def _load_bundled(profile: str) -> tuple[BundledEntry, ...]:
     return tuple(
         BundledEntry(e["name"], int(e["width"]), int(e["length"]), e.get("kind", "bundled"),
                      tuple(str(a) for a in e.get("aliases", ())), e.get("context"))
-        for e in data.get(profile, {}).get("entries", [])
+        for e in data.get(key, {}).get("entries", [])
     )
 
 
+def studied_versions() -> tuple[str, ...]:
+    return tuple(_timeline()["studied"])
+
+
 @lru_cache(maxsize=None)
+def profile_for(version: str | tuple[int, int, int], name: str | None = None) -> Profile:
+    """The exact feature set and values of one release ("2.1.150" or (2, 1, 150))."""
+    parsed = version if isinstance(version, tuple) else parse_version(version)
+    if parsed is None:
+        raise ValueError(f"not a Claude Code version: {version!r}")
+    data = _timeline()
+    features = frozenset(f for f in Feature if _value_at(data["features"][f.value]["timeline"], parsed))
+    values = {key: _value_at(data["values"][key]["timeline"], parsed) for key in VALUE_NAMES}
+    return Profile(
+        name=name or ".".join(map(str, parsed)),
+        version=parsed,
+        features=features,
+        family=values["family"],
+        default_model=values["default_model"],
+        per_entry_cap=int(values["per_entry_cap"]),
+        bundled=_load_bundled(values["bundled"]),
+        bundled_kept_when_disabled=frozenset(values["bundled_kept_when_disabled"]),
+        source_order=tuple(SourceKind(k) for k in values["source_order"]),
+        effort_levels=tuple(values["effort_levels"]),
+    )
+
+
 def get_profile(name: str) -> Profile:
-    if name == LEGACY:
-        return Profile(
-            name=LEGACY,
-            family="Claude Code 2.1.88 family (readable cli.js)",
-            versions=(2, 1, 0, 199),
-            default_model="claude-sonnet-4-6",
-            per_entry_cap=250,
-            strips_bom=False,
-            lenient_booleans=False,
-            when_to_use_newlines_to_spaces=False,
-            listing_keeps_every_copy=True,
-            add_dir_commands=False,
-            commands_sorted_by_name=False,
-            bundled_first=True,
-            supports_skill_overrides=False,
-            supports_disable_bundled=False,
-            missing_argument_stays_literal=False,
-            scoped_nested_names=False,
-            bundled=_load_bundled(LEGACY),
-        )
-    if name == CURRENT:
-        return Profile(
-            name=CURRENT,
-            family="Claude Code 2.1.3xx family (native binary)",
-            versions=(2, 1, 200, 999),
-            default_model="claude-opus-5-5",
-            per_entry_cap=1536,
-            strips_bom=True,
-            lenient_booleans=True,
-            when_to_use_newlines_to_spaces=True,
-            listing_keeps_every_copy=False,
-            add_dir_commands=True,
-            commands_sorted_by_name=True,
-            bundled_first=False,
-            supports_skill_overrides=True,
-            supports_disable_bundled=True,
-            missing_argument_stays_literal=True,
-            scoped_nested_names=True,
-            yaml_last_key_wins=True,
-            plugin_skill_colon_to_dash=True,
-            # fuzz-reg seed 4 (current): with disableBundledSkills true only `plugin-authoring` stayed listed;
-            # claude.exe maps it to `cc-plugin-plugin-authoring` (a built-in plugin, not a bundled skill)
-            bundled_kept_when_disabled=frozenset({"plugin-authoring"}),
-            skill_dirs_case_insensitive=True,
-            plugin_display_name_prefixed=True,
-            dmi_yields_name=True,
-            plugin_default_skills_dir_kept=True,
-            add_dir_clash_scoped=True,
-            bundled=_load_bundled(CURRENT),
-        )
-    raise ValueError(f"unknown profile {name!r}; choose one of {', '.join(PROFILE_NAMES)}")
+    """A profile by alias (`legacy` = 2.1.88, `current` = 2.1.332)."""
+    aliases = _timeline()["aliases"]
+    if name not in aliases:
+        raise ValueError(f"unknown profile {name!r}; choose one of {', '.join(PROFILE_NAMES)}")
+    return profile_for(aliases[name], name)
 
 
-_VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+def default_profile() -> Profile:
+    return get_profile(DEFAULT_PROFILE)
 
 
 def profile_for_version(version_text: str) -> tuple[str | None, str | None]:
-    """Map `claude --version` output to a profile name, with a warning when outside the studied families."""
-    match = _VERSION_RE.search(version_text or "")
-    if not match:
+    """Map `claude --version` output to a profile name, with a warning when outside the studied releases."""
+    parsed = parse_version(version_text)
+    if parsed is None:
         return None, f"could not read a version from {version_text!r}"
-    major, minor, patch = (int(g) for g in match.groups())
-    for name in PROFILE_NAMES:
-        lo_major, lo_minor, patch_from, patch_to = get_profile(name).versions
-        if (major, minor) == (lo_major, lo_minor) and patch_from <= patch <= patch_to:
-            warning = None
-            studied = {LEGACY: 88, CURRENT: 332}[name]
-            if patch != studied:
-                warning = (f"Claude Code {major}.{minor}.{patch} was not studied directly; "
-                           f"using the {name} profile (studied on 2.1.{studied})")
-            return name, warning
-    nearest = LEGACY if (major, minor) < (2, 1) else CURRENT
-    return nearest, (f"Claude Code {major}.{minor}.{patch} is outside the studied families "
-                     f"(2.1.88, 2.1.332); using the {nearest} profile, results may differ")
-
-
-SOURCE_ORDER = {
-    LEGACY: (SourceKind.BUNDLED, SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR,
-             SourceKind.COMMAND, SourceKind.PLUGIN_COMMAND, SourceKind.PLUGIN_SKILL, SourceKind.MCP),
-    CURRENT: (SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR, SourceKind.COMMAND,
-              SourceKind.PLUGIN_COMMAND, SourceKind.PLUGIN_SKILL, SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND,
-              SourceKind.MCP),
-}
+    aliases = _timeline()["aliases"]
+    by_version = {parse_version(v): alias for alias, v in aliases.items()}
+    if parsed in by_version:
+        return by_version[parsed], None
+    studied = sorted(by_version)
+    text = ".".join(map(str, parsed))
+    if parsed[:2] == (2, 1):
+        # until the timeline locates each change, a release takes the studied release on its side of 2.1.200
+        nearest = studied[0] if parsed < (2, 1, 200) else studied[-1]
+        name = by_version[nearest]
+        return name, (f"Claude Code {text} was not studied directly; using the {name} profile "
+                      f"(studied on {'.'.join(map(str, nearest))})")
+    nearest = studied[0] if parsed < studied[0] else studied[-1]
+    name = by_version[nearest]
+    studied_text = ", ".join(".".join(map(str, v)) for v in studied)
+    return name, (f"Claude Code {text} is outside the studied families ({studied_text}); "
+                  f"using the {name} profile, results may differ")

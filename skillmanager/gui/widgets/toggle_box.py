@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QGridLayout, QGroupBox, QHBoxLayout, Q
                                QVBoxLayout)
 
 from skillmanager.core.model import Skill
+from skillmanager.core.versions.features import Feature
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import skill_identity
 from skillmanager.gui.toggling import ToggleController, toggle_module
@@ -50,7 +51,7 @@ def _deny_words(state) -> str:
 def on_choice_words(state, skill: Skill) -> str:
     """The "on" choice worded so it is true for this skill: for a waiting or blocked skill "on" is only what
     this setting says, not what Claude gets."""
-    legacy = state.profile != "current"
+    legacy = not state.profile.supports(Feature.SKILL_OVERRIDES)
     caveats = []
     if _waiting(skill):
         caveats.append("the skill is still waiting for a matching file")
@@ -161,7 +162,7 @@ class ToggleBox(QGroupBox):
         self.blocked.setVisible(bool(state.blocked_summary))
         if state.blocked_summary:
             self.blocked.setText(f"<span style='color:#d0453b'>●</span> {html.escape(state.blocked_summary)}")
-        legacy = state.profile != "current"
+        legacy = not state.profile.supports(Feature.SKILL_OVERRIDES)
         notes = []
         if state.locked:
             notes.append(state.locked_reason)
@@ -188,7 +189,7 @@ class ToggleBox(QGroupBox):
         self._controls = controls
         self.choice.blockSignals(True)
         self.choice.clear()
-        legacy = self.toggle_state is not None and self.toggle_state.profile != "current"
+        legacy = self.toggle_state is not None and not self.toggle_state.profile.supports(Feature.SKILL_OVERRIDES)
         model: QStandardItemModel = self.choice.model()
         current = 0
         for index, control in enumerate(controls):

@@ -8,6 +8,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QToolButton, QVBoxLayout,
                                QWidget)
 
+from skillmanager.core.versions.profiles import DEFAULT_PROFILE, PROFILE_NAMES
 from skillmanager.gui.engine import WorkspaceSpec
 
 RECENT_LIMIT = 10
@@ -40,7 +41,7 @@ class WorkspaceBar(QWidget):
         self.home.setToolTip("Home directory whose ~/.claude is read")
         self.home.editingFinished.connect(self._emit_if_changed)
         self.profile = QComboBox(self)
-        self.profile.addItems(["current", "legacy"])
+        self.profile.addItems([DEFAULT_PROFILE, *(n for n in PROFILE_NAMES if n != DEFAULT_PROFILE)])
         self.profile.setToolTip("Claude Code version family whose rules are applied")
         self.profile.activated.connect(lambda _i: self._emit())
         self.model = QLineEdit(self)
