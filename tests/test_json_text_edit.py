@@ -441,7 +441,7 @@ def test_property_set_key(data) -> None:
     # Bytes outside the edited value (or, for a new key, outside the object that
     # receives it) are unchanged.
     root = parse_document(text)
-    node, parent = root, root
+    node = root
     for key in path:
         member = node.last_member(key) if node.kind == "object" else None
         if member is None:
