@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 LEVELS = ("info", "low", "medium", "high", "critical")
 EXEC, SCRIPT, INSTRUCTION, EXAMPLE = "exec", "script", "instruction", "example"
@@ -153,3 +153,29 @@ def clip(text: str, limit: int = 160) -> str:
 
     text = reveal_hidden(" ".join(text[:limit * 4].split()))
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+REGION_RADIUS = 2048  # a match is at most a few hundred characters around the word it contains
+
+
+def word_regions(text: str, low: str, words: Iterable[str]) -> list[tuple[int, int]]:
+    """Merged (start, end) spans of the lines (capped at REGION_RADIUS around the word) where one of `words`
+    occurs in `low` (= text.lower(), same length). Running a regex only there gives the matches that
+    contain one of the words; linear in the text plus the occurrences."""
+    spans = []
+    for word in words:
+        at = low.find(word)
+        while at != -1:
+            start = text.rfind("\n", max(0, at - REGION_RADIUS), at) + 1 or max(0, at - REGION_RADIUS)
+            end = text.find("\n", at, at + REGION_RADIUS)
+            end = end + 1 if end != -1 else min(len(text), at + REGION_RADIUS)
+            spans.append((start, end))
+            at = low.find(word, end)
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .audit_base import Hit
+from .audit_base import Hit, word_regions
 
 _F = re.I | re.A
 _NONWORD = bytes(range(256)).translate(None, b"abcdefghijklmnopqrstuvwxyz0123456789")
@@ -39,6 +39,7 @@ class Pattern:
     message: str
     words: frozenset[bytes]
     fact: str = ""  # a fact kind recorded for each match (see Facts)
+    needles: tuple[str, ...] = ()  # substrings every match contains, when it has no whole word
 
 
 _DL = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|http)"
@@ -65,9 +66,7 @@ _NET_SEND = (r"\bcurl\b[^\n]{0,300}?(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s
 _NET_WORDS = "curl wget requests httpx session client urllib fetch axios nc ncat netcat dev invoke scp sendmail mail smtplib " \
              "nslookup dig host http https"
 
-_CRED_PATH = (r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|/root|/home/[\w.-]{1,32}|/Users/[\w.-]{1,32}|"
-              r"expanduser\(\s*['\"]~|homedir\(\)|Path\.home\(\))?[/\\\"', +]{0,6}"
-              r"(?:\.ssh[/\\](?:id_\w{1,20}|\w{1,20}_(?:rsa|ed25519|ecdsa|dsa))(?!\.pub)\b|\.ssh[/\\]?\*?(?=[\s\"'`)]|$)|"
+_CRED_PATH = (r"(?:\.ssh[/\\](?:id_\w{1,20}|\w{1,20}_(?:rsa|ed25519|ecdsa|dsa))(?!\.pub)\b|\.ssh[/\\]?\*?(?=[\s\"'`)]|$)|"
               r"\.aws[/\\](?:credentials|config)\b|\.config/gcloud\b|application_default_credentials\.json|"
               r"\.azure[/\\]|\.kube/config\b|\.docker/config\.json|\.netrc\b|\.git-credentials\b|\.pypirc\b|"
               r"\.config/gh/hosts\.yml|\.claude/\.credentials\.json|\.claude\.json\b|/etc/shadow\b|"
@@ -229,7 +228,7 @@ PATTERNS: tuple[Pattern, ...] = (
                                           r"Get-Content\s+)[\w./~${}-]{0,80}\.env(?:\.\w+)?(?![\w.])", _F),
             "medium", "low", "reads a .env file", _w("env"), fact="cred"),
     Pattern("env-exfiltration", re.compile(rf"(?:{_SECRET_VAR})", _F), "", "", "reads secrets from the environment",
-            frozenset(), fact="env"),  # `$…TOKEN`: no whole word to prefilter on, always runs
+            frozenset(), fact="env", needles=("$", "env", "export", "environ", "process.env", "env:")),  # `$…TOKEN`: no whole word to prefilter on, always runs
     Pattern("env-exfiltration", re.compile(_NET_SEND, _F), "", "", "sends data over the network", _w(_NET_WORDS),
             fact="send"),
     # --- destinations -------------------------------------------------------------------------------
@@ -325,10 +324,21 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
     if fast and tokens is None:
         tokens = block_tokens(text.encode("utf-8", "surrogatepass"))
     hits: list[Hit] = []
+    low = text.lower() if fast and len(text.lower()) == len(text) else None
+    seen: set[tuple[int, int]] = set()
     for pattern in PATTERNS:
         if fast and pattern.words and tokens.isdisjoint(pattern.words):
             continue
-        for match in pattern.regex.finditer(text):
+        if low is None:
+            matches = pattern.regex.finditer(text)
+        else:
+            needles = pattern.needles or [w.decode() for w in pattern.words & tokens]
+            matches = (m for start, end in word_regions(text, low, needles)
+                       for m in pattern.regex.finditer(text, start, end))
+        for match in matches:
+            if (id(pattern), match.start()) in seen:
+                continue
+            seen.add((id(pattern), match.start()))
             hit = _judge(pattern, match, text, facts)
             if hit is not None:
                 hits.append(hit)
