@@ -25,8 +25,8 @@ from ..load.frontmatter import parse_document
 from ..load.yaml12 import js_string
 from .audit_base import (DOC, EXAMPLE, EXEC, INSTRUCTION, LEVELS, RULE_BY_NAME, RULES, SCRIPT, AuditFinding, Hit,
                          Rule, SkillAudit, clip, level_index, lower, severity_at)
-from .audit_commands import Facts, block_tokens, command_hits
-from .audit_scan import MarkdownMap, kind_of, read_blocks, walk_skill
+from .audit_commands import Facts, block_tokens, command_hits, executed_files
+from .audit_scan import BLOCK_BYTES, MarkdownMap, kind_of, read_blocks, walk_skill
 from .audit_secrets import blob_hits, redact, secret_hits
 from .audit_text import decode_tags, description_hits, hidden_unicode_hits, injection_hits, lookalike_hits, reveal_hidden
 
@@ -75,10 +75,10 @@ class _FileScan:
         if self.main and ("!`" in text or "```!" in text):
             self._inline_shell(text, first_line, body_offset)
         has_facts = facts.sends or facts.secrets or facts.staged or facts.executed or facts.destinations
-        if not hits and not has_facts and self.kind != "prose":
-            return None
         newlines = [m.start() for m in re.finditer("\n", text)] if (hits or has_facts) else []
-        md = MarkdownMap(text, first_line, md_state) if self.kind == "prose" else None
+        # Markdown structure: needed for positions, and carried to the next block of a big file
+        md = MarkdownMap(text, first_line, md_state) if self.kind == "prose" and (
+            hits or has_facts or self.exec_spans or len(data) >= BLOCK_BYTES // 2 or md_state) else None
 
         def line_of(offset: int) -> int:
             return first_line + bisect.bisect_left(newlines, offset)
@@ -114,13 +114,17 @@ class _FileScan:
         for offset, path, how in facts.staged:
             line = line_of(offset)
             self.facts.append(("staged", line, position(line), line_text(line), (path, how)))
-        for offset, path in facts.executed:
-            line = line_of(offset)
-            self.facts.append(("executed", line, position(line), line_text(line), path))
         for offset in facts.destinations:
             line = line_of(offset)
             self.facts.append(("destination", line, position(line), line_text(line), None))
         return md.state if md else None
+
+    def position_of(self, line: int, line_text: str, md: MarkdownMap | None) -> str:
+        if self.kind == "script":
+            return SCRIPT
+        if any(start <= line <= end for start, end in self.exec_spans):
+            return EXEC
+        return md.position(line, line_text, "") if md is not None else INSTRUCTION
 
     def _inline_shell(self, text: str, first_line: int, body_offset: int) -> None:
         body = text[body_offset:]
@@ -201,6 +205,29 @@ def _front_matter(fm: dict, text: str, skill_md: Path, name: str, out: _Collecto
                     hit.message, hit.evidence, INSTRUCTION)
 
 
+def _executed_facts(scan: "_FileScan", names: set[str]) -> None:
+    """Second phase: where the staged files are run (only searched when something was staged)."""
+    try:
+        blocks = read_blocks(scan.path)
+        state = None
+        for data, first_line in blocks:
+            text = data.decode("utf-8", errors="replace")
+            found = executed_files(text, names)
+            if not found:
+                continue
+            newlines = [m.start() for m in re.finditer("\n", text)]
+            md = MarkdownMap(text, first_line, state) if scan.kind == "prose" else None
+            for offset, name in found:
+                line = first_line + bisect.bisect_left(newlines, offset)
+                start = newlines[line - first_line - 1] + 1 if line > first_line else 0
+                end = newlines[line - first_line] if line - first_line < len(newlines) else len(text)
+                line_text = text[start:min(end, start + 600)]
+                where = scan.position_of(line, line_text, md)
+                scan.facts.append(("executed", line, where, line_text, name))
+    except OSError:
+        return
+
+
 def _join(files: list[_FileScan], out: _Collector) -> None:
     """Facts across lines and files: staged downloads/decodes that are run; secrets that reach a send."""
     staged = {}
@@ -208,6 +235,10 @@ def _join(files: list[_FileScan], out: _Collector) -> None:
         for fact, line, where, text, extra in scan.facts:
             if fact == "staged" and where != EXAMPLE:
                 staged.setdefault(extra[0], (scan, line, extra[1]))
+    if staged:
+        names = {name for name in staged if len(name) > 1}
+        for scan in files:
+            _executed_facts(scan, names)
     for scan in files:
         for fact, line, where, text, extra in scan.facts:
             if fact == "executed" and extra in staged and where != EXAMPLE and len(extra) > 1:
@@ -304,7 +335,8 @@ def audit_skill(skill_md: Path, *, name: str | None = None) -> SkillAudit:
             if entry.path == skill_md:
                 continue
             _audit_file(entry.path, entry.rel, report, out, scans)
-        _runs_shipped_scripts(skill_md, skill_dir, out)
+        if any(entry.path != skill_md for entry in walk.files):
+            _runs_shipped_scripts(skill_md, skill_dir, out)
     _join(scans, out)
     report.findings = sorted(out.findings.values(), key=lambda f: (-level_index(f.severity), str(f.file), f.line,
                                                                     f.rule))

@@ -158,19 +158,13 @@ def clip(text: str, limit: int = 160) -> str:
 REGION_RADIUS = 2048  # a match is at most a few hundred characters around the word it contains
 
 
-def word_regions(text: str, low: str, words: Iterable[str]) -> list[tuple[int, int]]:
-    """Merged (start, end) spans of the lines (capped at REGION_RADIUS around the word) where one of `words`
-    occurs in `low` (= text.lower(), same length). Running a regex only there gives the matches that
-    contain one of the words; linear in the text plus the occurrences."""
-    spans = []
-    for word in words:
-        at = low.find(word)
-        while at != -1:
-            start = text.rfind("\n", max(0, at - REGION_RADIUS), at) + 1 or max(0, at - REGION_RADIUS)
-            end = text.find("\n", at, at + REGION_RADIUS)
-            end = end + 1 if end != -1 else min(len(text), at + REGION_RADIUS)
-            spans.append((start, end))
-            at = low.find(word, end)
+def _line_span(text: str, at: int) -> tuple[int, int]:
+    start = text.rfind("\n", max(0, at - REGION_RADIUS), at) + 1 or max(0, at - REGION_RADIUS)
+    end = text.find("\n", at, at + REGION_RADIUS)
+    return start, (end + 1 if end != -1 else min(len(text), at + REGION_RADIUS))
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     spans.sort()
     merged: list[tuple[int, int]] = []
     for start, end in spans:
@@ -179,3 +173,32 @@ def word_regions(text: str, low: str, words: Iterable[str]) -> list[tuple[int, i
         else:
             merged.append((start, end))
     return merged
+
+
+def anchor_regions(text: str, anchor) -> list[tuple[int, int]]:
+    """Like word_regions, around the matches of a (simple, fast) anchor regex."""
+    spans = []
+    for match in anchor.finditer(text):
+        spans.append(_line_span(text, match.start()))
+    return _merge(spans)
+
+
+def word_regions(text: str, low: str, words: Iterable[str], cache: dict | None = None) -> list[tuple[int, int]]:
+    """Merged (start, end) spans of the lines (capped at REGION_RADIUS around the word) where one of `words`
+    occurs in `low` (= text.lower(), same length). Running a regex only there gives the matches that
+    contain one of the words; linear in the text plus the occurrences. `cache`: needle → spans, shared
+    by the patterns of one block so each needle is searched once."""
+    spans = []
+    for word in words:
+        found = cache.get(word) if cache is not None else None
+        if found is None:
+            found = []
+            at = low.find(word)
+            while at != -1:
+                span = _line_span(text, at)
+                found.append(span)
+                at = low.find(word, span[1])
+            if cache is not None:
+                cache[word] = found
+        spans.extend(found)
+    return _merge(spans)

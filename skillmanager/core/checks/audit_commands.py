@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .audit_base import Hit, word_regions
+from .audit_base import Hit, anchor_regions, word_regions
 
 _F = re.I | re.A
 _NONWORD = bytes(range(256)).translate(None, b"abcdefghijklmnopqrstuvwxyz0123456789")
@@ -40,6 +40,7 @@ class Pattern:
     words: frozenset[bytes]
     fact: str = ""  # a fact kind recorded for each match (see Facts)
     needles: tuple[str, ...] = ()  # substrings every match contains, when it has no whole word
+    also: tuple[str, ...] = ()  # substrings that also let the pattern run (matches without any of `words`)
 
 
 _DL = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|http)"
@@ -49,9 +50,9 @@ _SH_WORDS = ("sudo env sh bash zsh dash ksh fish csh tcsh python python2 python3
 _SH = (r"(?:sudo\s+(?:-\S+\s+){0,3})?(?:env\s+)?(?:(?:/usr)?/bin/)?(?:ba|z|da|k|fi|c|tc)?sh|python[23]?(?:\.\d{1,2})?|perl|ruby|"
        r"node|php|pwsh|powershell|iex|invoke-expression|bun|deno|source|osascript")
 _DECODE = (r"(?:base64\s+(?:-\w+\s+){0,2}(?:-d|--decode|-D)\b|xxd\s+(?:-\w+\s+){0,2}-r|openssl\s+(?:enc\s+)?(?:-\S+\s+)"
-           r"{0,4}-d\b|openssl\s+base64\s+-d|gunzip|zcat|uudecode|rev\b|tr\s+['\"]?(?:a-zA-Z|A-Za-z|a-z)['\"]?\s+"
+           r"{0,4}-d\b|openssl\s+base64\s+-d|gunzip|zcat|uudecode|tr\s+['\"]?(?:a-zA-Z|A-Za-z|a-z)['\"]?\s+"
            r"['\"]?(?:n-za-mN-ZA-M|N-ZA-Mn-za-m|n-za-m))")
-_DECODE_WORDS = "base64 xxd openssl gunzip zcat uudecode rev tr"
+_DECODE_WORDS = "base64 xxd openssl gunzip zcat uudecode tr"
 _SECRET_VAR = (r"\$\{?\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)\w*\}?"
                r"|\benv(?:\s*$|\s*[|>)`])|\bprintenv\b(?!\s+\w)|\bexport\s+-p\b|\bos\.environ\b(?!\s*(?:\[|\.get|\.setdefault|"
                r"\.pop|\.update|\.__setitem__))|\bos\.environ\.copy\(\)|\bprocess\.env\b(?!\s*(?:\.\w|\[))|"
@@ -59,12 +60,11 @@ _SECRET_VAR = (r"\$\{?\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PR
 _NET_SEND = (r"\bcurl\b[^\n]{0,300}?(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|\s-X\s*(?:POST|PUT)|\s--json\b|"
              r"\s-G\b|\s-H\b[^\n]{0,100}?\$)|\bwget\b[^\n]{0,200}?--post-|\b(?:requests|httpx|session|client)\.(?:post|put|"
              r"patch)\s*\(|\burllib\.request\.(?:urlopen|Request)\s*\(|\bfetch\s*\([^\n]{0,200}?\b(?:method|body)\b|"
-             r"\baxios\.(?:post|put)\s*\(|\b(?:nc|ncat|netcat)\s+(?:-\w+\s+){0,3}[\w.-]+\s+\d{2,5}\b|/dev/(?:tcp|udp)/|"
-             r"\bInvoke-(?:WebRequest|RestMethod)\b[^\n]{0,200}?-(?:Body|InFile|Method\s+Post)|\bscp\s+[^\n]{0,200}?\S+@\S+:|"
-             r"\b(?:sendmail|mail\s+-s|smtplib\.SMTP)|\b(?:nslookup|dig|host)\s+[^\n]{0,40}?\$\(|"
+             r"\baxios\.(?:post|put)\s*\(|\b(?:nc|ncat|netcat) +(?:-\w+\s+){0,3}[\w.-]+\s+\d{2,5}\b|/dev/(?:tcp|udp)/|"
+             r"\bInvoke-(?:WebRequest|RestMethod)\b[^\n]{0,200}?-(?:Body|InFile|Method\s+Post)|\bscp +[^\n]{0,200}?\S+@\S+:|"
+             r"\b(?:sendmail|mail +-s|smtplib\.SMTP)|\b(?:nslookup|dig|host)\s+[^\n]{0,40}?\$\(|"
              r"https?://[^\s\"'`]{0,200}?[?&][\w-]{1,30}=(?:\$\(|\$\{?\w|`)")
-_NET_WORDS = "curl wget requests httpx session client urllib fetch axios nc ncat netcat dev invoke scp sendmail mail smtplib " \
-             "nslookup dig host http https"
+_NET_WORDS = "curl post put patch urllib fetch axios nc ncat netcat tcp udp invoke scp sendmail mail smtplib smtp"
 
 _CRED_PATH = (r"(?:\.ssh[/\\](?:id_\w{1,20}|\w{1,20}_(?:rsa|ed25519|ecdsa|dsa))(?!\.pub)\b|\.ssh[/\\]?\*?(?=[\s\"'`)]|$)|"
               r"\.aws[/\\](?:credentials|config)\b|\.config/gcloud\b|application_default_credentials\.json|"
@@ -158,15 +158,16 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("reverse-shell", re.compile(r"\b(?:ba)?sh\s+-i\s+[^\n]{0,20}>&", _F), "critical", "high",
             "interactive shell with redirected streams", _w("sh bash")),
     # --- persistence --------------------------------------------------------------------------------
-    Pattern("persistence", re.compile(r"\bcrontab\b(?!\s+-[lr]\b)(?!\s*\(\s*5\s*\))|/etc/cron\.(?:d|daily|hourly|weekly|"
-                                      r"monthly)\b|/etc/crontab\b|/var/spool/cron\b|@reboot\b", _F),
+    Pattern("persistence", re.compile(r"\|\s*crontab\s+(?:-u\s+\S+\s+)?-(?=\s|$|\))|\bcrontab\s+(?:-u\s+\S+\s+)?-e\b|"
+                                      r"\bcrontab\s+(?:-u\s+\S+\s+)?[\w~$-]*[./$][\w./~$-]*|/etc/cron\.(?:d|daily|hourly|"
+                                      r"weekly|monthly)/|/etc/crontab\b|/var/spool/cron\b|@reboot\b", _F),
             "high", "high", "installs a cron job", _w("crontab etc var reboot")),
     Pattern("persistence", re.compile(r"Library/Launch(?:Agents|Daemons)\b|\blaunchctl\s+(?:load|bootstrap|enable|submit)",
                                       _F), "high", "high", "installs a launchd agent", _w("library launchctl")),
     Pattern("persistence", re.compile(r"/etc/systemd/system/|\.config/systemd/user/|/lib/systemd/system/|"
                                       r"\bsystemctl\s+(?:--user\s+)?enable\b", _F), "high", "medium",
             "installs or enables a systemd service", _w("etc config lib systemctl")),
-    Pattern("persistence", re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?|\bopen\s*\([^\n]{0,80}?|\bappendFileSync\s*\(\s*|"
+    Pattern("persistence", re.compile(r"(?:>>?\s{0,3}|\btee\s+(?:-a\s+)?|\bopen\s*\([^\n]{0,80}?|\bappendFileSync\s*\(\s*|"
                                       r"Add-Content\s+(?:-Path\s+)?)[\"']?(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]{1,32}|"
                                       r"/Users/[\w.-]{1,32}|\$PROFILE|[\w.(),'\" ]{0,40})?/?"
                                       r"\.(?:bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|zlogin|profile|"
@@ -178,7 +179,7 @@ PATTERNS: tuple[Pattern, ...] = (
             "critical", "high", "adds a key to authorized_keys (a login backdoor)", _w("authorized_keys authorized")),
     Pattern("persistence", re.compile(r"\\(?:CurrentVersion\\Run(?:Once)?|Start\s+Menu\\Programs\\Startup)\b|"
                                       r"\bschtasks(?:\.exe)?\s+/create\b|\b(?:Register|New)-ScheduledTask\b|"
-                                      r"\bNew-Service\b|\bsc(?:\.exe)?\s+create\b", _F),
+                                      r"\bNew-Service\b|\bsc(?:\.exe)? +create\b", _F),
             "high", "high", "registers a Windows start-up entry or scheduled task",
             _w("currentversion start schtasks register new scheduledtask service sc")),
     Pattern("persistence", re.compile(r"(?:>>?|\btee\b|\bcp\b|\bln\s+-s\w*|\bwrite\w*\s*\()[^\n]{0,80}?"
@@ -211,6 +212,9 @@ PATTERNS: tuple[Pattern, ...] = (
                                               r"\bDROP\s+(?:DATABASE|SCHEMA)\b", _F),
             "high", "medium", "destroys permissions, history or a database", _w("chmod chown git drop")),
     # --- resource abuse -----------------------------------------------------------------------------
+    Pattern("resource-abuse", re.compile(r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bfork\(\)[^\n]{0,40}\bwhile\s*\(?\s*(?:1|true)",
+                                         _F), "critical", "high", "a fork bomb exhausts the machine", frozenset(),
+            needles=(":(", "fork()")),
     Pattern("resource-abuse", re.compile(r"\b(?:xmrig|minerd|cpuminer|ethminer|nbminer|t-rex|lolminer)\b|"
                                          r"stratum\+(?:tcp|ssl)://", _F),
             "critical", "high", "runs a crypto-currency miner",
@@ -230,7 +234,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("env-exfiltration", re.compile(rf"(?:{_SECRET_VAR})", _F), "", "", "reads secrets from the environment",
             frozenset(), fact="env", needles=("$", "env", "export", "environ", "process.env", "env:")),  # `$…TOKEN`: no whole word to prefilter on, always runs
     Pattern("env-exfiltration", re.compile(_NET_SEND, _F), "", "", "sends data over the network", _w(_NET_WORDS),
-            fact="send"),
+            fact="send", also=("=$", "=`", "$(")),
     # --- destinations -------------------------------------------------------------------------------
     Pattern("suspicious-destination", re.compile(rf"\b(?:{_PASTE_TUNNEL})", _F), "medium", "medium",
             "uses a paste site, tunnel or request catcher", _w(
@@ -242,8 +246,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("suspicious-destination", re.compile(rf"(?:https?|ftp|tcp|udp|wss?)://{_PUBLIC_IP}|"
                                                  rf"\b(?:nc|ncat|netcat|telnet|socat|ssh|scp)\b[^\n]{{0,60}}?[\s@:]{_PUBLIC_IP}|"
                                                  rf"\bconnect\s*\(\s*\(\s*['\"]{_PUBLIC_IP}", _F),
-            "medium", "medium", "talks to a raw public IP address", _w(
-                "http https ftp tcp udp ws wss nc ncat netcat telnet socat ssh scp connect"), fact="dest"),
+            "medium", "medium", "talks to a raw public IP address", frozenset(), fact="dest"),
     # --- package registries -------------------------------------------------------------------------
     Pattern("registry-redirect", re.compile(r"(?:--(?:extra-)?index-url|--registry|(?-i:-i))[=\s]+[\"']?(?:https?://|\$)[^\s\"']{1,200}|"
                                             r"\b(?:PIP_(?:EXTRA_)?INDEX_URL|UV_(?:EXTRA_)?INDEX_URL|UV_DEFAULT_INDEX|"
@@ -272,15 +275,131 @@ PATTERNS: tuple[Pattern, ...] = (
             _w("defaultmode bypasspermissions dangerously permission allow additionaldirectories "
                "enableallprojectmcpservers disableallhooks claude")),
 )
+_DL_NEEDLES = ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "http")
+_DECODE_NEEDLES = ("base64", "xxd", "openssl", "gunzip", "zcat", "uudecode", "n-za-m")
+_IPV4 = re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}")
+# Lowercase substrings one of which every match of the pattern contains: the pattern runs only on the
+# lines holding them (rarer than the prefilter's words, so fewer lines are searched).
+_NEEDLES_BY_MESSAGE = {
+    "downloads code and pipes it to a shell or interpreter": _DL_NEEDLES,
+    "runs the output of a download": _DL_NEEDLES,
+    "PowerShell download-and-invoke": ("iex", "invoke-expression"),
+    "evaluates code fetched over the network": ("exec", "eval", "function", "runpy", "compile"),
+    "npx -y installs and runs a package without asking": ("npx",),
+    "installs a package straight from a URL": ("install",),
+    "decodes data and pipes it to a shell or interpreter": _DECODE_NEEDLES,
+    "evaluates decoded data": _DECODE_NEEDLES,
+    "executes decoded or decompressed data": ("exec", "eval", "compile", "function", "runpy"),
+    "PowerShell runs a base64-encoded command": ("powershell", "pwsh"),
+    "PowerShell decodes base64 and invokes it": ("frombase64string",),
+    "rot13 obfuscation": ("rot", "n-za-m"),
+    "decodes data into a file": ("base64", "xxd", "certutil"),
+    "builds and runs code in an obfuscated way": ("__import__", "getattr", "chr"),
+    "opens a network connection from the shell (/dev/tcp)": ("/dev/tcp/", "/dev/udp/"),
+    "netcat hands a shell to a remote host": ("nc", "netcat"),
+    "socat hands a shell to a remote host": ("socat",),
+    "named pipe relays a shell to a remote host": ("mkfifo", "telnet"),
+    "wires a socket to the shell's standard streams": ("dup2", "pty.spawn"),
+    "connects a shell to a TCP socket": ("net.sockets.tcpclient", "net.socket", "spawn"),
+    "interactive shell with redirected streams": ("sh -i", "sh\t-i", ">&"),
+    "installs a cron job": ("crontab", "/etc/cron", "/var/spool/cron", "@reboot"),
+    "installs a launchd agent": ("library/launch", "launchctl"),
+    "installs or enables a systemd service": ("systemd", "systemctl"),
+    "writes to a shell start-up file": ("bashrc", "bash_profile", "bash_login", "zshrc", "zprofile", "zshenv", "zlogin",
+                                        ".profile", "config.fish", "$profile"),
+    "adds a key to authorized_keys (a login backdoor)": ("authorized_keys",),
+    "registers a Windows start-up entry or scheduled task": ("currentversion\\run", "\\startup", "schtasks",
+                                                            "scheduledtask", "new-service", "sc create", "sc.exe create"),
+    "installs a git hook that runs on every commit": (".git/hooks/",),
+    "deletes recursively from the root, the home folder or a whole tree": ("rm ",),
+    "formats or wipes a disk": ("mkfs", "wipefs", "diskutil", "format", "vssadmin", "cipher"),
+    "overwrites a disk device": ("/dev/sd", "/dev/nvme", "/dev/hd", "/dev/disk", "/dev/rdisk", "/dev/mmcblk",
+                                 "/dev/xvd", "/dev/vd", "shred"),
+    "deletes the home folder or a drive": ("shutil.rmtree", "fs.rm", "remove-item", "rd ", "rmdir", "del "),
+    "destroys permissions, history or a database": ("chmod", "chown", "push", "drop"),
+    "runs a crypto-currency miner": ("xmrig", "minerd", "cpuminer", "ethminer", "nbminer", "t-rex", "lolminer",
+                                     "stratum+"),
+    "refers to {what}": (".ssh", ".aws", ".config/gcloud", "application_default_credentials", ".azure", ".kube/config",
+                         ".docker/config", ".netrc", ".git-credentials", ".pypirc", ".config/gh/", ".claude/.credentials",
+                         ".claude.json", "/etc/shadow", "_history", "keychains/", "login.keychain", "wallet.dat",
+                         ".electrum", ".bitcoin/", "exodus/", "metamask/", "phantom/", "atomic/", "google/chrome",
+                         "chrome/user", ".mozilla/firefox", "bravesoftware", "login", "key4.db", "logins.json",
+                         "cookies.binarycookies", ".gnupg/"),
+    "reads the system keychain or credential store": ("security", "secret-tool", "cmdkey", "vaultcmd", "credread",
+                                                      "lazagne", "mimikatz"),
+    "reads a .env file": (".env",),
+    "reads secrets from the environment": ("token", "secret", "password", "passwd", "key", "credential", "auth", "env",
+                                           "export", "environ"),
+    "sends data over the network": ("curl", "--post-", ".post", ".put", ".patch", "urllib.request.", "fetch", "axios.",
+                                    "nc ", "ncat ", "netcat ", "/dev/tcp/", "/dev/udp/", "invoke-webrequest",
+                                    "invoke-restmethod", "scp ", "sendmail", "mail -s", "smtplib.smtp", "$(", "=$", "=`"),
+    "uses a paste site, tunnel or request catcher": (
+        "pastebin.com", "paste.ee", "hastebin", "ghostbin", "rentry.co", "dpaste", "termbin.com", "transfer.sh", "0x0.st",
+        "file.io", "bashupload", "ngrok", "trycloudflare.com", "loca.lt", "localtunnel", "serveo.net", "localhost.run",
+        "pinggy.io", "webhook.site", "requestbin", "pipedream.net", "hookbin", "beeceptor", "interact.sh", "oast.",
+        "burpcollaborator", "canarytokens", "ipfs.io", "anonfiles", "temp.sh", "gofile.io", "catbox.moe"),
+    "talks to a chat-bot API (a common exfiltration channel)": ("discord", "api.telegram.org", "hooks.slack.com"),
+    "installs packages from another registry": ("--index-url", "--extra-index-url", "--registry", "-i", "pip_", "uv_",
+                                                "npm_config_registry", "yarn_registry", "goproxy", "gonosumdb",
+                                                "goflags=-insecure"),
+    "changes the package registry for every later install": ("config", "gem", "registry", "index-url", "poetry"),
+    "refers to Claude Code's own configuration": (".claude/", ".claude\\", "managed-settings.json", ".claude.json"),
+    "grants itself permissions or disables Claude Code's safeguards": (
+        "defaultmode", "dangerously-skip-permissions", "bypasspermissions", "allow", "additionaldirectories",
+        "enableallprojectmcpservers", "disableallhooks", "config set"),
+}
+_ANCHOR_BY_MESSAGE = {"talks to a raw public IP address": _IPV4}
 _WRITE_VERB = re.compile(r">>?|\b(?:tee|cp|mv|ln|sed\s+-i|jq|write\w*|dump|json\.dump|writeFileSync|Set-Content|"
                          r"Add-Content|Out-File|echo|printf|cat\s*<<|install|add|append|insert|update|modify|edit|"
                          r"merge|patch|overwrite|replace|put|register|inject|create)\b", _F)
+_CODE_WRITE = re.compile(r"\bopen\s*\([^\n)]{0,200}?['\"][wa]\+?b?['\"]|\.write(?:_text|_bytes)?\s*\(|\bjson\.dump\s*\(|"
+                         r"\bwriteFileSync\s*\(|\bwriteFile\s*\(|\bSet-Content\b|\bOut-File\b|\bsed\s+-i\b|"
+                         r"\bcat\s*>|>>?\s*[\"']?~?/", _F)
+_WRITES_MEMO: list = [None, False]
+
+
+def _code_writes(text: str) -> bool:
+    """Whether the block writes files (memoised per block: many references must not rescan it)."""
+    if _WRITES_MEMO[0] is not text:
+        _WRITES_MEMO[0], _WRITES_MEMO[1] = text, bool(_CODE_WRITE.search(text))
+    return _WRITES_MEMO[1]
+
+
+# a variable filled from the network or from a decoder, later handed to an evaluator (same block)
+_TAINT_SOURCE = re.compile(
+    r"^[ \t]*(?:const\s+|let\s+|var\s+|my\s+)?\$?(\w{1,40})\s*=\s*[^\n]{0,160}?\b(?:"
+    r"(urlopen|requests\.get|httpx\.get|fetch|axios\.get|urllib\.request\.\w+|DownloadString|Invoke-WebRequest|"
+    r"Invoke-RestMethod|iwr|irm|curl|wget|http\.get|https\.get)|"
+    r"(b64decode|b32decode|b85decode|unhexlify|fromhex|atob|FromBase64String|decompress|codecs\.decode|base64\s+-d|"
+    r"base64\s+--decode|xxd\s+-r))\b", _F | re.M)
+_TAINT_SINK = re.compile(r"\b(?:exec|eval|Function|iex|Invoke-Expression|compile|execSync|runpy\.run_path)\s*\(?\s*"
+                         r"\$?(\w{1,40})\b(?!\s*\()|\|\s*(?:iex|Invoke-Expression)\b", _F)
+_TAINT_WORDS = _w("urlopen requests httpx fetch axios urllib downloadstring invoke iwr irm curl wget http https b64decode "
+                  "b32decode b85decode unhexlify fromhex atob frombase64string decompress codecs base64 xxd")
+_SINK_WORDS = _w("exec eval function iex invoke compile execsync runpy")
+
+
+def _taint_hits(text: str) -> list[Hit]:
+    sources: dict[str, tuple[int, str]] = {}
+    for match in _TAINT_SOURCE.finditer(text):
+        sources.setdefault(match.group(1), (match.start(), "download" if match.group(2) else "decode"))
+    hits = []
+    for match in _TAINT_SINK.finditer(text):
+        name = match.group(1)
+        if name in sources and sources[name][0] < match.start():
+            how = sources[name][1]
+            hits.append(Hit("download-exec" if how == "download" else "encoded-payload", match.start(), "critical",
+                            "high", f"evaluates `{name}`, which holds " + ("downloaded code" if how == "download"
+                                                                          else "decoded data"), ""))
+    return hits
+
+
 _CRED_LABEL = ((re.compile(r"\.ssh", re.I), "SSH keys"), (re.compile(r"\.aws", re.I), "AWS credentials"),
                (re.compile(r"gcloud|application_default|\.azure|\.kube", re.I), "cloud credentials"),
                (re.compile(r"Chrome|mozilla|Brave|Login|key4|logins|Cookies", re.I), "a browser profile"),
                (re.compile(r"wallet|electrum|bitcoin|Exodus|MetaMask|Phantom|atomic", re.I), "a crypto wallet"),
                (re.compile(r"shadow", re.I), "the system password hashes"),
-               (re.compile(r"history", re.I), "shell history"),
+               (re.compile(r"_history", re.I), "shell history"),
                (re.compile(r"credentials\.json|\.claude\.json", re.I), "Claude Code's credentials"),
                (re.compile(r"Keychain|keychain|gnupg", re.I), "the keychain"))
 
@@ -305,12 +424,13 @@ def _line_around(text: str, offset: int, limit: int = 400) -> str:
 _STAGE_DOWNLOAD = re.compile(r"\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\n|;&]{0,300}?(?:\s-o\s+|\s--output[=\s]+|"
                              r"\s-O\s+|\s-OutFile\s+|\s>\s*)[\"']?([\w./~$-]{1,120})|"
                              r"\burlretrieve\s*\([^\n,]{1,200},\s*[\"']([\w./~-]{1,120})[\"']|"
+                             r"\bcertutil(?:\.exe)?\s+(?:-\w+\s+){1,4}https?://\S+\s+([\w./\\~$-]{1,120})|"
                              r"\bwget\s+(?:-\w+\s+){0,3}(?:https?://)\S{0,200}/([\w.-]{1,80})(?=[\s\"']|$)", _F)
 _STAGE_DECODE = re.compile(rf"{_DECODE}[^\n|;]{{0,300}}?>\s{{0,3}}[\"']?([\w./~$-]{{1,120}})|"
                            r"\bcertutil(?:\.exe)?\s+-decode\s+\S+\s+([\w./\\~$-]{1,120})", _F)
 _EXEC_FILE = re.compile(rf"(?:\b(?:{_SH}|sudo|chmod\s+(?:\+x|[0-7]?7[0-7][0-7])|source|nohup|exec|Start-Process|"
-                        r"powershell\s+-File|subprocess\.\w+\(\s*\[?\s*['\"]|os\.system\(\s*['\"]|spawn\(\s*['\"])\s+|"
-                        r"(?<![\w/])\.\s+|(?<![\w.])\./|&\s*)[\"']?([\w./~$-]{1,120})", _F)
+                        r"powershell\s+-File|start|cmd\s+/c|subprocess\.\w+\(\s*\[?\s*['\"]|os\.system\(\s*['\"]|spawn\(\s*['\"])[ \t]+|"
+                        r"(?<![\w/])\.[ \t]+|(?<![\w.])\./|&[ \t]*)[\"']?([\w./~$-]{1,120})", _F)
 
 
 def _basename(path: str) -> str:
@@ -324,17 +444,22 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
     if fast and tokens is None:
         tokens = block_tokens(text.encode("utf-8", "surrogatepass"))
     hits: list[Hit] = []
-    low = text.lower() if fast and len(text.lower()) == len(text) else None
+    low = text.lower() if fast else None
+    if low is not None and len(low) != len(text):
+        low = None
     seen: set[tuple[int, int]] = set()
+    cache: dict[str, list[tuple[int, int]]] = {}
     for pattern in PATTERNS:
-        if fast and pattern.words and tokens.isdisjoint(pattern.words):
+        if fast and pattern.words and tokens.isdisjoint(pattern.words) and not any(a in text for a in pattern.also):
             continue
         if low is None:
             matches = pattern.regex.finditer(text)
         else:
-            needles = pattern.needles or [w.decode() for w in pattern.words & tokens]
-            matches = (m for start, end in word_regions(text, low, needles)
-                       for m in pattern.regex.finditer(text, start, end))
+            anchor = _ANCHOR_BY_MESSAGE.get(pattern.message)
+            regions = anchor_regions(text, anchor) if anchor else word_regions(
+                text, low, pattern.needles or _NEEDLES_BY_MESSAGE.get(pattern.message) or
+                [w.decode() for w in pattern.words & tokens] + list(pattern.also), cache)
+            matches = (m for start, end in regions for m in pattern.regex.finditer(text, start, end))
         for match in matches:
             if (id(pattern), match.start()) in seen:
                 continue
@@ -342,20 +467,33 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
             hit = _judge(pattern, match, text, facts)
             if hit is not None:
                 hits.append(hit)
+    if not fast or (not tokens.isdisjoint(_TAINT_WORDS) and not tokens.isdisjoint(_SINK_WORDS)):
+        hits += _taint_hits(text)
     if facts is not None and (not fast or not tokens.isdisjoint(_STAGE_WORDS)):
-        for match in _STAGE_DOWNLOAD.finditer(text):
-            path = next(g for g in match.groups() if g)
-            facts.staged.append((match.start(), _basename(path), "download"))
-        for match in _STAGE_DECODE.finditer(text):
-            path = next(g for g in match.groups() if g)
-            facts.staged.append((match.start(), _basename(path), "decode"))
-    if facts is not None:
-        for match in _EXEC_FILE.finditer(text) if (not fast or not tokens.isdisjoint(_EXEC_WORDS)) else ():
-            facts.executed.append((match.start(), _basename(match.group(1))))
+        for regex, how, needles in ((_STAGE_DOWNLOAD, "download", _STAGE_NEEDLES), (_STAGE_DECODE, "decode", _DECODE_NEEDLES
+                                                                                     + ("certutil",))):
+            spans = word_regions(text, low, needles, cache) if low is not None else [(0, len(text))]
+            for start, end in spans:
+                for match in regex.finditer(text, start, end):
+                    path = next(g for g in match.groups() if g)
+                    facts.staged.append((match.start(), _basename(path), how))
     return hits
 
 
-_STAGE_WORDS = _w("curl wget iwr invoke aria2c urlretrieve base64 xxd openssl gunzip zcat uudecode rev tr certutil")
+def executed_files(text: str, names: set[str]) -> list[tuple[int, str]]:
+    """(offset, name) where a file called one of `names` is run, made executable or sourced. Searched only
+    around the names' occurrences (second phase of the join, when something was staged)."""
+    found = []
+    for start, end in word_regions(text, text, sorted(names)):
+        for match in _EXEC_FILE.finditer(text, start, end):
+            name = _basename(match.group(1))
+            if name in names:
+                found.append((match.start(), name))
+    return found
+
+
+_STAGE_NEEDLES = ("curl", "wget", "iwr", "invoke-webrequest", "aria2c", "urlretrieve", "certutil")
+_STAGE_WORDS = _w("curl wget iwr invoke aria2c urlretrieve certutil base64 xxd openssl gunzip zcat uudecode rev tr certutil")
 _EXEC_WORDS = _w("sh bash zsh dash ksh fish csh tcsh python python3 python2 perl ruby node php pwsh powershell iex "
                  "invoke bun deno source osascript sudo chmod nohup exec start subprocess os spawn env")
 
@@ -380,8 +518,12 @@ def _judge(pattern: Pattern, match: re.Match[str], text: str, facts: Facts | Non
             return None  # where packages come from (registry-redirect), not the package itself
     if pattern.rule == "agent-settings-tamper" and not pattern.executed:
         line = _line_around(text, offset)
+        code_writes = _code_writes(text)
         if not _WRITE_VERB.search(line):
-            return None
+            if not code_writes:
+                return None
+            return Hit(pattern.rule, offset, "high", "low", "code that writes files refers to Claude Code's own "
+                       f"configuration ({match.group(0)})", line)
         return Hit(pattern.rule, offset, "high", "medium", "writes to Claude Code's own configuration "
                    f"({match.group(0)})", line)
     if pattern.rule == "credential-read" and "{what}" in pattern.message:
@@ -390,6 +532,8 @@ def _judge(pattern: Pattern, match: re.Match[str], text: str, facts: Facts | Non
         line = _line_around(text, offset)
         read = _READ_VERB.search(line)
         severity = "high" if read else pattern.instructed
+        if what == "shell history":
+            severity = "medium" if read else "low"  # commands typed, sometimes a secret: worth a look, not an alarm
         if "ssh" in found.lower() and not re.search(r"id_|_rsa|_ed25519|_ecdsa|_dsa|\*|/\s*$", found, re.I) \
                 and not read:
             severity = "low"  # ~/.ssh/config, known_hosts: not a key

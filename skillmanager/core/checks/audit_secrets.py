@@ -12,7 +12,7 @@ import math
 import re
 from collections import Counter
 
-from .audit_base import Hit
+from .audit_base import Hit, word_regions
 
 _SECRETS = (
     (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "AWS access key id", ("AKIA", "ASIA")),
@@ -31,7 +31,6 @@ _SECRETS = (
     (re.compile(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), "PyPI token", ("pypi-AgE",)),
     (re.compile(r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b"), "SendGrid key", ("SG.",)),
     (re.compile(r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b"), "Telegram bot token", (":AA",)),
-    (re.compile(r"\b[MN][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,38}\b"), "Discord bot token", (".",)),
     (re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----\s{0,4}\n\s{0,8}"
                 r"[A-Za-z0-9+/=]{40,}"), "private key", ("PRIVATE KEY",)),
     (re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}"), "JSON Web Token", ("eyJ",)),
@@ -65,9 +64,18 @@ def is_sample(token: str) -> bool:
 def secret_hits(text: str, *, fast: bool = True) -> list[Hit]:
     hits: list[Hit] = []
     for regex, what, needles in _SECRETS:
-        if fast and not any(n in text for n in needles):
-            continue
-        for match in regex.finditer(text):
+        if fast:
+            present = [n for n in needles if n in text]
+            if not present:
+                continue
+            if what == "private key":  # spans two lines; starts with a literal, so a whole scan is cheap
+                matches = regex.finditer(text)
+            else:
+                matches = (m for start, end in word_regions(text, text, present)
+                           for m in regex.finditer(text, start, end))
+        else:
+            matches = regex.finditer(text)
+        for match in matches:
             token = match.group(match.lastindex or 0)
             if is_sample(token):
                 continue
@@ -86,7 +94,8 @@ _COMMANDISH = re.compile(r"\b(?:curl|wget|bash|sh\s+-c|/bin/(?:ba)?sh|rm\s+-rf|p
                          r"powershell|chmod\s+\+x|Invoke-Expression|iex|base64\s+-d|/dev/tcp|os\.system|subprocess|"
                          r"socket|requests\.post|crontab|\.ssh|\.aws|printenv|ignore\s+(?:all\s+)?previous)\b|"
                          r"https?://|\|\s*(?:ba)?sh\b")
-_MAX_BLOB = 64 * 1024  # decode at most this much of one blob
+_MAX_BLOB = 64 * 1024
+_MIXED_CASE = re.compile(r"[A-Z][^a-z]{0,256}[a-z][^A-Z]{0,256}[A-Z]")  # camelCase words are not blobs  # decode at most this much of one blob
 
 
 def _printable_ratio(data: bytes) -> float:
@@ -111,12 +120,24 @@ def decode_blob(blob: str) -> str | None:
     return None
 
 
-def blob_hits(text: str) -> list[Hit]:
+_LONG_RUN = re.compile(r"[^\s\"'`(),;:<>\[\]{}|]{24,}")
+
+
+def blob_hits(text: str, *, fast: bool = True) -> list[Hit]:
+    """Fast path: blobs are searched only inside runs of 24+ characters without separators."""
     hits: list[Hit] = []
-    for regex in (_B64, _HEX):
-        for match in regex.finditer(text):
+    spans = [(m.start(), m.end()) for m in _LONG_RUN.finditer(text)] if fast else [(0, len(text))]
+    matches = sorted(((m.start(), m) for regex in (_B64, _HEX) for start, end in spans
+                      for m in regex.finditer(text, max(0, start - 1), min(len(text), end + 1))),
+                     key=lambda pair: pair[0])
+    seen = set()
+    for _, match in matches:
+        if match.start() in seen:
+            continue
+        seen.add(match.start())
+        if True:
             blob = match.group(0)
-            if len(blob) < 24 or (blob.isalpha() and blob.isascii() and not re.search(r"[A-Z].*[a-z].*[A-Z]", blob)):
+            if len(blob) < 24 or (blob.isalpha() and blob.isascii() and not _MIXED_CASE.search(blob[:256])):
                 continue
             decoded = decode_blob(blob)
             if decoded and _COMMANDISH.search(decoded):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .audit_base import Hit
+from .audit_base import Hit, word_regions
 
 # --- hidden Unicode ------------------------------------------------------------------------------
 
@@ -98,7 +98,8 @@ def hidden_unicode_hits(text: str, *, at_file_start: bool = True, fast: bool = T
         else:
             if (index == 0 and at_file_start and char == "\ufeff") or _legit_joiner(text, index):
                 continue
-            hits.append(Hit("hidden-unicode", index, "medium", "medium",
+            # inside code that runs, an invisible character splits a word to slip past review: high
+            hits.append(Hit("hidden-unicode", index, "high", "medium",
                             f"zero-width character U+{ord(char):04X} ({_ZW_NAMES[char]}) inside the text", ""))
     return hits
 
@@ -120,8 +121,9 @@ _NOUNS = (r"instructions?|prompts?|rules|guidelines|directives?|polic(?:y|ies)|c
           r"التعليمات|تعليمات|القواعد|निर्देश\w*|nhiệm\s+vụ|hướng\s+dẫn|instruksi|aturan")
 _A = r"(?<![A-Za-z0-9])"  # ASCII word edges: a verb is a whole word in Latin text, any run in CJK text
 _Z = r"(?![A-Za-z0-9])"
-_OVERRIDE = re.compile(rf"{_A}(?:{_VERBS}){_Z}[^\n]{{0,60}}?{_A}(?:{_NOUNS}){_Z}|"
-                       rf"{_A}(?:{_NOUNS}){_Z}[^\n]{{0,30}}?{_A}(?:{_VERBS}){_Z}", re.I)
+_VERBS_NOUN_FIRST = r"忽略|忽视|无视|忘记|無視|忘れ|무시|잊어|игнорируй|забудь"  # languages that put the object first
+_OVERRIDE = re.compile(rf"{_A}(?:{_VERBS}){_Z}[^\n]{{0,30}}?{_A}(?:{_NOUNS}){_Z}|"
+                       rf"(?:{_NOUNS})[^\n]{{0,20}}?(?:{_VERBS_NOUN_FIRST})", re.I)
 # "previous instructions" must be what is ignored, not "ignore typos; follow the rules"
 _OVERRIDE_OBJECT = re.compile(
     r"previous|prior|above|earlier|preceding|former|original|all|any|your|system|safety|existing|other|"
@@ -155,9 +157,9 @@ _FAKE_TAG = re.compile(
     re.M)
 _ROLE = re.compile(
     r"\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:developer|DAN|jailbreak|god|unrestricted|admin|root)\s+mode\b"
-    r"|\b(?:from\s+now\s+on|henceforth),?\s+you\s+(?:are|will|must)\b"
+    r"|\b(?:from now on|henceforth),?\s+you\s+(?:are|will|must)\b"
     r"|\bnew\s+(?:system\s+)?instructions?\s*:"
-    r"|\b(?:act|pretend)\s+as\s+(?:if\s+you\s+(?:have|had)\s+no|an?\s+(?:unrestricted|unfiltered))",
+    r"|\b(?:act|pretend) as\s+(?:if\s+you\s+(?:have|had)\s+no|an?\s+(?:unrestricted|unfiltered))",
     re.I)
 _FETCHED = re.compile(
     r"\b(?:follow|obey|execute|run|carry\s+out|do)\s+(?:whatever|the|any|all|each)?\s*(?:instructions?|commands?|"
@@ -178,64 +180,68 @@ _DISCOVERY = re.compile(
     r"|\bhighest\s+priority\b",
     re.I)
 
-# Fast path: a regex runs on ASCII text only when one of its words is present (each match of the
-# regex necessarily contains one of them as a whole word; tests/test_audit_rules.py checks it).
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
+# Fast path: each regex runs only on the lines holding one of its needles (lowercase substrings that
+# every match contains); `injection_hits(..., fast=False)` runs them on the whole text and is the
+# reference for the property test.
+_NEEDLES = {
+    "override": ("ignor", "disregard", "forget", "overrid", "overrul", "bypass", "discard", "abandon", "vergiss",
+                 "vergessen", "olvid", "oubli", "negeer", "vergeet", "zignoruj", "ignoruj", "zapomnij", "dimentica",
+                 "esque", "abaikan", "yok", "unut", "игнорир", "забудь", "проигнорир", "обращай", "忽略", "忽视",
+                 "无视", "忘记", "無視", "忘れ", "무시", "잊어", "تجاهل", "انس", "अनदेखा", "नज़रअंदाज़", "bỏ", "görmezden"),
+    "fake_tag": ("system", "sys", "tool", "function", "antml:", "im_start", "im_end", "admin", "developer", "assistant",
+                 "endoftext", "start_header_id", "eot_id", "[inst", "[/inst"),
+    "conceal": ("user", "without", "silently", "secretly", "quietly", "covertly", "mention", "show", "print", "display",
+                "log", "echo", "output", "utilisateur", "usuario", "nichts", "пользовател", "用户", "ユーザー"),
+    "fetched": ("instruction", "command", "directive", "step", "says", "say", "follow", "obey", "execute", "do what",
+                "carry out"),
+    "role": ("mode", "from now", "henceforth", "instruction", "act as", "pretend as"),
+    "autonomy": ("permission", "confirmation", "approval", "consent"),
+}
 
 
-_OVERRIDE_WORDS = _words(
-    "ignore ignoring disregard forget override overrule bypass discard abandon ignora ignorar ignores ignorez "
-    "ignorer ignoriere ignorieren vergiss vergessen olvida olvide olvidar oublie oublies oubliez oublier negeer "
-    "vergeet zignoruj ignoruj zapomnij dimentica esqueca esquece abaikan yok unuttur unut "
-    "instruction instructions prompt prompts rules guidelines directive directives policy policies constraints "
-    "guardrails safety system instrucciones instrucoes reglas regras consignes anweisungen regeln vorgaben "
-    "instructies regels instrukcje zasady istruzioni regole talimatlar kurallar instruksi aturan")
-_FAKE_TAG_WORDS = _words("system sys tool function antml im admin developer assistant endoftext start eot inst "
-                         "begin end")
-_CONCEAL_WORDS = _words("user without hide conceal keep silently secretly quietly covertly do don never must "
-                        "should utilisateur usuario nichts")
-_FETCHED_WORDS = _words("follow obey execute run carry do fetch download retrieve curl wget load read")
-_ROLE_WORDS = _words("you from henceforth new act pretend")
-_AUTONOMY_WORDS = _words("without never do don auto autoapprove skip")
+_ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
 
 
-def _token_set(text: str) -> frozenset[str]:
-    return frozenset(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
+def _finder(text: str, fast: bool):
+    low = text.lower() if fast else None
+    if low is not None and len(low) != len(text):
+        low = None  # lower() changed lengths (İ → i̇): offsets would not line up, scan whole
+    table = _ASCII_NEEDLES if text.isascii() else _NEEDLES  # ASCII text holds no non-ASCII needle
+    cache: dict = {}
+
+    def finditer(regex: re.Pattern[str], key: str):
+        if low is None:
+            yield from regex.finditer(text)
+            return
+        for start, end in word_regions(text, low, table[key], cache):
+            yield from regex.finditer(text, start, end)
+    return finditer
 
 
-def injection_hits(text: str, *, tokens: frozenset[bytes] | set[bytes] | None = None, fast: bool = True) -> list[Hit]:
-    """Prompt-injection hits in text the model reads. `tokens`: lowercase ASCII words of `text` (bytes)
-    when the caller already has them (the prefilter); non-ASCII text always takes the full scan."""
-    if fast and text.isascii():
-        words = frozenset(t.decode() for t in tokens) if tokens is not None else _token_set(text)
-
-        def runs(triggers: frozenset[str]) -> bool:
-            return not words.isdisjoint(triggers)
-    else:
-        def runs(triggers: frozenset[str]) -> bool:
-            return True
+def injection_hits(text: str, *, tokens=None, fast: bool = True) -> list[Hit]:
+    """Prompt-injection hits in text the model reads (`tokens` is accepted for symmetry and unused)."""
+    find = _finder(text, fast)
     hits: list[Hit] = []
-    for match in _OVERRIDE.finditer(text) if runs(_OVERRIDE_WORDS) else ():
-        if _OVERRIDE_OBJECT.search(match.group(0)):
+    for match in find(_OVERRIDE, "override"):
+        if _OVERRIDE_OBJECT.search(text, match.start(), min(len(text), match.end() + 25)):
             hits.append(Hit("prompt-injection", match.start(), "high", "high",
                             f"tries to override the model's instructions: “{match.group(0)[:80]}”", ""))
-    for match in _FAKE_TAG.finditer(text) if runs(_FAKE_TAG_WORDS) else ():
+    for match in find(_FAKE_TAG, "fake_tag"):
         hits.append(Hit("prompt-injection", match.start(), "high", "high",
                         f"fake system/tool marker {match.group(0).strip()[:40]!r} impersonates the harness", ""))
-    for match in _CONCEAL.finditer(text) if runs(_CONCEAL_WORDS) else ():
+    for match in find(_CONCEAL, "conceal"):
         hits.append(Hit("prompt-injection", match.start(), "high", "high",
                         f"hides actions from the user: “{match.group(0)[:80]}”", ""))
-    for match in _FETCHED.finditer(text) if runs(_FETCHED_WORDS) else ():
+    for match in find(_FETCHED, "fetched"):
         hits.append(Hit("prompt-injection", match.start(), "high", "high",
                         "tells the model to obey instructions fetched from elsewhere", ""))
-    for match in _ROLE.finditer(text) if runs(_ROLE_WORDS) else ():
+    for match in find(_ROLE, "role"):
         hits.append(Hit("prompt-injection", match.start(), "medium", "medium",
                         f"tries to change the model's role: “{match.group(0)[:60]}”", ""))
-    for match in _AUTONOMY.finditer(text) if runs(_AUTONOMY_WORDS) else ():
+    for match in find(_AUTONOMY, "autonomy"):
         hits.append(Hit("prompt-injection", match.start(), "medium", "medium",
                         f"removes the user's confirmation: “{match.group(0)[:60]}”", ""))
-    return hits
+    return sorted(set(hits), key=lambda h: (h.offset, h.message))
 
 
 def description_hits(description: str) -> list[Hit]:
@@ -276,6 +282,9 @@ def skeleton(name: str) -> str:
     return folded.replace("rn", "m").replace("vv", "w")
 
 
+_KNOWN_SHAPES = tuple((known, skeleton(known)) for known in sorted(WELL_KNOWN_SKILLS))
+
+
 def _scripts(name: str) -> set[str]:
     found = set()
     for char in name:
@@ -290,8 +299,8 @@ def lookalike_hits(name: str) -> list[Hit]:
     if not name:
         return []
     shape = skeleton(name)
-    for known in WELL_KNOWN_SKILLS:
-        if name != known and shape == skeleton(known) and name.lower() != known:
+    for known, known_shape in _KNOWN_SHAPES:
+        if name != known and shape == known_shape and name.lower() != known:
             return [Hit("lookalike-name", 0, "high", "high",
                         f"the name {name!r} looks like the well-known skill {known!r} but is spelled with other "
                         "characters", name.encode("unicode_escape").decode("ascii"))]
