@@ -308,8 +308,21 @@ def _read_error(error: OSError) -> str:
 
 
 def audit_skill(skill_md: Path, *, name: str | None = None) -> SkillAudit:
-    """Audit one skill: its SKILL.md (or command file) and, for a skill folder, every file in it."""
+    """Audit one skill: its SKILL.md (or command file) and, for a skill folder, every file in it.
+    Never raises: what cannot be read becomes an `unscanned-content` finding, a note and `error`."""
     skill_md = Path(skill_md)
+    try:
+        return _audit_skill(skill_md, name)
+    except (OSError, RecursionError, MemoryError, ValueError) as error:
+        report = SkillAudit(skill_md.parent if skill_md.name == "SKILL.md" else skill_md, name or skill_md.parent.name,
+                            error=f"cannot audit {skill_md}: {error}")
+        report.notes.append(report.error)
+        report.findings.append(AuditFinding("unscanned-content", "medium", skill_md, 1,
+                                            f"the skill could not be audited: {error}", "", INSTRUCTION))
+        return report
+
+
+def _audit_skill(skill_md: Path, name: str | None) -> SkillAudit:
     is_skill = skill_md.name == "SKILL.md"
     skill_dir = skill_md.parent
     report = SkillAudit(skill_dir if is_skill else skill_md, name or (skill_dir.name if is_skill else skill_md.stem))
@@ -323,6 +336,9 @@ def audit_skill(skill_md: Path, *, name: str | None = None) -> SkillAudit:
         _audit_main(skill_md, report, out, scans, name or report.name)
     if is_skill:
         walk = walk_skill(skill_dir)
+        if any(path == skill_dir for path, _ in walk.problems):
+            report.error = f"cannot read the skill folder {skill_dir}: " + next(
+                why for path, why in walk.problems if path == skill_dir)
         for path, rel, target in walk.escaping_links:
             out.add("escaping-link", "high", path, 1, f"{rel} links to {target}, outside the skill folder (not followed)",
                     target, INSTRUCTION)

@@ -49,7 +49,7 @@ _SH_WORDS = ("sudo env sh bash zsh dash ksh fish csh tcsh python python2 python3
              "invoke bun deno source osascript")
 _SH = (r"(?:sudo\s+(?:-\S+\s+){0,3})?(?:env\s+)?(?:(?:/usr)?/bin/)?(?:ba|z|da|k|fi|c|tc)?sh|python[23]?(?:\.\d{1,2})?|perl|ruby|"
        r"node|php|pwsh|powershell|iex|invoke-expression|bun|deno|source|osascript")
-_DECODE = (r"(?:base64\s+(?:-\w+\s+){0,2}(?:-d|--decode|-D)\b|xxd\s+(?:-\w+\s+){0,2}-r|openssl\s+(?:enc\s+)?(?:-\S+\s+)"
+_DECODE = (r"\b(?:base64\s+(?:-\w+\s+){0,2}(?:-d|--decode|-D)\b|xxd\s+(?:-\w+\s+){0,2}-r|openssl\s+(?:enc\s+)?(?:-\S+\s+)"
            r"{0,4}-d\b|openssl\s+base64\s+-d|gunzip|zcat|uudecode|tr\s+['\"]?(?:a-zA-Z|A-Za-z|a-z)['\"]?\s+"
            r"['\"]?(?:n-za-mN-ZA-M|N-ZA-Mn-za-m|n-za-m))")
 _DECODE_WORDS = "base64 xxd openssl gunzip zcat uudecode tr"
@@ -216,7 +216,7 @@ PATTERNS: tuple[Pattern, ...] = (
                                          _F), "critical", "high", "a fork bomb exhausts the machine", frozenset(),
             needles=(":(", "fork()")),
     Pattern("resource-abuse", re.compile(r"\b(?:xmrig|minerd|cpuminer|ethminer|nbminer|t-rex|lolminer)\b|"
-                                         r"stratum\+(?:tcp|ssl)://", _F),
+                                         r"\bstratum\+(?:tcp|ssl)://", _F),
             "critical", "high", "runs a crypto-currency miner",
             _w("xmrig minerd cpuminer ethminer nbminer rex lolminer stratum")),
     # --- secrets read, data sent --------------------------------------------------------------------
