@@ -3,9 +3,9 @@
 1. Labelled corpus (tests/data/audit_corpus/{malicious,benign}/*/label.json): detection rate
    (malicious skills whose worst finding reaches their expected_min_severity) and false-alarm rate
    (benign skills with a high or critical finding), overall and per technique. Targets: >= 90 % / <= 5 %.
-2. The Cisco skill-scanner (`cisco-ai-skill-scanner`, static analyzers only) on the same corpus, when a
-   separate venv holding it is found (--cisco PATH to its `skill-scanner`, default /work/cisco-venv/bin):
-   a skill counts as detected when the scanner reports a finding of HIGH or CRITICAL severity.
+2. The Cisco skill-scanner (`cisco-ai-skill-scanner`, static + behavioural analyzers, no LLM) on the
+   same corpus, when a separate venv holding it is found (--cisco PATH to its `skill-scanner`, default
+   /work/cisco-venv/bin/skill-scanner), scored the same way from its per-skill max_severity.
 3. Speed over ../shared/corpus (every SKILL.md): audit_skill per skill against the read-only floor
    (reading every file of each skill folder), both measured in this run, interleaved --repeat times,
    medians of wall clock and process CPU time, with the ratio.
@@ -68,25 +68,27 @@ def ours(cases: list[tuple[Path, dict]]) -> dict[Path, str | None]:
 
 
 def cisco(cases: list[tuple[Path, dict]], exe: Path, scratch: Path) -> dict[Path, str | None] | str:
-    """Static analysis only (no LLM, no network). Each skill is copied without its label file."""
+    """Static + behavioural analyzers (no LLM, no cloud), one `scan-all` over copies of the skills without
+    their label files. A skill's verdict is the scanner's own `max_severity`."""
     if not exe.exists():
         return f"not installed ({exe} missing)"
-    verdicts: dict[Path, str | None] = {}
+    names = {}
     for folder, _ in cases:
-        copy = scratch / folder.parent.name / folder.name
+        copy = scratch / f"{folder.parent.name}-{folder.name}"
         shutil.copytree(folder, copy, symlinks=True, ignore=shutil.ignore_patterns("label.json"))
-        proc = subprocess.run([str(exe), "scan", str(copy), "--format", "json"], capture_output=True, text=True,
-                              timeout=300)
-        try:
-            start = proc.stdout.index("{")
-            data = json.loads(proc.stdout[start:])
-        except ValueError:
-            verdicts[folder] = None
-            continue
-        findings = data.get("findings") or [f for r in data.get("results", []) for f in r.get("findings", [])]
-        levels = [str(f.get("severity", "")).lower() for f in findings]
-        levels = [lv for lv in levels if lv in ("info", "low", "medium", "high", "critical")]
-        verdicts[folder] = max(levels, key=level_index, default=None)
+        names[copy.name] = folder
+    proc = subprocess.run([str(exe), "scan-all", str(scratch), "--format", "json", "--use-behavioral", "--compact"],
+                          capture_output=True, text=True, timeout=3600)
+    try:
+        results = json.loads(proc.stdout[proc.stdout.index("{"):])["results"]
+    except (ValueError, KeyError):
+        return f"could not read its output (exit {proc.returncode}): {proc.stderr.strip()[-300:]}"
+    verdicts: dict[Path, str | None] = {folder: None for folder in names.values()}
+    for result in results:
+        folder = names.get(Path(result.get("skill_path", "")).name)
+        level = str(result.get("max_severity") or "").lower()
+        if folder is not None:
+            verdicts[folder] = level if level in ("info", "low", "medium", "high", "critical") else None
     return verdicts
 
 
@@ -146,7 +148,7 @@ def main() -> None:
             print(f"cisco skill-scanner: {verdicts}")
         else:
             cisco_result = score(verdicts, cases)
-            print_score("cisco skill-scanner (static)", cisco_result)
+            print_score("cisco skill-scanner (static + behavioural)", cisco_result)
     print("per technique (detected / total):")
     for tech, (ok, total) in sorted(mine["per_technique"].items()):
         theirs = cisco_result["per_technique"].get(tech, [0, 0]) if cisco_result else None

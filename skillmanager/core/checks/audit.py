@@ -46,6 +46,7 @@ _ASSIGN = re.compile(r"^\s*(?:export\s+|const\s+|let\s+|var\s+|\$)?([A-Za-z_]\w{
 _DUMP_OR_FILE = re.compile(r"\benv\b|printenv|os\.environ(?!\s*[\[.])|environ\.copy|process\.env(?!\s*[.\[])|env:|"
                            r"\.ssh|\.aws|credentials|keychain|\.env\b|shadow|Login\s+Data|wallet|history|gcloud|\.kube|"
                            r"\.netrc|\.git-credentials|\.docker|\.gnupg", re.I)
+MAX_SCAN_BYTES = 16 * 1024 * 1024  # per file; beyond it a finding says the rest was not scanned
 _WINDOW = 15  # lines within which a secret read and a network send in one file are joined
 
 
@@ -364,7 +365,12 @@ def _audit_main(skill_md: Path, report: SkillAudit, out: _Collector, scans: list
     scan.main = True
     state = None
     try:
+        scanned = 0
         for index, (data, first_line) in enumerate(read_blocks(skill_md)):
+            if scanned >= MAX_SCAN_BYTES:
+                _not_scanned(skill_md, skill_md.name, first_line, report, out)
+                break
+            scanned += len(data)
             text = data.decode("utf-8", errors="replace")
             body_offset = 0
             if index == 0:
@@ -385,8 +391,13 @@ def _audit_main(skill_md: Path, report: SkillAudit, out: _Collector, scans: list
 def _audit_file(path: Path, rel: str, report: SkillAudit, out: _Collector, scans: list[_FileScan]) -> None:
     scan = None
     state = None
+    scanned = 0
     try:
         for data, first_line in read_blocks(path):
+            if scanned >= MAX_SCAN_BYTES:
+                _not_scanned(path, rel, first_line, report, out)
+                break
+            scanned += len(data)
             if scan is None:
                 kind = kind_of(path.name, data[:8192])
                 if kind in ("binary", "executable"):
@@ -403,6 +414,12 @@ def _audit_file(path: Path, rel: str, report: SkillAudit, out: _Collector, scans
                 INSTRUCTION)
     if scan is not None:
         scans.append(scan)
+
+
+def _not_scanned(path: Path, rel: str, line: int, report: SkillAudit, out: _Collector) -> None:
+    why = f"only the first {MAX_SCAN_BYTES // (1024 * 1024)} MiB were scanned (from line {line} on it was not)"
+    report.notes.append(f"{rel}: {why}")
+    out.add("unscanned-content", "medium", path, line, f"{rel} is very large: {why}", "", INSTRUCTION)
 
 
 def _runs_shipped_scripts(skill_md: Path, skill_dir: Path, out: _Collector) -> None:

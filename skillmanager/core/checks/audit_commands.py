@@ -54,7 +54,7 @@ _DECODE = (r"\b(?:base64\s+(?:-\w+\s+){0,2}(?:-d|--decode|-D)\b|xxd\s+(?:-\w+\s+
            r"['\"]?(?:n-za-mN-ZA-M|N-ZA-Mn-za-m|n-za-m))")
 _DECODE_WORDS = "base64 xxd openssl gunzip zcat uudecode tr"
 _SECRET_VAR = (r"\$\{?\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)\w*\}?"
-               r"|\benv(?:\s*$|\s*[|>)`])|\bprintenv\b(?!\s+\w)|\bexport\s+-p\b|\bos\.environ\b(?!\s*(?:\[|\.get|\.setdefault|"
+               r"|\benv[ \t]*(?=[|>)`]|\n|\Z)|\bprintenv\b(?!\s+\w)|\bexport\s+-p\b|\bos\.environ\b(?!\s*(?:\[|\.get|\.setdefault|"
                r"\.pop|\.update|\.__setitem__))|\bos\.environ\.copy\(\)|\bprocess\.env\b(?!\s*(?:\.\w|\[))|"
                r"Get-ChildItem\s+env:|\bgci\s+env:|\bdir\s+env:")
 _NET_SEND = (r"\bcurl\b[^\n]{0,300}?(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|\s-X\s*(?:POST|PUT)|\s--json\b|"
@@ -236,12 +236,12 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("env-exfiltration", re.compile(_NET_SEND, _F), "", "", "sends data over the network", _w(_NET_WORDS),
             fact="send", also=("=$", "=`", "$(")),
     # --- destinations -------------------------------------------------------------------------------
-    Pattern("suspicious-destination", re.compile(rf"\b(?:{_PASTE_TUNNEL})", _F), "medium", "medium",
+    Pattern("suspicious-destination", re.compile(rf"\b(?:{_PASTE_TUNNEL})(?![a-z0-9-])", _F), "medium", "medium",
             "uses a paste site, tunnel or request catcher", _w(
                 "pastebin paste hastebin ghostbin rentry dpaste termbin transfer 0x0 file bashupload ngrok trycloudflare "
                 "loca localtunnel serveo localhost pinggy webhook requestbin pipedream hookbin beeceptor interact oast "
                 "burpcollaborator canarytokens ipfs anonfiles temp gofile catbox"), fact="dest"),
-    Pattern("suspicious-destination", re.compile(rf"\b(?:{_CHAT_API})", _F), "medium", "low",
+    Pattern("suspicious-destination", re.compile(rf"\b(?:{_CHAT_API})(?![a-z0-9-])", _F), "medium", "low",
             "talks to a chat-bot API (a common exfiltration channel)", _w("discord discordapp api hooks"), fact="chat"),
     Pattern("suspicious-destination", re.compile(rf"(?:https?|ftp|tcp|udp|wss?)://{_PUBLIC_IP}|"
                                                  rf"\b(?:nc|ncat|netcat|telnet|socat|ssh|scp)\b[^\n]{{0,60}}?[\s@:]{_PUBLIC_IP}|"
@@ -456,6 +456,8 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
             matches = pattern.regex.finditer(text)
         else:
             anchor = _ANCHOR_BY_MESSAGE.get(pattern.message)
+            if anchor is not None and not any(t.isdigit() for t in tokens):
+                continue  # an IPv4 address has all-digit words
             regions = anchor_regions(text, anchor) if anchor else word_regions(
                 text, low, pattern.needles or _NEEDLES_BY_MESSAGE.get(pattern.message) or
                 [w.decode() for w in pattern.words & tokens] + list(pattern.also), cache)

@@ -120,7 +120,7 @@ def decode_blob(blob: str) -> str | None:
     return None
 
 
-_LONG_RUN = re.compile(r"[^\s\"'`(),;:<>\[\]{}|]{24,}")
+_LONG_RUN = re.compile(r"(?<![^\s\"'`(),;:<>\[\]{}|])[^\s\"'`(),;:<>\[\]{}|]{24,}")  # only from a run's start
 
 
 def blob_hits(text: str, *, fast: bool = True) -> list[Hit]:
