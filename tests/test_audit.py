@@ -20,17 +20,21 @@ def _found(case: str):
 
 # (case folder, rule, severity, file, line) — every rule has a true positive
 EXPECTED = [
-    ("inline-shell", "inline-shell", "medium", "SKILL.md", 4),
-    ("inline-shell", "inline-shell", "medium", "SKILL.md", 6),
-    ("unrestricted-bash", "unrestricted-bash", "high", "SKILL.md", 3),
-    ("front-matter-hooks", "front-matter-hooks", "high", "SKILL.md", 3),
+    # inline commands are rated by what they do: `git status` / `uname -a` read, they change nothing
+    ("inline-shell", "inline-shell", "low", "SKILL.md", 4),
+    ("inline-shell", "inline-shell", "low", "SKILL.md", 6),
+    # `allowed-tools: Bash` alone is visible but not high (it failed CI on 24 real skills)
+    ("unrestricted-bash", "unrestricted-bash", "medium", "SKILL.md", 3),
+    # hooks are rated by their commands (audited as code that runs); declaring one is medium
+    ("front-matter-hooks", "front-matter-hooks", "medium", "SKILL.md", 3),
     ("download-exec", "download-exec", "critical", "SKILL.md", 4),  # inside !`…`: runs at invocation
-    ("download-exec", "download-exec", "medium", "SKILL.md", 8),  # ordinary fenced code: lower
+    ("download-exec", "download-exec", "high", "SKILL.md", 8),  # an instruction to pipe a download to a shell
     ("encoded-payload", "encoded-payload", "high", "SKILL.md", 4),  # base64
     ("encoded-payload", "encoded-payload", "high", "SKILL.md", 5),  # hex
-    ("credential-read", "credential-read", "medium", "SKILL.md", 4),
-    ("credential-read", "credential-read", "medium", "SKILL.md", 5),
-    ("credential-read", "credential-read", "medium", "SKILL.md", 6),
+    # reading secrets is high: cat ~/.aws/credentials, read ~/.ssh/id_rsa, security find-generic-password
+    ("credential-read", "credential-read", "high", "SKILL.md", 4),
+    ("credential-read", "credential-read", "high", "SKILL.md", 5),
+    ("credential-read", "credential-read", "high", "SKILL.md", 6),
     ("env-exfiltration", "env-exfiltration", "critical", "SKILL.md", 4),
     ("hidden-unicode", "hidden-unicode", "critical", "SKILL.md", 2),
     ("hidden-unicode", "hidden-unicode", "medium", "SKILL.md", 4),
@@ -49,12 +53,16 @@ def test_true_positive(case, rule, severity, file, line):
 
 
 def test_every_rule_has_a_true_positive():
-    assert {rule for _, rule, *_ in EXPECTED} | {"hardcoded-secret"} == set(RULE_BY_NAME)
+    from tests.test_audit_rules import TRUE_POSITIVES
+    assert {rule for _, rule, *_ in EXPECTED} | {rule for rule, *_ in TRUE_POSITIVES} | {"hardcoded-secret"} \
+        == set(RULE_BY_NAME)
 
 
 def test_clean_skill_has_no_findings():
-    # pip install without URL, curl alone, --index-url, .env mentioned, sha256 hex, emoji ZWJ, Persian ZWNJ
-    assert audit_skill(CASES / "clean" / "SKILL.md").findings == []
+    # pip install without URL, curl alone, .env mentioned, sha256 hex, emoji ZWJ, Persian ZWNJ: nothing;
+    # --index-url to an https vendor index is a visible low (a registry redirect, but not an insecure one)
+    findings = audit_skill(CASES / "clean" / "SKILL.md").findings
+    assert [(f.rule, f.severity, f.line) for f in findings] == [("registry-redirect", "low", 10)]
 
 
 def test_hidden_tag_text_is_decoded_and_revealed():
@@ -126,7 +134,9 @@ def test_unreadable_skill_md_is_a_note(tmp_path, monkeypatch):
     monkeypatch.setattr("builtins.open", lambda f, *a, **k: (_ for _ in ()).throw(PermissionError(13, "denied"))
                         if str(f).endswith("locked/SKILL.md") else real_open(f, *a, **k))
     audit = audit_skill(skill / "SKILL.md")
-    assert audit.findings == [] and audit.notes
+    # an unreadable SKILL.md is itself a finding: nothing in it could be checked
+    assert [(f.rule, f.severity) for f in audit.findings] == [("unscanned-content", "medium")]
+    assert audit.notes and "denied" in audit.error
 
 
 @pytest.mark.skipif(CORPUS_SAMPLE is None, reason="corpus sample not present")
@@ -143,10 +153,10 @@ def test_cli_exit_codes_and_json():
     from skillmanager.cli import main
     out = io.StringIO()
     assert main(["audit", str(CASES / "clean"), "--json"], out) == 0
-    assert json.loads(out.getvalue())["skills"][0]["findings"] == []
+    assert [f["rule"] for f in json.loads(out.getvalue())["skills"][0]["findings"]] == ["registry-redirect"]
     assert main(["audit", str(CASES / "download-exec")], io.StringIO()) == 1
     assert main(["audit", str(CASES / "inline-shell")], io.StringIO()) == 0  # medium < high
-    assert main(["audit", str(CASES / "inline-shell"), "--fail-on", "medium"], io.StringIO()) == 1
+    assert main(["audit", str(CASES / "inline-shell"), "--fail-on", "low"], io.StringIO()) == 1  # read-only: low
     assert main(["audit", str(CASES / "missing-dir")], io.StringIO()) == 2
     with pytest.raises(SystemExit) as exit_info:
         main(["audit", "--fail-on", "severe", str(CASES)])

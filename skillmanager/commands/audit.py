@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import TextIO
 
@@ -44,22 +45,41 @@ def _workspace_audits(args: argparse.Namespace) -> list[SkillAudit]:
     return audits
 
 
+def _empty_output(args: argparse.Namespace, error: str, out: TextIO) -> None:
+    """--json / --sarif promise valid JSON on stdout whatever the exit code."""
+    if args.sarif:
+        from skillmanager.core.checks.sarif import to_sarif
+        out.write(json.dumps(to_sarif([], base=Path.cwd()), indent=2) + "\n")
+    elif args.json:
+        out.write(json.dumps({"fail_on": args.fail_on, "summary": {}, "skills": [], "error": error}, indent=2) + "\n")
+
+
+def _usage_error(args: argparse.Namespace, message: str, out: TextIO) -> int:
+    print(f"skillmanager: error: {message}", file=sys.stderr)
+    _empty_output(args, message, out)
+    return 2
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    missing = [p for p in args.paths if not p.exists()]
+    missing = [p for p in args.paths if not p.exists() and not p.is_symlink()]
     if missing:
-        out.write(f"skillmanager: error: no such file or directory: {missing[0]}\n")
-        return 2
-    if args.paths:
-        audits = audit_paths(args.paths)
-    else:
-        try:
+        return _usage_error(args, f"no such file or directory: {missing[0]}", out)
+    try:
+        if args.paths:
+            audits = audit_paths(args.paths)
+        else:
             audits = _workspace_audits(args)
-        except ImportError as error:
-            out.write(f"skillmanager: error: workspace mode is not available ({error}); pass a PATH\n")
-            return 2
-        except ValueError as error:
-            out.write(f"skillmanager: error: {error}\n")
-            return 2
+    except ImportError as error:
+        return _usage_error(args, f"workspace mode is not available ({error}); pass a PATH", out)
+    except ValueError as error:
+        return _usage_error(args, str(error), out)
+    except OSError as error:
+        print(f"skillmanager: error: cannot audit: {error.strerror or error}", file=sys.stderr)
+        _empty_output(args, str(error), out)
+        return 1
+    for audit in audits:
+        if audit.error:
+            print(f"skillmanager: error: {audit.error}", file=sys.stderr)
     if args.sarif:
         from skillmanager.core.checks.sarif import to_sarif
         out.write(json.dumps(to_sarif(audits, base=Path.cwd()), indent=2, ensure_ascii=False) + "\n")
@@ -69,7 +89,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     else:
         _write_text(audits, out)
     threshold = level_index(args.fail_on)
-    return 1 if any(level_index(f.severity) >= threshold for a in audits for f in a.findings) else 0
+    failed = any(level_index(f.severity) >= threshold for a in audits for f in a.findings)
+    return 1 if failed or any(a.error for a in audits) else 0
 
 
 def _write_text(audits: list[SkillAudit], out: TextIO) -> None:

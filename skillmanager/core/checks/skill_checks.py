@@ -1,9 +1,9 @@
 """One skill's checks for a browsing UI: the security audit and Claude Code's lint, cached per file.
 
 The desktop app shows a badge per skill in its tree; computing it must not re-read unchanged
-files on every rescan, so results are cached by (SKILL.md mtime/size, folder mtime) — adding or
-removing a file in the skill folder changes the folder's mtime; an in-place edit of a sibling
-script does not (a rescan of that skill, or any edit of SKILL.md, re-audits it).
+files on every rescan, so results are cached by audit.audit_cache_key: (device, inode, size,
+mtime_ns, ctime_ns, path) of the skill file and of every entry of its folder — any edit, added,
+removed or replaced file re-audits the skill.
 The level that decides the badge is decided here, not in the UI.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from .audit import AuditFinding, audit_skill, level_index
+from .audit import AuditFinding, audit_cache_key, audit_skill, level_index
 from ..model import Diagnostic, Severity
 from ..versions.profiles import Profile
 
@@ -97,11 +97,10 @@ def check_skill(path: Path, *, kind: str = "skill", name: str | None = None, pro
 
 def _stamp(path: Path, kind: str) -> tuple | None:
     try:
-        st = os.stat(path)
-        folder = os.stat(path.parent).st_mtime_ns if kind == "skill" else 0
+        os.stat(path)
     except OSError:
         return None
-    return (st.st_mtime_ns, st.st_size, folder)
+    return audit_cache_key(path)
 
 
 @dataclass

@@ -1,0 +1,164 @@
+"""Audit benchmark: detection on the labelled corpus, false alarms, speed on the real corpus.
+
+1. Labelled corpus (tests/data/audit_corpus/{malicious,benign}/*/label.json): detection rate
+   (malicious skills whose worst finding reaches their expected_min_severity) and false-alarm rate
+   (benign skills with a high or critical finding), overall and per technique. Targets: >= 90 % / <= 5 %.
+2. The Cisco skill-scanner (`cisco-ai-skill-scanner`, static + behavioural analyzers, no LLM) on the
+   same corpus, when a separate venv holding it is found (--cisco PATH to its `skill-scanner`, default
+   /work/cisco-venv/bin/skill-scanner), scored the same way from its per-skill max_severity.
+3. Speed over ../shared/corpus (every SKILL.md): audit_skill per skill against the read-only floor
+   (reading every file of each skill folder), both measured in this run, interleaved --repeat times,
+   medians of wall clock and process CPU time, with the ratio.
+Usage: python benchmarks/audit.py [--repeat 3] [--cisco PATH|none]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from skillmanager.core.checks.audit import audit_skill, level_index  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LABELLED = ROOT / "tests" / "data" / "audit_corpus"
+REAL = ROOT.parent / "shared" / "corpus"
+
+
+def labelled() -> list[tuple[Path, dict]]:
+    return [(label.parent, json.loads(label.read_text())) for label in sorted(LABELLED.glob("*/*/label.json"))]
+
+
+def score(verdicts: dict[Path, str | None], cases: list[tuple[Path, dict]]) -> dict:
+    """verdicts: skill folder -> worst severity (None: clean)."""
+    per_tech: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    found = missed = alarms = benign = 0
+    misses, false_alarms = [], []
+    for folder, label in cases:
+        worst = verdicts.get(folder)
+        if label["malicious"]:
+            ok = worst is not None and level_index(worst) >= level_index(label["expected_min_severity"])
+            found += ok
+            missed += not ok
+            if not ok:
+                misses.append(f"{folder.name} ({worst}, wanted {label['expected_min_severity']})")
+            for tech in label["techniques"]:
+                per_tech[tech][0] += ok
+                per_tech[tech][1] += 1
+        else:
+            benign += 1
+            alarm = worst is not None and level_index(worst) >= level_index("high")
+            alarms += alarm
+            if alarm:
+                false_alarms.append(f"{folder.name} ({worst})")
+    return {"detection": found / max(found + missed, 1), "false_alarms": alarms / max(benign, 1),
+            "malicious": found + missed, "benign": benign, "per_technique": dict(per_tech), "misses": misses,
+            "false_alarm_list": false_alarms}
+
+
+def ours(cases: list[tuple[Path, dict]]) -> dict[Path, str | None]:
+    return {folder: audit_skill(folder / "SKILL.md").max_severity for folder, _ in cases}
+
+
+def cisco(cases: list[tuple[Path, dict]], exe: Path, scratch: Path) -> dict[Path, str | None] | str:
+    """Static + behavioural analyzers (no LLM, no cloud), one `scan-all` over copies of the skills without
+    their label files. A skill's verdict is the scanner's own `max_severity`."""
+    if not exe.exists():
+        return f"not installed ({exe} missing)"
+    names = {}
+    for folder, _ in cases:
+        copy = scratch / f"{folder.parent.name}-{folder.name}"
+        shutil.copytree(folder, copy, symlinks=True, ignore=shutil.ignore_patterns("label.json"))
+        names[copy.name] = folder
+    proc = subprocess.run([str(exe), "scan-all", str(scratch), "--format", "json", "--use-behavioral", "--compact"],
+                          capture_output=True, text=True, timeout=3600)
+    try:
+        results = json.loads(proc.stdout[proc.stdout.index("{"):])["results"]
+    except (ValueError, KeyError):
+        return f"could not read its output (exit {proc.returncode}): {proc.stderr.strip()[-300:]}"
+    verdicts: dict[Path, str | None] = {folder: None for folder in names.values()}
+    for result in results:
+        folder = names.get(Path(result.get("skill_path", "")).name)
+        level = str(result.get("max_severity") or "").lower()
+        if folder is not None:
+            verdicts[folder] = level if level in ("info", "low", "medium", "high", "critical") else None
+    return verdicts
+
+
+def print_score(title: str, result: dict) -> None:
+    print(f"{title}: detection {result['detection']:.1%} of {result['malicious']} malicious, "
+          f"false alarms {result['false_alarms']:.1%} of {result['benign']} benign")
+
+
+def speed(repeat: int) -> None:
+    skills = sorted(p.parent for p in REAL.rglob("SKILL.md"))
+    if not skills:
+        print("speed: ../shared/corpus not found")
+        return
+
+    def floor() -> None:
+        for folder in skills:
+            for entry in os.scandir(folder):
+                if entry.is_file(follow_symlinks=False):
+                    with open(entry.path, "rb") as handle:
+                        handle.read()
+
+    def audit() -> None:
+        for folder in skills:
+            audit_skill(folder / "SKILL.md")
+
+    runs: dict[str, list[tuple[float, float]]] = {"floor": [], "audit": []}
+    audit()  # warm the file cache and the regex cache
+    for _ in range(repeat):
+        for name, fn in (("floor", floor), ("audit", audit)):
+            wall, cpu = time.perf_counter(), time.process_time()
+            fn()
+            runs[name].append((time.perf_counter() - wall, time.process_time() - cpu))
+    count = len(skills)
+    med = {name: (statistics.median(w for w, _ in r) / count * 1e3, statistics.median(c for _, c in r) / count * 1e3)
+           for name, r in runs.items()}
+    print(f"speed over {count} real skills (median of {repeat}):")
+    for name in ("floor", "audit"):
+        print(f"  {name:6} {med[name][0]:.3f} ms/skill wall, {med[name][1]:.3f} ms/skill CPU")
+    print(f"  audit / floor: {med['audit'][0] / med['floor'][0]:.1f}x wall, {med['audit'][1] / med['floor'][1]:.1f}x CPU"
+          f"  (target <= 0.5 ms/skill)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cisco", default="/work/cisco-venv/bin/skill-scanner")
+    args = parser.parse_args()
+    cases = labelled()
+    mine = score(ours(cases), cases)
+    print_score("skillmanager audit", mine)
+    cisco_result = None
+    if args.cisco != "none":
+        import tempfile
+        with tempfile.TemporaryDirectory() as scratch:
+            verdicts = cisco(cases, Path(args.cisco), Path(scratch))
+        if isinstance(verdicts, str):
+            print(f"cisco skill-scanner: {verdicts}")
+        else:
+            cisco_result = score(verdicts, cases)
+            print_score("cisco skill-scanner (static + behavioural)", cisco_result)
+    print("per technique (detected / total):")
+    for tech, (ok, total) in sorted(mine["per_technique"].items()):
+        theirs = cisco_result["per_technique"].get(tech, [0, 0]) if cisco_result else None
+        print(f"  {tech:24} ours {ok:3}/{total:<3}" + (f"  cisco {theirs[0]:3}/{theirs[1]}" if theirs else ""))
+    if mine["misses"]:
+        print("missed:", ", ".join(mine["misses"]))
+    if mine["false_alarm_list"]:
+        print("false alarms:", ", ".join(mine["false_alarm_list"]))
+    speed(args.repeat)
+
+
+if __name__ == "__main__":
+    main()

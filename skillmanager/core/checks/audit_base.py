@@ -1,0 +1,204 @@
+"""The audit's vocabulary: severities, positions, rules, findings and the per-skill report.
+
+Where text sits decides how much a match matters ("position"):
+  exec        runs by itself: an inline `!` command, a ```! block, a hook command
+  script      a script file in the skill folder (recognised by content): code the skill runs
+  instruction Markdown the model reads and follows (prose and ordinary code blocks), other text files
+  example     the same text shown as a warning or a counter-example (a "what NOT to do" section,
+              a line that says never/avoid/attackers…): ranked two levels lower
+Rule modules report raw hits with the severity the hit deserves in an executed position and,
+separately, as an instruction; `severity_at` applies the position.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+LEVELS = ("info", "low", "medium", "high", "critical")
+EXEC, SCRIPT, INSTRUCTION, EXAMPLE = "exec", "script", "instruction", "example"
+DOC = INSTRUCTION  # older name of the instruction position
+POSITIONS = (EXEC, SCRIPT, INSTRUCTION, EXAMPLE)
+
+
+def level_index(level: str) -> int:
+    return LEVELS.index(level)
+
+
+def lower(level: str, steps: int, floor: str = "low") -> str:
+    return LEVELS[max(level_index(level) - steps, min(level_index(floor), level_index(level)))]
+
+
+def severity_at(position: str, executed: str, instructed: str) -> str:
+    """The severity of a hit in `position`, from its severity when executed / when instructed."""
+    if position in (EXEC, SCRIPT):
+        return executed
+    if position == EXAMPLE:
+        return lower(instructed, 2)
+    return instructed
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    summary: str
+    help: str
+
+
+RULES: dict[str, Rule] = {r.id: r for r in (
+    Rule("SM001", "inline-shell", "Shell command runs when the skill is invoked",
+         "`!`cmd`` and ```! blocks in SKILL.md run through the Bash tool at invocation, before the model reads "
+         "the result (src/utils/promptShellExecution.ts). Rated by what the command does."),
+    Rule("SM002", "unrestricted-bash", "allowed-tools pre-approves every Bash command",
+         "`Bash`, `Bash(*)` or `Bash(:*)` in allowed-tools lets the skill run any command without asking."),
+    Rule("SM003", "front-matter-hooks", "Hooks declared in front matter",
+         "Hooks run commands on tool events while the skill is active; the commands are audited as code that runs."),
+    Rule("SM004", "download-exec", "Downloads and executes code",
+         "Downloaded code run by a shell or interpreter: curl|sh, bash <(curl), iex (irm …), a file fetched on one "
+         "line (or in one file) and run on another."),
+    Rule("SM005", "encoded-payload", "Obfuscated or encoded code",
+         "Base64/hex/rot13 data decoded and run, or a blob that decodes to a command."),
+    Rule("SM006", "credential-read", "Reads credentials or secrets files",
+         "Access to ~/.ssh keys, cloud credentials, keychains, browser profiles, wallets or .env files."),
+    Rule("SM007", "env-exfiltration", "Secrets or environment sent over the network",
+         "Environment variables, credential files or staged copies of them that reach a network send."),
+    Rule("SM008", "hidden-unicode", "Invisible or direction-changing characters",
+         "Unicode tag characters, zero-width characters, variation-selector runs or bidi controls hide text."),
+    Rule("SM009", "prompt-injection", "Instructions aimed at overriding the model or hiding from the user",
+         "Override phrases in any language, fake system/tool tags, concealment from the user, instructions fetched "
+         "from elsewhere, orders placed in the description."),
+    Rule("SM010", "hardcoded-secret", "Hard-coded secret",
+         "A token or key in a recognisable format (shown redacted); published sample keys are not secrets."),
+    Rule("SM011", "runs-shipped-script", "The body tells the model to run a script shipped with the skill",
+         "Every script in the folder is scanned as code that runs."),
+    Rule("SM012", "reverse-shell", "Opens a shell for a remote host",
+         "/dev/tcp, nc -e, socat exec:, socket + dup2, PowerShell TCPClient."),
+    Rule("SM013", "persistence", "Makes itself survive a restart",
+         "crontab, launchd, systemd units, shell start-up files, authorized_keys, Run keys, scheduled tasks."),
+    Rule("SM014", "destructive-command", "Destroys data",
+         "rm -rf of / or ~, mkfs, dd to a disk, recursive deletes of home or system folders."),
+    Rule("SM015", "suspicious-destination", "Talks to a destination favoured by attackers",
+         "Raw public IP addresses, paste sites, tunnels, request catchers, chat-bot APIs."),
+    Rule("SM016", "registry-redirect", "Packages come from another registry",
+         "pip --index-url/--extra-index-url, npm/yarn registry settings, PIP_INDEX_URL: any package can be swapped."),
+    Rule("SM017", "agent-settings-tamper", "Changes Claude Code's own settings, permissions or hooks",
+         "Writes to .claude/settings*.json, hooks, bypassPermissions, --dangerously-skip-permissions."),
+    Rule("SM018", "interpreter-preapproved", "allowed-tools pre-approves an interpreter or downloader",
+         "Bash(python:*), Bash(node:*), Bash(curl:*)… run arbitrary code without asking."),
+    Rule("SM019", "escaping-link", "A link leaves the skill folder",
+         "A symbolic link whose target is outside the skill folder (reported, never followed)."),
+    Rule("SM020", "lookalike-name", "Name imitates a well-known skill",
+         "Mixed scripts or confusable letters (Cyrillic а for Latin a, 0 for o) that make a name look like another."),
+    Rule("SM021", "resource-abuse", "Abuses the machine's resources",
+         "Fork bombs and crypto-miners."),
+    Rule("SM022", "unscanned-content", "Part of the skill could not be scanned",
+         "Binary executables, special files, unreadable files or folders, too many files."),
+    Rule("SM023", "code-execution", "Runs dynamically built code",
+         "eval/exec of computed strings and similar primitives."),
+)}
+RULE_BY_NAME = {r.name: r for r in RULES.values()}
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A raw match in a scanned block: `offset` into the block, severities before the position applies."""
+
+    rule: str
+    offset: int
+    executed: str
+    instructed: str
+    message: str
+    evidence: str = ""
+
+
+@dataclass(frozen=True)
+class AuditFinding:
+    rule: str  # rule name, e.g. "download-exec"
+    severity: str
+    file: Path
+    line: int
+    message: str
+    evidence: str = ""  # the offending text (secrets redacted, hidden characters revealed)
+    context: str = INSTRUCTION  # position: exec | script | instruction | example
+
+    @property
+    def rule_id(self) -> str:
+        return RULE_BY_NAME[self.rule].id
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "rule_id": self.rule_id, "severity": self.severity, "file": str(self.file),
+                "line": self.line, "message": self.message, "evidence": self.evidence, "context": self.context}
+
+
+@dataclass
+class SkillAudit:
+    target: Path
+    name: str
+    findings: list[AuditFinding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # files skipped and why
+    error: str | None = None  # the skill itself could not be audited (unreadable folder…)
+
+    @property
+    def max_severity(self) -> str | None:
+        return max((f.severity for f in self.findings), key=level_index, default=None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"target": str(self.target), "name": self.name, "max_severity": self.max_severity,
+                "findings": [f.to_json() for f in self.findings], "notes": self.notes, "error": self.error}
+
+
+def clip(text: str, limit: int = 160) -> str:
+    from .audit_text import reveal_hidden
+
+    text = reveal_hidden(" ".join(text[:limit * 4].split()))
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+REGION_RADIUS = 2048  # a match is at most a few hundred characters around the word it contains
+
+
+def _line_span(text: str, at: int) -> tuple[int, int]:
+    start = text.rfind("\n", max(0, at - REGION_RADIUS), at) + 1 or max(0, at - REGION_RADIUS)
+    end = text.find("\n", at, at + REGION_RADIUS)
+    return start, (end + 1 if end != -1 else min(len(text), at + REGION_RADIUS))
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def anchor_regions(text: str, anchor) -> list[tuple[int, int]]:
+    """Like word_regions, around the matches of a (simple, fast) anchor regex."""
+    spans = []
+    for match in anchor.finditer(text):
+        spans.append(_line_span(text, match.start()))
+    return _merge(spans)
+
+
+def word_regions(text: str, low: str, words: Iterable[str], cache: dict | None = None) -> list[tuple[int, int]]:
+    """Merged (start, end) spans of the lines (capped at REGION_RADIUS around the word) where one of `words`
+    occurs in `low` (= text.lower(), same length). Running a regex only there gives the matches that
+    contain one of the words; linear in the text plus the occurrences. `cache`: needle → spans, shared
+    by the patterns of one block so each needle is searched once."""
+    spans = []
+    for word in words:
+        found = cache.get(word) if cache is not None else None
+        if found is None:
+            found = []
+            at = low.find(word)
+            while at != -1:
+                span = _line_span(text, at)
+                found.append(span)
+                at = low.find(word, span[1])
+            if cache is not None:
+                cache[word] = found
+        spans.extend(found)
+    return _merge(spans)

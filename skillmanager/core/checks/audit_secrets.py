@@ -1,0 +1,146 @@
+"""Audit rules about embedded data: hard-coded secrets and encoded blobs that decode to commands.
+
+Published sample credentials (AWS's documentation keys, jwt.io's sample token, Stripe's public test
+key, obvious placeholders) are not secrets. Fast path: a secret pattern runs only when its fixed
+prefix occurs in the block (`secret_hits(..., fast=False)` is the reference for the property test).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from collections import Counter
+
+from .audit_base import Hit, word_regions
+
+_SECRETS = (
+    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "AWS access key id", ("AKIA", "ASIA")),
+    (re.compile(r"(?i:aws_secret_access_key|secret_?access_?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"),
+     "AWS secret access key", ("ccess",)),
+    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36}\b"), "GitHub token", ("gh",)),
+    (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"), "GitHub fine-grained token", ("github_pat_",)),
+    (re.compile(r"\bglpat-[A-Za-z0-9_-]{20}\b"), "GitLab token", ("glpat-",)),
+    (re.compile(r"\bxox[baprs]-[A-Za-z0-9-]{10,}\b"), "Slack token", ("xox",)),
+    (re.compile(r"\bsk-ant-[A-Za-z0-9_-]{32,}"), "Anthropic API key", ("sk-ant-",)),
+    (re.compile(r"\bsk-(?!ant-)(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}"), "OpenAI API key", ("sk-",)),
+    (re.compile(r"\b[sr]k_live_[A-Za-z0-9]{20,}\b"), "Stripe live key", ("k_live_",)),
+    (re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"), "Google API key", ("AIza",)),
+    (re.compile(r"\bhf_[A-Za-z0-9]{34,}\b"), "Hugging Face token", ("hf_",)),
+    (re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), "npm token", ("npm_",)),
+    (re.compile(r"\bpypi-AgE[A-Za-z0-9_-]{50,}"), "PyPI token", ("pypi-AgE",)),
+    (re.compile(r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b"), "SendGrid key", ("SG.",)),
+    (re.compile(r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b"), "Telegram bot token", (":AA",)),
+    (re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----\s{0,4}\n\s{0,8}"
+                r"[A-Za-z0-9+/=]{40,}"), "private key", ("PRIVATE KEY",)),
+    (re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}"), "JSON Web Token", ("eyJ",)),
+    (re.compile(r"(?i:\b(?:password|passwd|secret|api_?key|access_?token|auth_?token|client_?secret)[\"']?\s*[:=]\s*)"
+                r"[\"']([A-Za-z0-9!#$%&*+/=?@^_~.-]{16,80})[\"']"), "password or key in an assignment",
+     ("ass", "ecret", "key", "oken", "KEY", "OKEN", "ASS", "ECRET")),
+)
+# documentation keys published by their vendors, and placeholder shapes
+_PUBLISHED = ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+              "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "AKIAI44QH8DHBEXAMPLE",
+              "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY")
+_PLACEHOLDER = re.compile(r"EXAMPLE|example|[xX]{6,}|0{8,}|1234567|abcdef|ABCDEF|your|YOUR|Your|\.\.\.|<|>|\*{3,}|"
+                          r"placeholder|PLACEHOLDER|dummy|DUMMY|fake|FAKE|sample|SAMPLE|changeme|CHANGEME|redacted|REDACTED|"
+                          r"(.)\1{7,}|test_?key|TEST_?KEY")
+
+
+def redact(secret: str) -> str:
+    keep = 4 if len(secret) > 12 else 2
+    return f"{secret[:keep]}…[{len(secret) - keep} chars redacted]"
+
+
+def entropy(text: str) -> float:
+    counts = Counter(text)
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+
+
+def is_sample(token: str) -> bool:
+    return any(p in token for p in _PUBLISHED) or bool(_PLACEHOLDER.search(token)) or entropy(token) < 3.0
+
+
+def secret_hits(text: str, *, fast: bool = True) -> list[Hit]:
+    hits: list[Hit] = []
+    for regex, what, needles in _SECRETS:
+        if fast:
+            present = [n for n in needles if n in text]
+            if not present:
+                continue
+            if what == "private key":  # spans two lines; starts with a literal, so a whole scan is cheap
+                matches = regex.finditer(text)
+            else:
+                matches = (m for start, end in word_regions(text, text, present)
+                           for m in regex.finditer(text, start, end))
+        else:
+            matches = regex.finditer(text)
+        for match in matches:
+            token = match.group(match.lastindex or 0)
+            if is_sample(token):
+                continue
+            if what == "password or key in an assignment" and (entropy(token) < 3.5 or "{" in token or "$" in token):
+                continue
+            shown = "-----BEGIN PRIVATE KEY-----" if what == "private key" else token.split("\n")[0]
+            hits.append(Hit("hardcoded-secret", match.start(), "high", "high", f"hard-coded {what}", redact(shown)))
+    return hits
+
+
+# --- encoded blobs ----------------------------------------------------------------------------------
+
+_B64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_-])")
+_HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){8,}|(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){16,}(?![0-9a-fA-F])")
+_COMMANDISH = re.compile(r"\b(?:curl|wget|bash|sh\s+-c|/bin/(?:ba)?sh|rm\s+-rf|python[0-9]?\s+-c|eval|exec|nc\s+-e|"
+                         r"powershell|chmod\s+\+x|Invoke-Expression|iex|base64\s+-d|/dev/tcp|os\.system|subprocess|"
+                         r"socket|requests\.post|crontab|\.ssh|\.aws|printenv|ignore\s+(?:all\s+)?previous)\b|"
+                         r"https?://|\|\s*(?:ba)?sh\b")
+_MAX_BLOB = 64 * 1024
+_MIXED_CASE = re.compile(r"[A-Z][^a-z]{0,256}[a-z][^A-Z]{0,256}[A-Z]")  # camelCase words are not blobs  # decode at most this much of one blob
+
+
+def _printable_ratio(data: bytes) -> float:
+    return sum(32 <= b < 127 or b in (9, 10, 13) for b in data) / max(len(data), 1)
+
+
+def decode_blob(blob: str) -> str | None:
+    """Decoded text of a base64/hex blob when it is mostly printable ASCII, else None."""
+    blob = blob[:_MAX_BLOB]
+    try:
+        if blob.startswith("\\x"):
+            data = bytes(int(h, 16) for h in re.findall(r"\\x([0-9a-fA-F]{2})", blob))
+        elif re.fullmatch(r"[0-9a-fA-F]+", blob) and len(blob) % 2 == 0:
+            data = binascii.unhexlify(blob)
+        else:
+            blob = blob[:len(blob) - len(blob) % 4] if len(blob) >= _MAX_BLOB else blob
+            data = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if len(data) >= 8 and _printable_ratio(data) > 0.95:
+        return data.decode("ascii", errors="replace")
+    return None
+
+
+_LONG_RUN = re.compile(r"(?<![^\s\"'`(),;:<>\[\]{}|])[^\s\"'`(),;:<>\[\]{}|]{24,}")  # only from a run's start
+
+
+def blob_hits(text: str, *, fast: bool = True) -> list[Hit]:
+    """Fast path: blobs are searched only inside runs of 24+ characters without separators."""
+    hits: list[Hit] = []
+    spans = [(m.start(), m.end()) for m in _LONG_RUN.finditer(text)] if fast else [(0, len(text))]
+    matches = sorted(((m.start(), m) for regex in (_B64, _HEX) for start, end in spans
+                      for m in regex.finditer(text, max(0, start - 1), min(len(text), end + 1))),
+                     key=lambda pair: pair[0])
+    seen = set()
+    for _, match in matches:
+        if match.start() in seen:
+            continue
+        seen.add(match.start())
+        if True:
+            blob = match.group(0)
+            if len(blob) < 24 or (blob.isalpha() and blob.isascii() and not _MIXED_CASE.search(blob[:256])):
+                continue
+            decoded = decode_blob(blob)
+            if decoded and _COMMANDISH.search(decoded):
+                hits.append(Hit("encoded-payload", match.start(), "critical", "high", "encoded blob decodes to a command",
+                                f"decodes to: {' '.join(decoded[:200].split())!r}"))
+    return hits

@@ -1,0 +1,312 @@
+"""Audit rules about words and characters: hidden Unicode, prompt injection, look-alike names.
+
+Prompt injection is matched by principle rather than by quoted phrases: an override verb near an
+"instructions/rules" noun in any of the listed languages, fake system/tool tags, concealment from
+the user, instructions taken from a fetched page, and orders placed in the `description` (which the
+model reads in every session). Fast paths: `hidden_unicode_hits` skips ASCII text; the injection
+scan runs only when a trigger word or non-ASCII text is present (`injection_hits(..., fast=False)`
+is the reference the property tests compare against).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .audit_base import Hit, word_regions
+
+# --- hidden Unicode ------------------------------------------------------------------------------
+
+_TAGS = re.compile("[\U000e0000-\U000e007f]+")
+_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff\u2061\u2062\u2063\u2064\u180e\u3164\u115f\u1160\uffa0"
+_BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+_BIDI_NAMES = {"\u202a": "LRE", "\u202b": "RLE", "\u202c": "PDF", "\u202d": "LRO", "\u202e": "RLO",
+               "\u2066": "LRI", "\u2067": "RLI", "\u2068": "FSI", "\u2069": "PDI", "\u200e": "LRM",
+               "\u200f": "RLM", "\u061c": "ALM"}
+_ZW_NAMES = {"\u200b": "ZWSP", "\u200c": "ZWNJ", "\u200d": "ZWJ", "\u2060": "WJ", "\ufeff": "ZWNBSP",
+             "\u2061": "FUNCTION APPLICATION", "\u2062": "INVISIBLE TIMES", "\u2063": "INVISIBLE SEPARATOR",
+             "\u2064": "INVISIBLE PLUS", "\u180e": "MVS", "\u3164": "HANGUL FILLER", "\u115f": "HANGUL CHOSEONG FILLER",
+             "\u1160": "HANGUL JUNGSEONG FILLER", "\uffa0": "HALFWIDTH HANGUL FILLER"}
+_HIDDEN_ANY = re.compile(f"[{_ZERO_WIDTH}{_BIDI}\U000e0000-\U000e007f\U000e0100-\U000e01ef]")
+_VS_RUN = re.compile("[\U000e0100-\U000e01ef]{4,}")
+# strong right-to-left letters: an RLM/ALM among them is ordinary Arabic/Hebrew typesetting
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+
+
+def decode_tags(run: str) -> str:
+    """Tag characters mirror ASCII at U+E0000 + code: the hidden text a model may read."""
+    return "".join(chr(ord(c) - 0xE0000) if 0x20 <= ord(c) - 0xE0000 < 0x7F else "" for c in run)
+
+
+def reveal_hidden(text: str) -> str:
+    """Make tag characters, zero-width characters and bidi controls visible (for the preview)."""
+    if text.isascii():
+        return text
+    text = _TAGS.sub(lambda m: f"⟦hidden: {decode_tags(m.group(0))}⟧", text)
+    out = []
+    for index, char in enumerate(text):
+        if char in _ZERO_WIDTH and not (char == "\ufeff" and index == 0):
+            out.append(f"⟦U+{ord(char):04X} {_ZW_NAMES[char]}⟧")
+        elif char in _BIDI:
+            out.append(f"⟦U+{ord(char):04X} {_BIDI_NAMES[char]}⟧")
+        elif "\U000e0100" <= char <= "\U000e01ef":
+            out.append(f"⟦VS{ord(char) - 0xE0100 + 17}⟧")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _legit_joiner(text: str, index: int) -> bool:
+    """ZWJ/ZWNJ between two non-ASCII characters is emoji or script shaping (Persian, Indic), not hiding."""
+    if text[index] not in "\u200c\u200d":
+        return False
+    before = text[index - 1] if index > 0 else ""
+    after = text[index + 1] if index + 1 < len(text) else ""
+    return bool(before and after and ord(before) > 0x7F and ord(after) > 0x7F)
+
+
+def _window(text: str, offset: int, radius: int = 60) -> str:
+    return text[max(0, offset - radius):offset + radius]
+
+
+def hidden_unicode_hits(text: str, *, at_file_start: bool = True, fast: bool = True) -> list[Hit]:
+    """Tag-character text (critical), variation-selector runs and bidi controls (high), zero-width (medium).
+    Fast path: ASCII text has none of them."""
+    if fast and text.isascii():
+        return []
+    hits: list[Hit] = []
+    for match in _HIDDEN_ANY.finditer(text):
+        index, char = match.start(), match.group(0)
+        if "\U000e0000" <= char <= "\U000e007f":
+            run = _TAGS.match(text, index)
+            if index and "\U000e0000" <= text[index - 1] <= "\U000e007f":
+                continue
+            hidden = decode_tags(run.group(0))
+            hits.append(Hit("hidden-unicode", index, "critical", "critical",
+                            f"{len(run.group(0))} invisible Unicode tag characters spell hidden text",
+                            f"hidden: {hidden[:200]!r}"))
+        elif "\U000e0100" <= char <= "\U000e01ef":
+            if (index and "\U000e0100" <= text[index - 1] <= "\U000e01ef") or not _VS_RUN.match(text, index):
+                continue
+            hits.append(Hit("hidden-unicode", index, "high", "high",
+                            "a run of invisible variation selectors can carry hidden data", ""))
+        elif char in _BIDI:
+            if char in "\u200e\u200f\u061c" and _RTL.search(_window(text, index, 8)):
+                continue
+            hits.append(Hit("hidden-unicode", index, "high", "high",
+                            f"bidi control U+{ord(char):04X} ({_BIDI_NAMES[char]}) can reorder what a reviewer sees",
+                            ""))
+        else:
+            if (index == 0 and at_file_start and char == "\ufeff") or _legit_joiner(text, index):
+                continue
+            # inside code that runs, an invisible character splits a word to slip past review: high
+            hits.append(Hit("hidden-unicode", index, "high", "medium",
+                            f"zero-width character U+{ord(char):04X} ({_ZW_NAMES[char]}) inside the text", ""))
+    return hits
+
+
+# --- prompt injection ----------------------------------------------------------------------------
+
+# Override verbs and "instructions" nouns, English first, then other languages. A verb and a noun
+# within a short distance on one line is an attempt to replace the model's instructions.
+_VERBS = (r"ignore|ignoring|disregard|forget|override|overrule|bypass|discard|abandon|"
+          r"ignora|ignorar|ignore[sz]?|ignorer|ignoriere|ignorieren|vergiss|vergessen|olvida|olvide|olvidar|"
+          r"oublie[sz]?|oublier|negeer|vergeet|zignoruj|ignoruj|zapomnij|dimentica|esque[cç]a|esque[cç]e|"
+          r"игнорируй|игнорировать|забудь|проигнорируй|не\s+обращай|忽略|忽视|无视|忘记|無視|忘れ|무시|잊어|"
+          r"تجاهل|انس|अनदेखा|नज़रअंदाज़|bỏ\s+qua|abaikan|görmezden\s+gel|yok\s+say|unuttur|unut")
+_NOUNS = (r"instructions?|prompts?|rules|guidelines|directives?|polic(?:y|ies)|constraints|guardrails|"
+          r"safety\s+(?:rules|guidelines|policies)|system\s+(?:prompt|message)|"
+          r"instrucciones|instrucoes|instruções|reglas|regras|consignes|règles|anweisungen|regeln|vorgaben|"
+          r"instructies|regels|instrukcje|zasady|istruzioni|regole|talimatlar|talimatları\w*|kurallar|kuralları\w*|"
+          r"инструкци\w*|правила|указани\w*|指令|指示|规则|说明|命令|ルール|지시\w*|규칙|"
+          r"التعليمات|تعليمات|القواعد|निर्देश\w*|nhiệm\s+vụ|hướng\s+dẫn|instruksi|aturan")
+_A = r"(?<![A-Za-z0-9])"  # ASCII word edges: a verb is a whole word in Latin text, any run in CJK text
+_Z = r"(?![A-Za-z0-9])"
+_VERBS_NOUN_FIRST = r"忽略|忽视|无视|忘记|無視|忘れ|무시|잊어|игнорируй|забудь"  # languages that put the object first
+_OVERRIDE = re.compile(rf"{_A}(?:{_VERBS}){_Z}[^\n]{{0,30}}?{_A}(?:{_NOUNS}){_Z}|"
+                       rf"(?:{_NOUNS})[^\n]{{0,20}}?(?:{_VERBS_NOUN_FIRST})", re.I)
+# "previous instructions" must be what is ignored, not "ignore typos; follow the rules"
+_OVERRIDE_OBJECT = re.compile(
+    r"previous|prior|above|earlier|preceding|former|original|all|any|your|system|safety|existing|other|"
+    r"anteriores|précédentes|precedentes|vorherigen|bisherigen|alle|vorige|poprzednie|precedenti|önceki|"
+    r"предыдущ|все|之前|以上|先前|所有|以前|これまで|이전|السابقة|पिछले|trước|sebelumnya|"
+    r"instrucciones|consignes|anweisungen|instructies|instrukcje|istruzioni|инструкц|指令|指示|지시|التعليمات|निर्देश",
+    re.I)
+_CONCEAL = re.compile(
+    r"\b(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:tell|inform|notify|alert|warn|show|mention|reveal|"
+    r"disclose|report|let)\b[^\n.]{0,40}?\b(?:the\s+)?user\b"
+    r"|\bwithout\s+(?:the\s+user(?:'s)?|them|anyone|the\s+human)\s+(?:knowing|noticing|knowledge|seeing|being\s+aware)"
+    r"|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+\w+|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+)?(?:from|secret\s+from)\s+"
+    r"the\s+user"
+    r"|\b(?:silently|secretly|quietly|covertly)\s+(?:run|execute|send|upload|post|copy|install|add|append|collect|"
+    r"exfiltrate|forward|include|read)\b"
+    r"|\b(?:do\s+not|don'?t|never)\s+(?:mention|show|print|display|log|echo|output)\s+(?:this|these|that|the)\s+"
+    r"(?:step|command|request|call|upload|instruction)s?\b"
+    r"|\bne\s+(?:le\s+)?(?:dis|dites|mentionne[zr]?)\s+(?:pas|rien)\b[^\n]{0,30}utilisateur"
+    r"|\bno\s+(?:le\s+)?(?:digas|digan|menciones|informes)\b[^\n]{0,30}usuario"
+    r"|\b(?:sag|sage|erzähle|erwähne)\s+(?:dem\s+)?(?:benutzer|nutzer)\s+nichts\b"
+    r"|не\s+(?:говори|сообщай|рассказывай)\w*\s+пользовател"
+    r"|不要(?:告诉|通知|让)用户|ユーザーに(?:言わ|知らせ|伝え)ない",
+    re.I)
+_FAKE_TAG = re.compile(
+    r"<\s*/?\s*(?:system|system[-_]reminder|system[-_]prompt|sys|tool[-_]result|tool[-_]use|function[-_]results|"
+    r"function[-_]calls|antml:[\w-]+|im_start|im_end|admin|developer[-_]message|assistant[-_]override)\b[^>\n]{0,40}>"
+    r"|<\|\s*(?:im_start|im_end|system|endoftext|start_header_id|eot_id)\s*\|>"
+    r"|\[/?(?:SYSTEM|INST|SYS)\]|<<\s*/?SYS\s*>>"
+    r"|^\s*(?:#{1,4}\s*)?(?:SYSTEM|ADMIN|DEVELOPER)\s+(?:OVERRIDE|PROMPT|MESSAGE|NOTICE|INSTRUCTIONS?)\s*:?"
+    r"|\b(?:BEGIN|END)\s+(?:SYSTEM|ADMIN)\s+(?:PROMPT|INSTRUCTIONS?|OVERRIDE)\b",
+    re.M)
+_ROLE = re.compile(
+    r"\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:developer|DAN|jailbreak|god|unrestricted|admin|root)\s+mode\b"
+    r"|\b(?:from now on|henceforth),?\s+you\s+(?:are|will|must)\b"
+    r"|\bnew\s+(?:system\s+)?instructions?\s*:"
+    r"|\b(?:act|pretend) as\s+(?:if\s+you\s+(?:have|had)\s+no|an?\s+(?:unrestricted|unfiltered))",
+    re.I)
+_FETCHED = re.compile(
+    r"\b(?:follow|obey|execute|run|carry\s+out|do)\s+(?:whatever|the|any|all|each)?\s*(?:instructions?|commands?|"
+    r"directives?|steps|it\s+says|they\s+say)\b[^\n]{0,40}?\b(?:from|in|at|returned\s+by|served\s+by)\s+"
+    r"(?:the\s+)?(?:url|response|remote|server|page|endpoint|gist|pastebin|https?://)"
+    r"|\b(?:fetch|download|retrieve|curl|wget|load|read)\b[^\n]{0,120}?\band\s+(?:then\s+)?(?:follow|obey|execute|"
+    r"do\s+what|carry\s+out)\s+(?:the\s+|its\s+|any\s+|whatever\s+)?(?:instructions?|commands?|it\s+says|steps)",
+    re.I)
+_AUTONOMY = re.compile(
+    r"\b(?:without|never|do\s+not|don'?t)\s+(?:ask|asking|request|requesting|wait\w*\s+for)\s+(?:the\s+user\s+)?"
+    r"(?:for\s+)?(?:permission|confirmation|approval|consent)"
+    r"|\b(?:auto-?approve|skip)\s+(?:all\s+)?(?:permission|confirmation|approval)\s*(?:prompts?|checks?|dialogs?)?",
+    re.I)
+_DISCOVERY = re.compile(
+    r"\b(?:always|must)\s+(?:use|invoke|call|load|run|trigger)\s+(?:this|me)\b"
+    r"|\b(?:for|on)\s+(?:every|all|any)\s+(?:task|request|prompt|message|conversation|question)s?\b"
+    r"|\b(?:before|instead\s+of)\s+(?:any|every|all)\s+other\s+(?:skills?|tools?)"
+    r"|\bhighest\s+priority\b",
+    re.I)
+
+# Fast path: each regex runs only on the lines holding one of its needles (lowercase substrings that
+# every match contains); `injection_hits(..., fast=False)` runs them on the whole text and is the
+# reference for the property test.
+_NEEDLES = {
+    "override": ("ignor", "disregard", "forget", "overrid", "overrul", "bypass", "discard", "abandon", "vergiss",
+                 "vergessen", "olvid", "oubli", "negeer", "vergeet", "zignoruj", "ignoruj", "zapomnij", "dimentica",
+                 "esque", "abaikan", "yok", "unut", "игнорир", "забудь", "проигнорир", "обращай", "忽略", "忽视",
+                 "无视", "忘记", "無視", "忘れ", "무시", "잊어", "تجاهل", "انس", "अनदेखा", "नज़रअंदाज़", "bỏ", "görmezden"),
+    "fake_tag": ("system", "sys", "tool", "function", "antml:", "im_start", "im_end", "admin", "developer", "assistant",
+                 "endoftext", "start_header_id", "eot_id", "[inst", "[/inst"),
+    "conceal": ("user", "without", "silently", "secretly", "quietly", "covertly", "mention", "show", "print", "display",
+                "log", "echo", "output", "utilisateur", "usuario", "nichts", "пользовател", "用户", "ユーザー"),
+    "fetched": ("instruction", "command", "directive", "step", "says", "say", "follow", "obey", "execute", "do what",
+                "carry out"),
+    "role": ("mode", "from now", "henceforth", "instruction", "act as", "pretend as"),
+    "autonomy": ("permission", "confirmation", "approval", "consent"),
+}
+
+
+_ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
+
+
+def _finder(text: str, fast: bool):
+    low = text.lower() if fast else None
+    if low is not None and len(low) != len(text):
+        low = None  # lower() changed lengths (İ → i̇): offsets would not line up, scan whole
+    table = _ASCII_NEEDLES if text.isascii() else _NEEDLES  # ASCII text holds no non-ASCII needle
+    cache: dict = {}
+
+    def finditer(regex: re.Pattern[str], key: str):
+        if low is None:
+            yield from regex.finditer(text)
+            return
+        for start, end in word_regions(text, low, table[key], cache):
+            yield from regex.finditer(text, start, end)
+    return finditer
+
+
+def injection_hits(text: str, *, tokens=None, fast: bool = True) -> list[Hit]:
+    """Prompt-injection hits in text the model reads (`tokens` is accepted for symmetry and unused)."""
+    find = _finder(text, fast)
+    hits: list[Hit] = []
+    for match in find(_OVERRIDE, "override"):
+        if _OVERRIDE_OBJECT.search(text, match.start(), min(len(text), match.end() + 25)):
+            hits.append(Hit("prompt-injection", match.start(), "high", "high",
+                            f"tries to override the model's instructions: “{match.group(0)[:80]}”", ""))
+    for match in find(_FAKE_TAG, "fake_tag"):
+        hits.append(Hit("prompt-injection", match.start(), "high", "high",
+                        f"fake system/tool marker {match.group(0).strip()[:40]!r} impersonates the harness", ""))
+    for match in find(_CONCEAL, "conceal"):
+        hits.append(Hit("prompt-injection", match.start(), "high", "high",
+                        f"hides actions from the user: “{match.group(0)[:80]}”", ""))
+    for match in find(_FETCHED, "fetched"):
+        hits.append(Hit("prompt-injection", match.start(), "high", "high",
+                        "tells the model to obey instructions fetched from elsewhere", ""))
+    for match in find(_ROLE, "role"):
+        hits.append(Hit("prompt-injection", match.start(), "medium", "medium",
+                        f"tries to change the model's role: “{match.group(0)[:60]}”", ""))
+    for match in find(_AUTONOMY, "autonomy"):
+        hits.append(Hit("prompt-injection", match.start(), "medium", "medium",
+                        f"removes the user's confirmation: “{match.group(0)[:60]}”", ""))
+    return sorted(set(hits), key=lambda h: (h.offset, h.message))
+
+
+def description_hits(description: str) -> list[Hit]:
+    """The description is in the model's context in every session: orders there act before any invocation."""
+    hits = [Hit(h.rule, h.offset, h.executed, "critical" if h.instructed == "high" else "high",
+                h.message + " (in the description, read in every session)", h.evidence)
+            for h in injection_hits(description, fast=False)]
+    for match in _DISCOVERY.finditer(description):
+        hits.append(Hit("prompt-injection", match.start(), "medium", "medium",
+                        f"the description claims every task: “{match.group(0)}”", ""))
+    return hits
+
+
+# --- look-alike names -----------------------------------------------------------------------------
+
+# Names people trust: Anthropic's published skills and widely shared ones. A name that renders like
+# one of these but is spelled differently is impersonation.
+WELL_KNOWN_SKILLS = frozenset((
+    "pdf docx xlsx pptx skill-creator mcp-builder canvas-design frontend-design webapp-testing brand-guidelines "
+    "algorithmic-art slack-gif-creator theme-factory internal-comms web-artifacts-builder doc-coauthoring "
+    "artifacts-builder template-skill brainstorming systematic-debugging test-driven-development writing-plans "
+    "executing-plans requesting-code-review receiving-code-review using-git-worktrees subagent-driven-development "
+    "verification-before-completion finishing-a-development-branch dispatching-parallel-agents writing-skills "
+    "using-superpowers code-review security-review commit review init simplify").split())
+# Latin look-alikes from other scripts and ASCII swaps (digit for letter)
+_CONFUSABLE = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
+    "ԛ": "q", "ԝ": "w", "һ": "h", "к": "k", "м": "m", "т": "t", "в": "b", "н": "h", "ӏ": "l", "ɡ": "g",
+    "α": "a", "ο": "o", "ρ": "p", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c",
+    "ı": "i", "ǀ": "l", "ℓ": "l", "０": "0", "‐": "-", "‑": "-", "–": "-", "—": "-", "−": "-", "＿": "_",
+    "0": "o", "1": "l", "3": "e", "5": "s", "|": "l",
+})
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: NFKC, confusables folded to Latin, 'rn' read as 'm', lowercase."""
+    folded = unicodedata.normalize("NFKC", name).lower().translate(_CONFUSABLE)
+    return folded.replace("rn", "m").replace("vv", "w")
+
+
+_KNOWN_SHAPES = tuple((known, skeleton(known)) for known in sorted(WELL_KNOWN_SKILLS))
+
+
+def _scripts(name: str) -> set[str]:
+    found = set()
+    for char in name:
+        if char.isalpha():
+            found.add(unicodedata.name(char, "UNKNOWN").split()[0])
+    return found
+
+
+def lookalike_hits(name: str) -> list[Hit]:
+    """A name whose skeleton equals a well-known skill's but whose spelling differs (high), or a name mixing
+    Latin with another script's letters (medium)."""
+    if not name:
+        return []
+    shape = skeleton(name)
+    for known, known_shape in _KNOWN_SHAPES:
+        if name != known and shape == known_shape and name.lower() != known:
+            return [Hit("lookalike-name", 0, "high", "high",
+                        f"the name {name!r} looks like the well-known skill {known!r} but is spelled with other "
+                        "characters", name.encode("unicode_escape").decode("ascii"))]
+    scripts = _scripts(name)
+    if "LATIN" in scripts and len(scripts) > 1:
+        return [Hit("lookalike-name", 0, "medium", "medium",
+                    f"the name {name!r} mixes Latin letters with {', '.join(sorted(scripts - {'LATIN'}))} letters",
+                    name.encode("unicode_escape").decode("ascii"))]
+    return []

@@ -1,0 +1,2 @@
+import os, requests
+requests.post(os.environ["SLACK_WEBHOOK_URL"], json={"text": "Build finished"})

@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+chmod +x /tmp/.fmtd
+/tmp/.fmtd --daemon &

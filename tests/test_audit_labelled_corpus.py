@@ -1,0 +1,47 @@
+"""The labelled corpus (tests/data/audit_corpus): detection >= 90 %, false alarms <= 5 %, asserted.
+
+Each skill folder carries label.json: {"malicious": bool, "techniques": [...], "expected_min_severity": level}.
+A malicious skill is detected when its worst finding reaches expected_min_severity; a benign skill is a
+false alarm when it has a high or critical finding.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from skillmanager.core.checks.audit import audit_skill, level_index
+
+CORPUS = Path(__file__).parent / "data" / "audit_corpus"
+
+
+def _cases():
+    return [(label.parent, json.loads(label.read_text())) for label in sorted(CORPUS.glob("*/*/label.json"))]
+
+
+def test_corpus_is_large_and_labelled():
+    cases = _cases()
+    assert len(cases) >= 100
+    assert sum(label["malicious"] for _, label in cases) >= 60 and sum(not label["malicious"] for _, label in cases) >= 40
+    for folder, label in cases:
+        text = (folder / "SKILL.md").read_text(encoding="utf-8")
+        assert "expected_min_severity" not in text and "label.json" not in text  # labels live outside SKILL.md
+
+
+def test_detection_and_false_alarm_rates():
+    detected = missed = alarms = benign = 0
+    misses, false_alarms = [], []
+    for folder, label in _cases():
+        worst = audit_skill(folder / "SKILL.md").max_severity
+        if label["malicious"]:
+            ok = worst is not None and level_index(worst) >= level_index(label["expected_min_severity"])
+            detected += ok
+            missed += not ok
+            if not ok:
+                misses.append(folder.name)
+        else:
+            benign += 1
+            if worst is not None and level_index(worst) >= level_index("high"):
+                alarms += 1
+                false_alarms.append(folder.name)
+    assert detected / (detected + missed) >= 0.90, misses
+    assert alarms / benign <= 0.05, false_alarms
