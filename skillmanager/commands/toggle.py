@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TextIO
 
 from skillmanager.core.edit.toggle import (WRITABLE_SCOPES, ToggleError, apply_plan, effective_toggle_state,
                                       plan_disable_bundled, plan_toggle)
 
 from .common import add_workspace_options, registry_or_exit
+from .errors import UsageError
 
 NAME = "toggle"
 HELP = "turn a skill on/off (skillOverrides, a deny rule, or disable-model-invocation) and show what changed"
@@ -56,8 +58,7 @@ def _emit_plan_text(plan, out: TextIO, dry_run: bool) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.disable_bundled is None and (args.name is None or args.state is None):
-        out.write("skillmanager toggle: give NAME and --state, or --disable-bundled-skills true|false\n")
-        return 2
+        raise UsageError("toggle: give NAME and --state, or --disable-bundled-skills true|false")
     registry, code = registry_or_exit(args)
     if registry is None:
         return code
@@ -68,7 +69,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         skill = registry.find(args.name) or next(
             (s for s in registry.copies(args.name) if s.state.duplicate_of is None), None)
         if skill is None:
-            out.write(f"No skill named {args.name!r}.\n")
+            if args.json:  # stdout stays one JSON document
+                json.dump({"plan": None, "dry_run": args.dry_run, "written": False,
+                           "error": f"No skill named {args.name!r}."}, out, indent=1, ensure_ascii=False)
+                out.write("\n")
+            print(f"No skill named {args.name!r}.", file=sys.stderr)
             return 1
         plan = plan_toggle(registry, skill, CLI_STATES[args.state], args.scope)
     result = None
@@ -86,12 +91,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             doc["state_before"] = effective_toggle_state(registry, skill).to_json() if args.dry_run else None
         json.dump(doc, out, indent=1, ensure_ascii=False)
         out.write("\n")
+        if plan.refusal or error:
+            print(f"Refused: {plan.refusal or error}", file=sys.stderr)
         return 1 if (plan.refusal or error) else 0
-    if plan.refusal:
-        out.write(f"Refused: {plan.refusal}\n")
-        return 1
-    if error:
-        out.write(f"Refused: {error}\n")
+    if plan.refusal or error:
+        print(f"Refused: {plan.refusal or error}", file=sys.stderr)
         return 1
     _emit_plan_text(plan, out, args.dry_run or not plan.edits)
     if result is not None:
