@@ -18,7 +18,7 @@ from typing import Sequence, TextIO
 from skillmanager import __version__
 
 COMMAND_MODULES = (
-    "list", "conflicts", "show", "info", "listing", "expand", "simulate", "toggle", "validate", "audit",
+    "list", "conflicts", "show", "info", "listing", "expand", "simulate", "toggle", "validate", "audit", "history",
 )
 
 EXIT_CODES_HELP = """exit codes:

@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--disable-bundled-skills", choices=("true", "false"), dest="disable_bundled",
                         help="current: set disableBundledSkills (no NAME needed)")
     parser.add_argument("--dry-run", action="store_true", help="show what would be written; write nothing")
+    parser.add_argument("--allow-outside-link", action="store_true",
+                        help="write through a settings file that is a symbolic link to a place outside the home "
+                             "directory and the project (refused otherwise)")
     parser.add_argument("--json", action="store_true", help="print the plan (and result) as JSON")
     add_workspace_options(parser)
 
@@ -63,7 +66,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if registry is None:
         return code
     if args.disable_bundled is not None:
-        plan = plan_disable_bundled(registry, args.disable_bundled == "true", args.scope or "user")
+        plan = plan_disable_bundled(registry, args.disable_bundled == "true", args.scope or "user",
+                                    allow_outside_link=args.allow_outside_link)
         skill = None
     else:
         skill = registry.find(args.name) or next(
@@ -75,7 +79,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 out.write("\n")
             print(f"No skill named {args.name!r}.", file=sys.stderr)
             return 1
-        plan = plan_toggle(registry, skill, CLI_STATES[args.state], args.scope)
+        plan = plan_toggle(registry, skill, CLI_STATES[args.state], args.scope,
+                           allow_outside_link=args.allow_outside_link)
     result = None
     error = None
     if plan.ok and plan.edits and not args.dry_run:
@@ -87,6 +92,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         doc = {"plan": plan.to_json(), "dry_run": args.dry_run, "written": bool(result), "error": error}
         if result is not None:
             doc["backups"] = [str(e.backup) if e.backup else None for e in result.edits]
+            doc["history_id"] = result.history_id
         if skill is not None:
             doc["state_before"] = effective_toggle_state(registry, skill).to_json() if args.dry_run else None
         json.dump(doc, out, indent=1, ensure_ascii=False)
@@ -102,4 +108,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         for edit in result.edits:
             if edit.backup:
                 out.write(f"backup of the previous content: {edit.backup}\n")
+        if result.history_id:
+            out.write(f"history: {result.history_id} (skillmanager history restore {result.history_id} puts it back)\n")
     return 0
