@@ -93,29 +93,57 @@ def unreadable_reason(path: Path) -> str | None:
     return None
 
 
-def audit_readable_paths(paths: list[Path], unreadable: list[str]) -> list[SkillAudit]:
-    """audit_paths per PATH, one level down into a skills dir, so one folder it cannot read is reported
-    (in `unreadable`) and skipped instead of ending the run."""
-    audits: list[SkillAudit] = []
+def readable_targets(paths: list[Path], unreadable: list[str]) -> list[Path]:
+    """The PATHs to check, minus folders that cannot be read (each said in `unreadable`). A skills dir
+    with an unreadable skill folder inside is replaced by its readable entries, so the others are still
+    checked (a folder without read/search permission would otherwise be skipped without a word)."""
+    targets: list[Path] = []
     for path in paths:
         reason = unreadable_reason(path)
         if reason is not None:
             unreadable.append(reason)
             continue
-        try:
-            audits += audit_paths([path])
+        if not path.is_dir() or _has_skill_file(path):
+            targets.append(path)
             continue
-        except OSError:
-            pass
-        for child in sorted(path.iterdir()) if path.is_dir() else []:
-            reason = unreadable_reason(child)
-            if reason is not None:
-                unreadable.append(reason)
-                continue
-            try:
-                audits += audit_paths([child])
-            except OSError as error:
-                unreadable.append(f"cannot read {child}: {error.strerror or error}; it was not checked")
+        children = sorted(path.iterdir())
+        bad = [child for child in children
+               if child.is_dir() and (unreadable_reason(child) is not None or _search_denied(child))]
+        if not bad:
+            targets.append(path)
+            continue
+        unreadable.extend(unreadable_reason(child) or f"cannot read {child}: permission denied; it was not checked"
+                          for child in bad)
+        targets += [child for child in children if child not in bad and (child.is_dir() or child.suffix == ".md")]
+    return targets
+
+
+def _has_skill_file(path: Path) -> bool:
+    try:
+        return (path / "SKILL.md").is_file()
+    except OSError:
+        return False
+
+
+def _search_denied(path: Path) -> bool:
+    """A folder whose entries cannot be looked up (no x permission): SKILL.md inside looks absent."""
+    try:
+        os.stat(path / "SKILL.md")
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def audit_readable_paths(paths: list[Path], unreadable: list[str]) -> list[SkillAudit]:
+    """audit_paths over the readable targets; a folder that fails while being read is reported too."""
+    audits: list[SkillAudit] = []
+    for target in readable_targets(paths, unreadable):
+        try:
+            audits += audit_paths([target])
+        except OSError as error:
+            unreadable.append(f"cannot read {error.filename or target}: {error.strerror or error}; it was not checked")
     return audits
 
 

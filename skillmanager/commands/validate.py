@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from skillmanager.core.model import Severity
-from skillmanager.commands.audit import check_paths_exist, unreadable_reason
+from skillmanager.commands.audit import check_paths_exist, readable_targets
 from skillmanager.core.checks.validate import AGENTSKILLS, CLAUDE_CODE, STANDARDS, ValidationReport, validate_paths
 
 NAME = "validate"
@@ -41,10 +41,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     profile = getattr(args, "profile", None) or "current"
     unreadable: list[str] = []
     if args.paths:
-        readable = []
-        for path in args.paths:
-            reason = unreadable_reason(path)
-            (unreadable.append(reason) if reason else readable.append(path))
+        readable = readable_targets(args.paths, unreadable)
         try:
             report = validate_paths(readable, standard=args.standard, profile=profile)
         except OSError as error:  # a folder inside that cannot be read
