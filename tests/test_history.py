@@ -277,3 +277,16 @@ def test_link_inside_home_is_written_through(tmp_path, data_dir):
     registry = registry_for(home, cwd)
     apply_plan(plan_toggle(registry, registry.find("alpha"), "off", "user"))
     assert json.loads(real.read_text()) == {"skillOverrides": {"alpha": "off"}}
+
+
+def test_project_settings_link_into_the_home_dir_is_refused(tmp_path, data_dir):
+    """Local/project settings belong to the project: a shipped link into the user's home (say, a dotfile) is
+    not followed without confirmation, although the home dir is fine for user settings."""
+    home, cwd = make_tree(tmp_path, ["alpha"])
+    dotfile = home / ".profile.json"
+    link = cwd / ".claude" / "settings.local.json"
+    link.parent.mkdir(parents=True)
+    os.symlink(dotfile, link)
+    registry = registry_for(home, cwd)
+    plan = plan_toggle(registry, registry.find("alpha"), "off", "local")
+    assert plan.refusal and "outside the project" in plan.refusal and not dotfile.exists()

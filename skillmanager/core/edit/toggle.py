@@ -495,24 +495,28 @@ def _changed_since_load(registry: Any, path: Path, now_exists: bool) -> str | No
     return None
 
 
-def _outside_link_refusal(registry: Any, path: Path) -> str | None:
+def _outside_link_refusal(registry: Any, path: Path, scope: str) -> str | None:
     """A settings path whose real file (symlinks followed, also a dangling link's target) lies outside the
-    home dir and the project: a repository could ship `.claude/settings.local.json` pointing anywhere."""
+    place it belongs to: the home dir (and the Claude config dir) for user settings, the project for
+    project and local settings. A repository could ship `.claude/settings.local.json` pointing anywhere."""
     real = Path(os.path.realpath(path))
     ws = registry.workspace
-    roots = [ws.home, ws.cwd, getattr(ws, "config_home", None)]
-    try:
-        from ..simulator.ignore_rules import find_repo_root  # noqa: PLC0415 - only needed here
+    if scope == "user":
+        roots, place = [ws.home, getattr(ws, "config_home", None)], "your home directory"
+    else:
+        roots, place = [ws.cwd], "the project"
+        try:
+            from ..simulator.ignore_rules import find_repo_root  # noqa: PLC0415 - only needed here
 
-        roots.append(find_repo_root(ws.cwd))
-    except OSError:
-        pass
+            roots.append(find_repo_root(ws.cwd))
+        except OSError:
+            pass
     for root in roots:
         if root is not None and _under(real, Path(os.path.realpath(root))):
             return None
     dangling = "" if os.path.exists(path) else " (which does not exist yet)"
-    return (f"{path} is a symbolic link to {real}{dangling}, outside your home directory and the project; "
-            "skillmanager does not write through it unless you confirm (toggle --allow-outside-link).")
+    return (f"{path} is a symbolic link to {real}{dangling}, outside {place}; skillmanager does not write "
+            "through it unless you confirm (toggle --allow-outside-link).")
 
 
 def _diff(path: Path, old: str, new: str, created: bool) -> str:
@@ -527,7 +531,7 @@ def _diff(path: Path, old: str, new: str, created: bool) -> str:
 def _json_edit(registry: Any, plan: TogglePlan, scope: str, change: str, edit) -> FileEdit | None:
     """Read the scope's settings file, apply `edit(text) -> new text`; refuse on any problem."""
     path = _scope_path(registry, scope)
-    refusal = None if plan.allow_outside_link else _outside_link_refusal(registry, path)
+    refusal = None if plan.allow_outside_link else _outside_link_refusal(registry, path, scope)
     snap, text, refusal = (None, None, refusal) if refusal else _read_for_edit(path)
     if refusal is None:
         refusal = _changed_since_load(registry, path, snap.exists)

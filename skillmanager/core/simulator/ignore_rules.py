@@ -62,6 +62,7 @@ rule against the exact path only and do the parent-directory walk ourselves.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from dataclasses import dataclass, field
@@ -70,6 +71,8 @@ from pathlib import Path
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 from .git_index import IndexCache, TrackedPaths, object_hash_size
+
+log = logging.getLogger("skillmanager")
 
 __all__ = [
     "IgnoreVerdict",
@@ -510,6 +513,8 @@ class IgnoreOracle:
                 error, stamp = f"{type(exc).__name__}: {exc}", None
             except TooManyRulesError as exc:  # stamp kept: not re-read until it changes
                 error = str(exc)
+            if error is not None:
+                log.warning("%s: %s", path, error)  # CLI: stderr; app: the Problems group
         rf = _RuleFile(path, stamp, rules, error)
         self._files[str(path)] = rf
         self._dir_cache.clear()
