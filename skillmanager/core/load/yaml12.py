@@ -35,7 +35,7 @@ class YamlLimitError(yaml.YAMLError):
 # String(), comparisons) visits each alias as a copy: 9 aliases of 9 aliases … 9 levels deep is 344
 # bytes and hundreds of millions of nodes. Real front matter has a few dozen nodes.
 MAX_EXPANDED_NODES = 100_000
-MAX_DEPTH = 500
+MAX_DEPTH = 100  # real front matter nests a few levels; construction recurses several frames a level
 
 
 def _check_expansion(root: yaml.Node) -> None:
