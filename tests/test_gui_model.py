@@ -205,3 +205,34 @@ def test_simulated_session_shows_in_the_tree_and_step_back_reverts(qapp, demo):
     ts = _row(model, "typescript-style")
     assert ts.data(Role.State) is Visual.CONDITIONAL and ts.data(Role.Simulated) is None
     del tester
+
+
+def _live_skill_objects() -> int:
+    import gc
+
+    from skillmanager.core.model import Skill
+
+    gc.collect()
+    return sum(1 for obj in gc.get_objects() if isinstance(obj, Skill))
+
+
+def test_filter_cache_keeps_only_the_current_snapshots_skills(qapp, demo):
+    """A watched workspace rescans on every change: the filter's text cache (and the pool of rows the filter
+    hides) must not keep the Skill objects of earlier scans alive."""
+    before = _live_skill_objects()  # what earlier tests left behind
+    model = RegistryModel()
+    skills_dir = demo.cwd / ".claude" / "skills"
+    for round_index in range(40):
+        folder = skills_dir / f"churn-{round_index}"
+        folder.mkdir()
+        (folder / "SKILL.md").write_text(f"---\ndescription: churn {round_index}.\n---\nBody\n", encoding="utf-8")
+        if round_index:
+            shutil.rmtree(skills_dir / f"churn-{round_index - 1}")
+        snapshot = scan(demo)
+        model.apply_snapshot(snapshot)
+        model.set_filter("churn" if round_index % 2 else "a")  # fills the cache, hides rows into the pool
+        changed = [s for s in snapshot.skills if s.name == f"churn-{round_index}"]
+        model.apply_rows(snapshot, changed)
+    current = len(snapshot.skills)
+    del snapshot, changed
+    assert _live_skill_objects() - before <= current + 10

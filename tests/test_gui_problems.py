@@ -200,3 +200,24 @@ def test_plain_message_drops_the_location_prefix():
     assert plain_message(d) == "Not valid JSON (Expecting ','); Claude Code ignores this whole file."
     other = dataclasses.replace(d, message="The skills dir loops back on itself.")
     assert plain_message(other) == "The skills dir loops back on itself."
+
+
+def test_logger_warnings_show_in_the_problems_group(qapp):
+    """The app has no stderr: what the `skillmanager` logger warns about (e.g. a history journal it could not
+    write) is listed with the workspace's problems."""
+    import logging
+
+    from skillmanager.gui import problems
+
+    problems.install_logged_problems()
+    problems.install_logged_problems()  # idempotent: one handler
+    logger = logging.getLogger("skillmanager")
+    try:
+        assert sum(h is problems.LOGGED for h in logger.handlers) == 1
+        logger.warning("the history journal could not be updated: %s", "disk full")
+        found = problems.workspace_problems(None)
+        assert found[-1].message == "the history journal could not be updated: disk full"
+        assert found[-1].severity.value == "warning"
+    finally:
+        logger.removeHandler(problems.LOGGED)
+        problems.LOGGED.problems.clear()

@@ -545,8 +545,9 @@ def test_skills_dir_with_symlink_to_parent_and_skill_md_loop(tmp_path):
     assert "symlink-loop" in _codes_for(registry, skills / "loop" / "SKILL.md")
     assert "symlink-loop" in _codes_for(registry, skills / "pair" / "SKILL.md")
     assert [s.name for s in registry.skills if s.name == "c"] == ["c"]  # read once despite the loops
-    code, out, _ = _with_timeout(lambda: run_cli(["list", "--json"] + tree.cli_args("legacy")))
-    assert code == 0 and json.loads(out)
+    code, out, err = _with_timeout(lambda: run_cli(["list", "--json"] + tree.cli_args("legacy")))
+    # skills Claude Code cannot read are skipped; the answer left them out, so exit 1 with the reason on stderr
+    assert code == 1 and json.loads(out) and f"symbolic link loop. ({skills / 'loop' / 'SKILL.md'})" in err
 
 
 def test_50_mb_skill_md_is_capped_and_fast(tmp_path):
@@ -682,7 +683,8 @@ def test_skill_md_that_is_a_directory_and_skills_dir_that_is_a_file(tmp_path):
     (tree.cwd / ".claude" / "skills").write_text("not a dir")
     registry = _registry(tree)
     assert _codes_for(registry, tree.home / ".claude" / "skills" / "d" / "SKILL.md")
-    assert run_cli(["list", "--json"] + tree.cli_args("current"))[0] == 0
+    code, out, err = run_cli(["list", "--json"] + tree.cli_args("current"))
+    assert code == 1 and json.loads(out) and "Expected a file but found a directory" in err
 
 
 def test_permission_errors_injected(tmp_path, monkeypatch):

@@ -144,6 +144,9 @@ def main(demo: bool = False, smoke_test: bool = False) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = _make_application(sys.argv[:1])
     errors = _install_excepthook(exit_code_on_error=smoke_test)
+    from skillmanager.gui.problems import install_logged_problems
+
+    install_logged_problems()  # the skillmanager logger's warnings become Problems rows
     if smoke_test:
         return _smoke_test(app, errors)
     context, window = build_window(demo)

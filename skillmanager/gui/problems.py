@@ -2,6 +2,8 @@
 message bar all read them through these helpers, so they say the same thing."""
 from __future__ import annotations
 
+import logging
+from collections import deque
 from pathlib import Path
 from typing import Hashable
 
@@ -20,10 +22,42 @@ _ICONS = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
           Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation}
 
 
+class LoggedProblems(logging.Handler):
+    """Warnings of the `skillmanager` logger (a history journal that could not be written, a setting that
+    fell back to its default, …) as Problems rows, the newest few: the app has no stderr to show them on."""
+
+    MAX_KEPT = 20
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.problems: deque[Diagnostic] = deque(maxlen=self.MAX_KEPT)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        severity = Severity.ERROR if record.levelno >= logging.ERROR else Severity.WARNING
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a bad log call must not break the app
+            message = str(record.msg)
+        self.problems.append(Diagnostic(severity, "app-log", message, None))
+
+
+LOGGED = LoggedProblems()
+
+
+def install_logged_problems() -> None:
+    """Route the `skillmanager` logger's warnings into the Problems group (once)."""
+    logger = logging.getLogger("skillmanager")
+    if LOGGED not in logger.handlers:
+        logger.addHandler(LOGGED)
+    if logger.level == logging.NOTSET or logger.level > logging.WARNING:
+        logger.setLevel(logging.WARNING)
+
+
 def workspace_problems(snapshot) -> list[Diagnostic]:
-    """The registry's workspace-level diagnostics, in the order the engine reported them."""
+    """The registry's workspace-level diagnostics, in the order the engine reported them, then what the
+    app logged (LoggedProblems)."""
     registry = getattr(snapshot, "registry", None) if snapshot is not None else None
-    return list(getattr(registry, "diagnostics", None) or [])
+    return list(getattr(registry, "diagnostics", None) or []) + list(LOGGED.problems)
 
 
 def problem_keys(problems: list[Diagnostic]) -> list[Hashable]:
@@ -105,5 +139,5 @@ def sort_rank(d: Diagnostic) -> int:
     return _SEVERITY_RANK.get(d.severity, 3)
 
 
-__all__ = ["PROBLEMS_KEY", "workspace_problems", "problem_keys", "location", "plain_message",
+__all__ = ["PROBLEMS_KEY", "LOGGED", "install_logged_problems", "workspace_problems", "problem_keys", "location", "plain_message",
            "severity_word", "severity_icon", "summary_note", "sort_rank"]

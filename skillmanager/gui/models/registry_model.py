@@ -364,9 +364,22 @@ class RegistryModel(QAbstractItemModel):
         """Bring the tree in line with `snapshot` using row inserts/removes/moves and dataChanged."""
         self._snapshot = snapshot
         self._groups, self._marks = overlay_session(group_skills(snapshot), self._additions)
-        if len(self._pool) > 20_000:
-            self._pool.clear()
+        self._drop_stale_caches()
         self._sync()
+
+    def _drop_stale_caches(self) -> None:
+        """Keep the filter-text cache and the pool of hidden rows to the skills of the current snapshot
+        (and session additions): a watched workspace that churns files for hours creates new Skill objects
+        on every rescan, and an entry for each old one would keep it alive."""
+        live = {id(skill): skill for group in self._groups for skill in group.skills}
+        for skill in getattr(self._snapshot, "skills", ()):
+            live[id(skill)] = skill
+        stale = [key for key, (skill, _text, _identity) in self._haystacks.items() if live.get(key) is not skill]
+        for key in stale:
+            del self._haystacks[key]
+        identities = {self._identity(skill) for skill in live.values()}
+        for key in [key for key in self._pool if key not in identities]:
+            del self._pool[key]
 
     def _sync(self) -> None:
         snapshot = self._snapshot
@@ -454,8 +467,6 @@ class RegistryModel(QAbstractItemModel):
         if cached is not None and cached[0] is skill:
             return cached
         text = f"{skill.name}\n{skill.description}\n{skill.source.label}".casefold()
-        if len(self._haystacks) > 50_000:
-            self._haystacks.clear()
         cached = self._haystacks[id(skill)] = (skill, text, skill_identity(skill))
         return cached
 
@@ -483,6 +494,8 @@ class RegistryModel(QAbstractItemModel):
                     if _waiting(old) != _waiting(new):
                         return False
                     group.skills[position] = new
+                    if new is not old:
+                        self._haystacks.pop(id(old), None)  # the old object is gone from every view
         if self._needle and any((self._items.get(i) is not None) != self._matches(s) for i, s in by_identity.items()):
             self._sync()  # an edit made a skill match the filter, or stop matching it
             return True
