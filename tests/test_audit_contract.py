@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import jsonschema
-import pytest
 
 from skillmanager.cli import main
 

@@ -9,8 +9,6 @@ import argparse
 import json
 import os
 import stat
-import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from skillmanager.core.versions.profiles import DEFAULT_PROFILE
