@@ -28,6 +28,8 @@ def add_workspace_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--model", help="model id (default: settings `model`, $ANTHROPIC_MODEL, or the profile default)")
     group.add_argument("--context-window", type=int, metavar="TOKENS", help="context window in tokens (listing budget)")
     group.add_argument("--budget", type=int, metavar="CHARS", help="listing budget in characters (as SLASH_COMMAND_TOOL_CHAR_BUDGET)")
+    group.add_argument("--no-cache", action="store_true",
+                       help="read every skill file again instead of using the parse cache ($XDG_CACHE_HOME/skillmanager)")
 
 
 def workspace_from_args(args: argparse.Namespace) -> Workspace:
@@ -37,10 +39,12 @@ def workspace_from_args(args: argparse.Namespace) -> Workspace:
         managed = None
     elif getattr(args, "managed_dir", None):
         managed = args.managed_dir
-    return Workspace.create(home=args.home, cwd=args.cwd, managed_root=managed, add_dirs=args.add_dir or [],
-                            plugin_dirs=args.plugin_dir or [], mcp_skills_file=args.mcp_skills,
-                            profile=args.profile, model=args.model, context_window=args.context_window,
-                            budget=args.budget)
+    workspace = Workspace.create(home=args.home, cwd=args.cwd, managed_root=managed, add_dirs=args.add_dir or [],
+                                 plugin_dirs=args.plugin_dir or [], mcp_skills_file=args.mcp_skills,
+                                 profile=args.profile, model=args.model, context_window=args.context_window,
+                                 budget=args.budget)
+    workspace.use_parse_cache = not getattr(args, "no_cache", False)
+    return workspace
 
 
 def workspace_or_exit(args: argparse.Namespace):

@@ -91,7 +91,7 @@ def _renumber(parent: TreeItem, start: int = 0) -> None:
 def _fingerprint(skill: Skill) -> tuple:
     """What a row shows or a panel reads; equal fingerprints mean no dataChanged is needed."""
     state = skill.state
-    return (skill.description, skill.when_to_use, skill.size_bytes, hash(skill.body), len(skill.diagnostics),
+    return (skill.description, skill.when_to_use, skill.size_bytes, skill.content_key, len(skill.diagnostics),
             state.listed, state.invocable_by, state.active, state.shadowed_by is None, state.duplicate_of is None,
             len(state.decided_by), skill.disable_model_invocation, skill.user_invocable)
 
