@@ -74,7 +74,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             print(f"skillmanager: error: cannot write {args.save_scenario}: {error.strerror or error}", file=sys.stderr)
             return 2
     if args.json:
-        json.dump(_as_json(session, results), out, indent=1, ensure_ascii=False)
+        out.write(json.dumps(_as_json(session, results), indent=1, ensure_ascii=False))
         out.write("\n")
         return 0
     if not results:

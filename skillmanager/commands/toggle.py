@@ -84,7 +84,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             doc["backups"] = [str(e.backup) if e.backup else None for e in result.edits]
         if skill is not None:
             doc["state_before"] = effective_toggle_state(registry, skill).to_json() if args.dry_run else None
-        json.dump(doc, out, indent=1, ensure_ascii=False)
+        out.write(json.dumps(doc, indent=1, ensure_ascii=False))
         out.write("\n")
         return 1 if (plan.refusal or error) else 0
     if plan.refusal:
