@@ -44,6 +44,14 @@ _LINES = st.one_of(
                      "key: >-", "  folded text", "key: [a, b]", "key: {a: b}", "key: 'q'", 'key: "q"']),
     _TEXT,
 )
+# Real-shaped front matter: quoted scalars, flow lists of words, one-level blocks (the extended fast path).
+_QUOTED = st.builds(lambda q, t: f"{q}{t}{q}", st.sampled_from(['"', "'"]), _TEXT)
+_FLOW = st.lists(st.sampled_from(["rube", "a-b", "x.y", "p/q", "1", "true", "0x1", "_k", "", " s", "a b", "é"]),
+                 max_size=3).map(lambda items: "[" + ", ".join(items) + "]") | st.sampled_from(["[]", "[ a ]", "[a,b]"])
+_BLOCK_LINE = st.builds(lambda indent, body: indent + body, st.sampled_from(["  ", "    ", " ", "\t", ""]),
+                        st.one_of(st.builds(lambda k, v: f"{k}: {v}", _KEYS, _VALUES | _QUOTED | _FLOW),
+                                  st.builds(lambda v: f"- {v}", _VALUES | _QUOTED | _FLOW), st.just("")))
+_LINES = _LINES | st.builds(lambda k, v: f"{k}: {v}", _KEYS, _QUOTED | _FLOW) | _BLOCK_LINE
 _FRONT_MATTER = st.lists(_LINES, max_size=8).map("\n".join) | st.lists(_LINES, max_size=8).map(
     lambda lines: "\n".join(lines) + "\n")
 
@@ -76,13 +84,44 @@ def test_simple_mapping_matches_the_yaml12_loader(text):
     _assert_same_as_loader(text)
 
 
+_GOOD_KEYS = st.sampled_from(["name", "description", "when_to_use", "allowed-tools", "license", "metadata",
+                              "requires", "mcp", "skill-author", "version", "paths", "tags", "x_1"])
+_WORDS = st.text(alphabet=st.sampled_from(list("abcXYZ019 -_.,:#'\"\\/()é中😀") + ["\t", "\x85", "\u2028", "\ufeff"]),
+                 min_size=0, max_size=12)
+_SHAPED_VALUE = st.one_of(
+    _WORDS, _VALUES,
+    _WORDS.map(lambda t: f'"{t}"'), _WORDS.map(lambda t: f"'{t}'"),
+    st.lists(st.sampled_from(["rube", "a-b", "x.y", "p/q", "2", "null", "_k", "v1.2"]), max_size=3).map(
+        lambda items: "[" + ", ".join(items) + "]"))
+_SHAPED_ENTRY = st.one_of(
+    st.builds(lambda k, v: f"{k}: {v}", _GOOD_KEYS, _SHAPED_VALUE),
+    st.builds(lambda k, indent, rows: f"{k}:\n" + "\n".join(indent + r for r in rows), _GOOD_KEYS,
+              st.sampled_from(["  ", "    ", "  ", " "]),
+              st.lists(st.builds(lambda k, v: f"{k}: {v}", _GOOD_KEYS, _SHAPED_VALUE), min_size=1, max_size=3)
+              | st.lists(_SHAPED_VALUE.map(lambda v: f"- {v}"), min_size=1, max_size=3)),
+    st.sampled_from(["", "key:", "  stray: indent", "# note"]))
+
+
+@settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_SHAPED_ENTRY, min_size=1, max_size=6).map("\n".join))
+def test_real_shaped_front_matter_matches_the_yaml12_loader(text):
+    _assert_same_as_loader(text)
+
+
 def test_simple_mapping_takes_the_common_case_and_refuses_the_rest():
     assert load_simple_mapping("name: x\ndescription: Use it (v2), now!\n") == {
         "name": "x", "description": "Use it (v2), now!"}
     assert load_simple_mapping("a:\nb: c") == {"a": None, "b": "c"}
-    for text in ["a: 1", "a: true", "a: null", "a: ~", "a: b # c", "a: b: c", "a: 'q'", "a: b ", "a:  b",
-                 "a: b\na: c", "True: x", "a: [b]", "a: |", "a:\n  - b", "a: x\r", "a: x\u2028y", "",
-                 "# only a comment", "a: &x b", "a: *x", "a: !t b", "a: -b", "a:\tb"]:
+    assert load_simple_mapping('name: x\ndescription: "Use it: now # really"\nrequires:\n  mcp: [rube, x-y]\n'
+                               "metadata:\n    author: 'K. D'\n\nlist:\n  - a\n  - \"b c\"\n") == {
+        "name": "x", "description": "Use it: now # really", "requires": {"mcp": ["rube", "x-y"]},
+        "metadata": {"author": "K. D"}, "list": ["a", "b c"]}
+    for text in ["a: 1", "a: true", "a: null", "a: ~", "a: b # c", "a: b: c", "a: b ", "a:  b",
+                 "a: b\na: c", "True: x", "a: |", "a: x\r", "a: x\u2028y", "",
+                 "# only a comment", "a: &x b", "a: *x", "a: !t b", "a: -b", "a:\tb", 'a: "x\\n"', "a: 'it''s'",
+                 'a: "q" ', "a: [1]", "a: [b, ]", "a: [true]", "a:\n  b:\n    c: d", "a:\n  - b\n  c: d",
+                 "a:\n  b: c\n   d: e", "a: b\n  continued", "a:\n  - [b]", "a:\n  -b", "a:\n  - b: c",
+                 'a: "\x85"', "a: '\ufeff'", "a:\n\tb: c", "a:\n  \n  b: c"]:
         assert load_simple_mapping(text) is None, text
         _assert_same_as_loader(text)
 
