@@ -352,3 +352,14 @@ def test_load_registry_restores_the_garbage_collector_state(tmp_path):
             assert gc.isenabled() is enabled
     finally:
         (gc.enable if was_enabled else gc.disable)()
+
+
+# --- locale sort key ---------------------------------------------------------------------------------
+from skillmanager.core.js.collation import locale_compare_key, locale_compare_key_general  # noqa: E402
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7f) | st.sampled_from(["é", "ß", "ﬁ"]),
+               max_size=16))
+def test_ascii_sort_key_equals_the_general_key(text):
+    assert locale_compare_key(text) == locale_compare_key_general(text)
