@@ -165,8 +165,14 @@ class Skill:
 
     @property
     def key(self) -> str:
-        """Unique id inside one registry (a name can exist several times)."""
-        return f"{self.source.value}:{self.path or self.name}:{self.load_index}"
+        """Unique id inside one registry (a name can exist several times); kept until its parts change."""
+        cached = self.__dict__.get("_key")
+        if (cached is not None and cached[0] == self.load_index and cached[1] is self.path
+                and cached[2] is self.source and (self.path or cached[3] == self.name)):
+            return cached[4]
+        key = f"{self.source.value}:{self.path or self.name}:{self.load_index}"
+        self.__dict__["_key"] = (self.load_index, self.path, self.source, self.name, key)
+        return key
 
     @property
     def has_errors(self) -> bool:
