@@ -170,7 +170,10 @@ class Skill:
         if (cached is not None and cached[0] == self.load_index and cached[1] is self.path
                 and cached[2] is self.source and (self.path or cached[3] == self.name)):
             return cached[4]
-        key = f"{self.source.value}:{self.path or self.name}:{self.load_index}"
+        # str(Path) re-parses the path on first use: the loader leaves the text it read the file by
+        known = self.__dict__.get("_path_text")  # (path, its text)
+        shown = (known[1] if known is not None and known[0] is self.path else self.path) if self.path else self.name
+        key = f"{self.source.value}:{shown}:{self.load_index}"
         self.__dict__["_key"] = (self.load_index, self.path, self.source, self.name, key)
         return key
 

@@ -167,6 +167,7 @@ def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, pro
     body_start = len(text) - len(doc.body)
     skill = skill_from_document(doc.front_matter, doc.body, diagnostics=diagnostics, size=result.size,
                                 skill_class=FileBodySkill, **options)
+    skill.__dict__["_path_text"] = (path, where)  # == str(path), without pathlib's parsing (Skill.key)
     if result.stat is not None:
         key = parse_cache.stat_key(result.stat)
         skill._body_source = (where, key, body_start, profile.strips_bom, not profile.yaml_last_key_wins)
@@ -199,6 +200,7 @@ def _skill_from_payload(payload: dict, where: str, known: os.stat_result, option
         skill = skill_from_document(front_matter, None, diagnostics=diagnostics, size=payload["sz"],
                                     skill_class=FileBodySkill, body_line=payload["bd"], **options)
         skill._body_source = (where, key, int(payload["bs"]), profile.strips_bom, not profile.yaml_last_key_wins)
+        skill.__dict__["_path_text"] = (options["path"], where)
         return skill
     except (KeyError, TypeError, ValueError):
         return None  # a malformed entry: read the file instead
