@@ -165,6 +165,7 @@ def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, pro
     doc = parse_document(text, strip_bom=profile.strips_bom, path=path, unique_keys=not profile.yaml_last_key_wins)
     diagnostics.extend(doc.diagnostics)
     body_start = len(text) - len(doc.body)
+    parse_diagnostics = [[d.severity.value, d.code, d.message, d.line] for d in diagnostics]  # before the field rules add theirs
     skill = skill_from_document(doc.front_matter, doc.body, diagnostics=diagnostics, size=result.size,
                                 skill_class=FileBodySkill, **options)
     skill.__dict__["_path_text"] = (path, where)  # == str(path), without pathlib's parsing (Skill.key)
@@ -175,7 +176,7 @@ def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, pro
         if cache is not None:
             cache.put(where, key, {
                 "fm": doc.front_matter, "bs": body_start, "bd": _body_line(doc.body), "sz": result.size,
-                "dg": [[d.severity.value, d.code, d.message, d.line] for d in diagnostics]})
+                "dg": parse_diagnostics})
     return skill
 
 
