@@ -231,3 +231,42 @@ def machine() -> str:
     except OSError:
         pass
     return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores {cpu}, Python {platform.python_version()}"
+
+
+def build_monorepo(root: Path, packages: int = 2000, per_package: int = 3, names: int = 3, seed: int = 1) -> Path:
+    """A git monorepo for the simulator: `packages/pkg-NNNN/.claude/skills/<name>` with real corpus files whose
+    names recur across packages (a pool of `names` names: with 3, every package has the same three, as
+    lint/test/docs skills do; nested copies clash and get scoped), a root
+    `.gitignore` that ignores every tenth package, nested ignores, 200 root `paths:` skills and 10 % of the
+    corpus at project level (so some nested names also clash with start-up skills). Returns the repo."""
+    source = corpus_files()
+    pool = source[:: max(1, len(source) // names)][:names]
+    home, repo = root / "home", root / "home" / "repo"
+    (repo / ".git" / "info").mkdir(parents=True, exist_ok=True)
+    (repo / ".git" / "info" / "exclude").write_text("vendor/\n*.log\n", encoding="utf-8")
+    (repo / ".gitignore").write_text("node_modules/\ndist/\n" + "".join(
+        f"packages/pkg-{p:04d}/\n" for p in range(0, packages, 10)) + "!packages/pkg-0000/\n", encoding="utf-8")
+    rng = random.Random(seed)
+    for p in range(packages):
+        pkg = repo / "packages" / f"pkg-{p:04d}"
+        for k in range(per_package):
+            folder, text = pool[(p * per_package + k) % len(pool)]
+            d = pkg / ".claude" / "skills" / re.sub(r"[^a-z0-9-]", "-", folder.lower())
+            d.mkdir(parents=True, exist_ok=True)
+            (d / "SKILL.md").write_text(_with_name(text, d.name if rng.random() >= 0.06 else d.name.title()),
+                                        encoding="utf-8")
+        (pkg / "src" / "lib").mkdir(parents=True, exist_ok=True)
+        (pkg / "src" / "lib" / "index.ts").write_text("export {};\n", encoding="utf-8")
+        if p % 7 == 0:
+            (pkg / ".gitignore").write_text("generated/\n", encoding="utf-8")
+    for c in range(200):
+        d = repo / ".claude" / "skills" / f"cond-{c:03d}"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "SKILL.md").write_text(f'---\ndescription: "conditional {c}."\npaths: "packages/pkg-{c * 10 + 5:04d}/**, '
+                                    f'**/*.{{c{c},h{c}}}"\n---\nBody {c}.\n', encoding="utf-8")
+    for folder, text in pool[:max(1, len(pool) // 3)]:  # start-up skills whose names nested copies also use
+        d = repo / ".claude" / "skills" / re.sub(r"[^a-z0-9-]", "-", folder.lower())
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "SKILL.md").write_text(text, encoding="utf-8")
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    return repo
