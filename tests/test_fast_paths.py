@@ -363,3 +363,21 @@ from skillmanager.core.js.collation import locale_compare_key, locale_compare_ke
                max_size=16))
 def test_ascii_sort_key_equals_the_general_key(text):
     assert locale_compare_key(text) == locale_compare_key_general(text)
+
+
+# --- path matching by chain (simulator) --------------------------------------------------------------
+from skillmanager.core.rules.path_patterns import PathMatcher, path_chain  # noqa: E402
+
+_SEGMENTS = st.sampled_from(["src", "a", "b.ts", "x.c5", "pkg-0005", "packages", "", ".", "..", "node_modules",
+                             "Docs", "*", "a b"])
+_PATTERNS = st.lists(st.sampled_from(["packages/pkg-0005/**", "**/*.{c5,h5}", "src/", "!src/keep", "*.ts", "/a",
+                                      "a/**/b.ts", "Docs", "**/x.*", "\\!x", "!**/*.ts", "b.ts/"]), max_size=4)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_PATTERNS, st.lists(st.lists(_SEGMENTS, min_size=1, max_size=5).map("/".join), min_size=1, max_size=4))
+def test_chain_matching_equals_match(patterns, paths):
+    by_chain, by_path = PathMatcher(patterns), PathMatcher(patterns)
+    for path in paths + paths:  # twice: the per-level cache must not change answers
+        chain = path_chain(path)
+        assert (by_chain.match_chain(chain) if chain is not None else None) == by_path.match(path), (patterns, path)

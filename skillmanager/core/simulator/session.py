@@ -25,6 +25,7 @@ from ..versions.profiles import LEGACY
 from ..load.safe_read import read_regular_bytes
 from .session_text import ModelText, render_current, render_legacy
 from ..load.sources import load_skills_dir
+from ..rules.path_patterns import path_chain
 
 TRIGGER_OPS = ("Read", "Edit", "Write")
 QUIET_OPS = ("Bash", "Grep", "Glob")
@@ -336,8 +337,11 @@ class Session:
     def _activate(self, rel_path: str) -> list[Activation]:
         """activateConditionalSkillsForPaths: every pending skill whose patterns match, in Map order."""
         out = []
+        chain = path_chain(rel_path)  # validated and split once for every pending skill
+        if chain is None:
+            return out
         for name, skill in list(self._pending.items()):
-            pattern = self._matchers[name](rel_path)
+            pattern = self._matchers[name](chain)
             if pattern is None:
                 continue
             repeat = name in self._activated
@@ -722,11 +726,11 @@ def _readdir_order(skills_dir: str) -> list[str]:
         return []
 
 
-def _make_matcher(patterns: list[str]) -> Callable[[str], str | None]:
+def _make_matcher(patterns: list[str]) -> Callable[[list[str]], str | None]:
     from ..rules.path_patterns import PathMatcher  # the `ignore`-package semantics (written by another module)
 
     matcher = PathMatcher(patterns)
-    return matcher.match
+    return matcher.match_chain
 
 
 def _default_ignore_factory() -> Callable[[str], Callable[[str, bool], Any]]:
