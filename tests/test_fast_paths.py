@@ -381,3 +381,10 @@ def test_chain_matching_equals_match(patterns, paths):
     for path in paths + paths:  # twice: the per-level cache must not change answers
         chain = path_chain(path)
         assert (by_chain.match_chain(chain) if chain is not None else None) == by_path.match(path), (patterns, path)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7f) | st.sampled_from(["é", "Ä"]), max_size=30))
+def test_session_sort_key_table_equals_the_general_key(text):
+    from skillmanager.core.simulator.session import _locale_key, _locale_key_general
+    assert _locale_key(text) == _locale_key_general(text)

@@ -700,7 +700,7 @@ def _listable(skill: Skill) -> bool:
 _PUNCT_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 
 
-def _locale_key(text: str) -> tuple:
+def _locale_key_general(text: str) -> tuple:
     """An approximation of String.prototype.localeCompare for skill names: punctuation before digits before
     letters, letters case-insensitive first (lower before upper on a tie)."""
     primary = []
@@ -715,6 +715,21 @@ def _locale_key(text: str) -> tuple:
         else:
             primary.append((3, ord(ch)))
     return tuple(primary), tuple(ch.isupper() for ch in text)
+
+
+def _char_class(ch: str) -> tuple[int, int]:
+    return _locale_key_general(ch)[0][0]
+
+
+_ASCII_CLASS = {code: _char_class(chr(code)) for code in range(128)}
+
+
+def _locale_key(text: str) -> tuple:
+    """_locale_key_general, by table for ASCII text (paths and names; checked in tests/test_fast_paths.py)."""
+    if text.isascii():
+        data = text.encode("ascii")
+        return tuple(map(_ASCII_CLASS.__getitem__, data)), tuple(map(str.isupper, text))
+    return _locale_key_general(text)
 
 
 def _readdir_order(skills_dir: str) -> list[str]:
