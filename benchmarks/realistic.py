@@ -270,3 +270,28 @@ def build_monorepo(root: Path, packages: int = 2000, per_package: int = 3, names
         (d / "SKILL.md").write_text(text, encoding="utf-8")
     (home / ".claude").mkdir(parents=True, exist_ok=True)
     return repo
+
+
+def build_or_reuse(root: Path, skills: int, packages: int = 200) -> RealisticWorkspace:
+    """build() unless `root` already holds a finished tree of this size (kept with --keep)."""
+    marker = root / "built.txt"
+    if marker.is_file() and marker.read_text() == f"{skills} {packages}":
+        pkg_dirs = sorted((root / "home" / "repo" / "packages").iterdir())
+        ws = RealisticWorkspace(root, root / "home", root / "home" / "repo", root / "home" / "repo", pkg_dirs,
+                                root / "plugin")
+        ws.files = sorted(p for base in [root / "home" / ".claude", root / "home" / "repo", root / "plugin"]
+                          for p in base.rglob("SKILL.md"))
+        return ws
+    import shutil
+    shutil.rmtree(root, ignore_errors=True)
+    ws = build(root, skills, packages)
+    marker.write_text(f"{skills} {packages}")
+    return ws
+
+
+def age_cache(cache_dir: Path, seconds: float = 5.0) -> None:
+    """Date the parse cache file after the skill files, as it is when they were written well before the
+    last run (a tree built seconds ago would otherwise count as racily clean and be re-read)."""
+    for f in Path(cache_dir).glob("parse-*.json"):
+        st = f.stat()
+        os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + int(seconds * 1e9)))
