@@ -267,3 +267,17 @@ def test_edit_sequences_never_see_a_stale_parse(tmp_path_factory, ops):
             cached, _ = _scan(tmp, cache_dir)
             fresh, _ = _scan(tmp, None)
             assert _snapshot(cached) == _snapshot(fresh)
+
+
+def test_deeply_nested_front_matter_does_not_stop_the_cache(tmp_path):
+    deep = "description: d\nx: " + "[" * 400 + "]" * 400 + "\n"
+    for name, text in (("deep", f"---\n{deep}---\nb\n"), ("plain", "---\ndescription: p\n---\nb\n")):
+        (_skills_dir(tmp_path) / name).mkdir(parents=True)
+        (_skills_dir(tmp_path) / name / "SKILL.md").write_text(text, encoding="utf-8")
+    cache_dir = tmp_path / "cache"
+    fresh, _ = _scan(tmp_path, None)
+    _scan(tmp_path, cache_dir)
+    _age(cache_dir)
+    registry, cache = _scan(tmp_path, cache_dir)
+    assert cache.hits >= 1  # the plain file is cached even though the deep one cannot be
+    assert _snapshot(registry) == _snapshot(fresh)

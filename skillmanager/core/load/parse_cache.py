@@ -121,10 +121,20 @@ class ParseCache:
         return None
 
     def put(self, path: str, key: StatKey, payload: dict) -> None:
-        if not is_plain(payload):
-            return
+        """Values JSON cannot give back exactly (bytes, sets, dates from YAML tags) are dropped at save."""
         self.entries[path] = [list(key), payload]
         self.dirty = True
+
+    def _encode(self) -> str:
+        """One C-encoder pass (json.dump would stream through the pure-Python encoder); entries holding a
+        value JSON would not give back as it was are left out."""
+        def document() -> dict:
+            return {"format": FORMAT, "context": self.context, "entries": self.entries}
+        try:
+            return json.dumps(document(), separators=(",", ":"), default=_refuse)
+        except (TypeError, ValueError, RecursionError):
+            self.entries = {path: entry for path, entry in self.entries.items() if is_plain(entry)}
+            return json.dumps(document(), separators=(",", ":"), default=_refuse)
 
     def save(self) -> None:
         """Write atomically (temp file + rename); errors are ignored: the cache is only an optimisation."""
@@ -135,8 +145,7 @@ class ParseCache:
             fd, temp = tempfile.mkstemp(prefix=".parse-", suffix=".tmp", dir=self.file.parent)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    json.dump({"format": FORMAT, "context": self.context, "entries": self.entries}, handle,
-                              separators=(",", ":"))
+                    handle.write(self._encode())
                 os.replace(temp, self.file)
             except BaseException:
                 try:
@@ -144,9 +153,13 @@ class ParseCache:
                 except OSError:
                     pass
                 raise
-        except (OSError, ValueError, RecursionError):
+        except (OSError, ValueError, TypeError, RecursionError):
             return
         self.dirty = False
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(type(value).__name__)
 
 
 def _jsonable(value: Any) -> Any:

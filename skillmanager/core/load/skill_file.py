@@ -175,7 +175,8 @@ def load_skill_file(path: Path, *, name: str, kind: str, source: SourceKind, pro
         skill.body = None  # dropped: re-read on demand
         if cache is not None:
             cache.put(where, key, {
-                "fm": doc.front_matter, "bs": body_start, "bd": _body_line(doc.body), "sz": result.size,
+                "fm": doc.front_matter, "bs": body_start, "sz": result.size,
+                "bd": _body_line(doc.body) if skill.description_from_body else None,
                 "dg": parse_diagnostics})
     return skill
 
