@@ -388,3 +388,22 @@ def test_chain_matching_equals_match(patterns, paths):
 def test_session_sort_key_table_equals_the_general_key(text):
     from skillmanager.core.simulator.session import _locale_key, _locale_key_general
     assert _locale_key(text) == _locale_key_general(text)
+
+
+def test_printable_text_without_ignorables_has_nothing_invisible():
+    """The listing-cleaning fast path: for every code point Python calls printable and that is not one of
+    the default-ignorable ranges, the invisible-run class of the general path does not match."""
+    from skillmanager.core.layers import current_text
+    missed = [hex(cp) for cp in range(0x110000) if chr(cp).isprintable()
+              and current_text._IGNORABLE.match(chr(cp)) is None and current_text._INVISIBLE_RUN.match(chr(cp))]
+    assert missed == []
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("a <>—é中😀\u00ad\u034f\u200b\u200d\ufe0f\u2028\x1b[1m\x85\u3164\u2800"
+                                             "\u0915\u094d\u00a0")), max_size=20))
+def test_listing_cleaning_fast_path_equals_the_general_path(text):
+    from skillmanager.core.layers import current_text
+    general = current_text.strip_escape_sequences(current_text._LONE_SURROGATE.sub("\u200b", text))
+    general = current_text._collapse_invisible(general).replace("<", "&lt;").replace(">", "&gt;")
+    assert current_text.clean_listing_text.__wrapped__(text) == general
