@@ -90,8 +90,10 @@ class RealisticWorkspace:
         return args
 
 
-def build(root: Path, skills: int = 5000, packages: int = 200, seed: int = 1) -> RealisticWorkspace:
-    """Write the tree under `root` (which must be empty or absent)."""
+def build(root: Path, skills: int = 5000, packages: int = 200, seed: int = 1,
+          display_share: float = 0.06) -> RealisticWorkspace:
+    """Write the tree under `root` (which must be empty or absent); `display_share` of the skills get a
+    `name:` that differs from their folder."""
     rng = random.Random(seed)
     source = corpus_files()
     home = root / "home"
@@ -120,7 +122,7 @@ def build(root: Path, skills: int = 5000, packages: int = 200, seed: int = 1) ->
             skill_dir = base / f"{folder}-{i}"
         used.add(skill_dir)
         roll = rng.random()
-        text = _with_name(text, skill_dir.name if roll >= 0.06 else skill_dir.name.replace("-", " ").title())
+        text = _with_name(text, skill_dir.name if roll >= display_share else skill_dir.name.replace("-", " ").title())
         if rng.random() < 0.10:
             text = text.replace("\n---", f"\nwhen_to_use: When the user works on {skill_dir.name}.\n---", 1) \
                 if text.startswith("---") else text
@@ -272,10 +274,11 @@ def build_monorepo(root: Path, packages: int = 2000, per_package: int = 3, names
     return repo
 
 
-def build_or_reuse(root: Path, skills: int, packages: int = 200) -> RealisticWorkspace:
-    """build() unless `root` already holds a finished tree of this size (kept with --keep)."""
+def build_or_reuse(root: Path, skills: int, packages: int = 200, display_share: float = 0.06) -> RealisticWorkspace:
+    """build() unless `root` already holds a finished tree of this shape (kept with --keep)."""
     marker = root / "built.txt"
-    if marker.is_file() and marker.read_text() == f"{skills} {packages}":
+    shape = f"{skills} {packages}" + (f" {display_share}" if display_share != 0.06 else "")
+    if marker.is_file() and marker.read_text() == shape:
         pkg_dirs = sorted((root / "home" / "repo" / "packages").iterdir())
         ws = RealisticWorkspace(root, root / "home", root / "home" / "repo", root / "home" / "repo", pkg_dirs,
                                 root / "plugin")
@@ -284,8 +287,8 @@ def build_or_reuse(root: Path, skills: int, packages: int = 200) -> RealisticWor
         return ws
     import shutil
     shutil.rmtree(root, ignore_errors=True)
-    ws = build(root, skills, packages)
-    marker.write_text(f"{skills} {packages}")
+    ws = build(root, skills, packages, display_share=display_share)
+    marker.write_text(shape)
     return ws
 
 

@@ -372,12 +372,26 @@ def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
             rows.append(_Row(entry, name, placeholder_text(entry), name_only, "", entry.bundled_width,
                              entry_width(name_only, profile), entry.bundled_length or 0, False))
             continue
-        desc, cut = capped_description(entry_description(entry, profile), cap)
-        full = f"- {name}: {desc}"
-        name_only = f"- {name}"
-        rows.append(_Row(entry, name, full, name_only, desc, entry_width(full, profile), entry_width(name_only, profile),
-                         _utf16_len(full), cut))
+        key = (id(_ROW_PROFILES.setdefault(id(profile), profile)), cap, name, entry.description, entry.when_to_use)
+        known = _ROW_TEXT.get(key)
+        if known is None:
+            desc, cut = capped_description(entry_description(entry, profile), cap)
+            full = f"- {name}: {desc}"
+            name_only = f"- {name}"
+            known = (full, name_only, desc, entry_width(full, profile), entry_width(name_only, profile),
+                     _utf16_len(full), cut)
+            if len(_ROW_TEXT) >= _ROW_TEXT_LIMIT:
+                _ROW_TEXT.clear()
+            _ROW_TEXT[key] = known
+        rows.append(_Row(entry, name, *known))
     return rows
+
+
+# A row's texts and sizes depend only on these inputs: rebuilding a listing (preview, live refresh, the
+# simulator's deltas) reuses them. Bounded: cleared when full.
+_ROW_TEXT: dict[tuple, tuple] = {}
+_ROW_PROFILES: dict[int, Profile] = {}  # keeps each keyed profile alive, so its id is never reused
+_ROW_TEXT_LIMIT = 200_000
 
 
 # --- the listing -------------------------------------------------------------------------------------
