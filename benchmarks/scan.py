@@ -51,6 +51,28 @@ def measure(ws: realistic.RealisticWorkspace, repeat: int, cold: bool, cache_dir
     return {name: realistic.median_ms(values) for name, values in times.items()}
 
 
+def memory(ws: realistic.RealisticWorkspace) -> None:
+    """Memory the loaded registry keeps per skill (tracemalloc), and what holding every body would add."""
+    import tracemalloc
+    workspace = ws.workspace()
+    workspace.managed_root = None
+    load_registry(workspace)  # module-level caches filled outside the measurement
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    registry = load_registry(workspace)
+    gc.collect()
+    kept = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    files = [s for s in registry.skills if s.path is not None]
+    bodies = sum(sys.getsizeof(s.body) for s in files[:500]) / max(1, min(500, len(files)))
+    size = sum(s.size_bytes for s in files) / max(1, len(files))
+    print(f"memory: the registry keeps {kept / len(files) / 1024:.1f} KB per skill (file {size / 1024:.1f} KB on "
+          f"average; bodies stay on disk, holding them would add {bodies / 1024:.1f} KB per skill); "
+          f"target <= 4 KB per skill beyond what is shown")
+    del registry
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,5000")
@@ -82,6 +104,7 @@ def main() -> int:
                   f"{'met' if engine / floor <= 1.5 else 'NOT met'}"
                   + (f"; >= {target_ref}x faster than skills-ref: {ref / engine:.1f}x "
                      f"{'met' if ref / engine >= target_ref else 'NOT met'}" if ref else "; skills-ref not installed"))
+    memory(realistic.build_or_reuse(base / f"ws{max(results)}", max(results), args.packages))
     sizes = sorted(results)
     if len(sizes) > 1:
         for name in ("engine", "engine, repeat run (parse cache)", "floor (read + CSafeLoader)"):
