@@ -86,8 +86,12 @@ class _Utf8SafeOut:
         self._out = out
 
     def write(self, text: str) -> int:
-        from skillmanager.core.js.textwidth import safe_for_output
-        return self._out.write(safe_for_output(text))
+        try:
+            text.encode("utf-8")  # nothing to replace: no need to import the text module (and `regex`)
+        except UnicodeEncodeError:
+            from skillmanager.core.js.textwidth import safe_for_output
+            text = safe_for_output(text)
+        return self._out.write(text)
 
     def __getattr__(self, name: str):
         return getattr(self._out, name)

@@ -13,12 +13,11 @@ never code. It is never served stale:
 """
 from __future__ import annotations
 
+import binascii
 import contextvars
-import hashlib
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -92,7 +91,8 @@ class ParseCache:
     @classmethod
     def open(cls, profile: Any, directory: Path | None = None) -> "ParseCache":
         context = parse_context(profile)
-        digest = hashlib.sha256(json.dumps(_jsonable(context)).encode()).hexdigest()[:16]
+        # a short name per context (the context itself is stored in the file and checked on load)
+        digest = f"{binascii.crc32(json.dumps(_jsonable(context)).encode()):08x}"
         directory = directory if directory is not None else app_cache_dir()
         cache = cls(directory / f"parse-{digest}.json", context)
         cache._load()
@@ -141,6 +141,7 @@ class ParseCache:
         if not self.dirty or self.file is None:
             return
         try:
+            import tempfile
             self.file.parent.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(prefix=".parse-", suffix=".tmp", dir=self.file.parent)
             try:
