@@ -1,10 +1,12 @@
-"""GUI figures for a 5,000-skill workspace: tree population, filter keystroke latency, watcher latency,
-time until every audit / lint badge is shown.
+"""GUI figures on a realistic workspace (benchmarks/realistic.py: real corpus files, ~200 source groups):
+first paint (tree population), filter keystroke latency, clearing the filter, watcher latency (file written →
+row updated, and → listing and token counts rebuilt), time until every audit / lint badge is shown.
 
     python benchmarks/gui.py [--skills 5000] [--edits 15]
 
-Targets (issue 5): population < 1 s, filter keystroke median < 50 ms, file write → row updated median ≤ 100 ms.
-Runs offscreen unless QT_QPA_PLATFORM is set.
+Targets (issue): keystroke < 30 ms, clearing < 150 ms with 200 groups; watcher p90 ≤ 100 ms, listing refreshed
+≤ 150 ms. Anchor: the engine scan of the same workspace, measured in the same run. Runs offscreen unless
+QT_QPA_PLATFORM is set.
 """
 from __future__ import annotations
 
@@ -18,27 +20,38 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from PySide6.QtCore import QPersistentModelIndex, QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 
 def make_workspace(root: Path, count: int):
-    """Half the skills in ~/.claude/skills, half in the project's .claude/skills (a git repo)."""
+    """The realistic layout; the packages are --add-dir folders, as in the other benchmarks."""
+    import realistic
     from skillmanager.core.load.workspace import Workspace
 
-    home, cwd = root / "home", root / "project"
-    (cwd / ".git").mkdir(parents=True)
-    for index in range(count):
-        base = home if index % 2 else cwd
-        folder = base / ".claude" / "skills" / f"skill-{index:05d}"
-        folder.mkdir(parents=True)
-        (folder / "SKILL.md").write_text(
-            f"---\ndescription: Benchmark skill {index} that handles task {index % 97} in area {index % 13}.\n---\n"
-            f"Body of skill {index}.\n", encoding="utf-8")
+    ws = realistic.build(root / "ws", count)
     env = {k: v for k, v in os.environ.items() if k not in ("CLAUDE_CONFIG_DIR", "SLASH_COMMAND_TOOL_CHAR_BUDGET")}
-    env["HOME"] = str(home)
-    return Workspace.create(home=home, cwd=cwd, managed_root=False, env=env)
+    env["HOME"] = str(ws.home)
+    return Workspace.create(home=ws.home, cwd=ws.cwd, managed_root=False, add_dirs=ws.add_dirs,
+                            plugin_dirs=[ws.plugin], env=env)
+
+
+def mark_description(text: str, marker: str) -> str:
+    """The file with `marker` at the start of its description value (inside the quotes of a quoted one)."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines[1:], 1):
+        if line == "---":
+            break
+        if line.startswith("description:"):
+            value = line[len("description:"):].lstrip(" ")
+            if value[:1] in ("'", '"'):
+                lines[i] = f"description: {value[0]}{marker} {value[1:]}"
+            else:
+                lines[i] = f"description: {marker} {value}"
+            return "\n".join(lines)
+    raise ValueError("no description line")
 
 
 def wait(app: QApplication, condition, timeout: float = 30.0) -> float:
@@ -64,6 +77,8 @@ def main() -> int:
     from skillmanager.gui.widgets.registry_panel import RegistryPanel
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    import realistic
+    print(realistic.corpus_note(), "|", realistic.machine(), "|", realistic.MACHINE_NOTE)
     with tempfile.TemporaryDirectory(prefix="skillmanager-bench-") as temp:
         workspace = make_workspace(Path(temp), options.skills)
         start = time.perf_counter()
@@ -82,21 +97,25 @@ def main() -> int:
         panel.apply_snapshot(snapshot)  # groups are expanded as they appear
         app.processEvents()
         population = time.perf_counter() - start
-        print(f"population (model + view, expanded): {population * 1000:.0f} ms  [target < 1000 ms] "
-              f"{'OK' if population < 1 else 'MISSED'}")
+        print(f"first paint (model + view, expanded): {population * 1000:.0f} ms  [target < 1000 ms] "
+              f"{'met' if population < 1 else 'NOT met'}")
 
         # filter: one keystroke at a time, typed into the panel's filter box, until the view has settled
-        latencies = []
-        for text in ("s", "sk", "ski", "skil", "skill", "skill-", "skill-0", "skill-04", "skill-042", "skill-0421",
-                     "skill-042", "skill-04", "skill-0", "skill-", "", "area 7", "task 9"):
-            start = time.perf_counter()
-            panel.filter_edit.setText(text)
-            app.processEvents()
-            latencies.append(time.perf_counter() - start)
-        cleared = latencies[14]
-        print(f"filter keystroke: median {statistics.median(latencies) * 1000:.1f} ms, "
-              f"max {max(latencies) * 1000:.1f} ms (clearing the filter, all rows back: {cleared * 1000:.0f} ms)  "
-              f"[target < 50 ms] {'OK' if statistics.median(latencies) < 0.05 else 'MISSED'}")
+        groups = panel.model.rowCount()
+        latencies, clears = [], []
+        for _round in range(3):
+            for text in ("a", "au", "aut", "auto", "autom", "automa", "automat", "automate", "automat", "automa",
+                         "autom", "auto", "aut", "au", "a", "", "pdf", "data an", ""):
+                start = time.perf_counter()
+                panel.filter_edit.setText(text)
+                app.processEvents()
+                (clears if text == "" else latencies).append(time.perf_counter() - start)
+        key_median = statistics.median(latencies)
+        clear_median = statistics.median(clears)
+        print(f"filter keystroke ({groups} groups): median {key_median * 1000:.1f} ms, "
+              f"max {max(latencies) * 1000:.1f} ms  [target < 30 ms] {'met' if key_median < 0.03 else 'NOT met'}")
+        print(f"clearing the filter (all rows back): median {clear_median * 1000:.0f} ms  [target < 150 ms] "
+              f"{'met' if clear_median < 0.15 else 'NOT met'}; anchor: engine scan {scan_seconds * 1000:.0f} ms")
         panel.close()
 
         # watcher: a real window, a real file write, until the row shows the new text
@@ -122,22 +141,32 @@ def main() -> int:
             context.snapshot_changed.connect(lambda s: print("snapshot", time.perf_counter(), s.generation))
             context.rows_changed.connect(lambda s, d: print("rows", time.perf_counter(), s.generation))
         targets = [s for s in context.snapshot.skills if s.path is not None][: options.edits * 7: 7]
-        edit_latencies = []
+        edit_latencies, refresh_latencies = [], []
         for round_index, skill in enumerate(targets[: options.edits]):
             index = QPersistentModelIndex(panel_model.index_for_identity(skill_identity(skill)))
-            marker = f"edited {round_index}"
-            text = skill.path.read_text(encoding="utf-8").replace("Benchmark skill", f"Benchmark skill {marker}", 1)
+            marker = f"edited{round_index}"
+            try:
+                text = mark_description(skill.path.read_text(encoding="utf-8"), marker)
+            except ValueError:
+                continue
             start = time.perf_counter()
             skill.path.write_text(text, encoding="utf-8")
             if os.environ.get("BENCH_DEBUG"):
                 print("write", start)
             wait(app, lambda: marker in (index.data(Role.Skill).description if index.isValid() else ""))
             edit_latencies.append(time.perf_counter() - start)
-            wait(app, lambda: not context.scanning)  # the listing catches up before the next edit
-        median = statistics.median(edit_latencies)
-        print(f"watcher, file write → row updated: median {median * 1000:.0f} ms, "
-              f"max {max(edit_latencies) * 1000:.0f} ms over {len(edit_latencies)} edits  [target median ≤ 100 ms] "
-              f"{'OK' if median <= 0.1 else 'MISSED'}")
+            wait(app, lambda: not context.scanning)  # the listing and token counts catch up before the next edit
+            refresh_latencies.append(time.perf_counter() - start)
+        edit_latencies.sort()
+        refresh_latencies.sort()
+        p90 = edit_latencies[max(0, int(len(edit_latencies) * 0.9) - 1)]
+        refresh_p90 = refresh_latencies[max(0, int(len(refresh_latencies) * 0.9) - 1)]
+        print(f"watcher, file write → row updated: median {statistics.median(edit_latencies) * 1000:.0f} ms, "
+              f"p90 {p90 * 1000:.0f} ms over {len(edit_latencies)} edits  [target p90 ≤ 100 ms] "
+              f"{'met' if p90 <= 0.1 else 'NOT met'}")
+        print(f"watcher, file write → listing and token counts rebuilt: median "
+              f"{statistics.median(refresh_latencies) * 1000:.0f} ms, p90 {refresh_p90 * 1000:.0f} ms  "
+              f"[target ≤ 150 ms] {'met' if refresh_p90 <= 0.15 else 'NOT met'}")
         window.close()
         context.wait_for_scans(10000)
     return 0

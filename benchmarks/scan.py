@@ -1,137 +1,116 @@
-"""Scan benchmark: a synthetic monorepo of ~5,000 skills, measured three ways in one run.
+"""Scan benchmark on realistic workspaces (benchmarks/realistic.py): the engine against its anchors.
 
-1. the engine: `load_registry` (every source, settings, states);
-2. the floor: read every SKILL.md and parse its front matter with PyYAML's C loader, nothing else;
-3. skills-ref's `read_properties` on the same skill directories (the reference validator).
-Targets: engine within 2x the floor; >= 10x faster per skill than skills-ref.
-The machine may be shared: engine and floor run interleaved --repeat times and medians are compared
-(wall clock and process CPU time); the first engine run (a fresh process's only scan, as at app start)
-is shown too.
-Usage: python benchmarks/scan.py [--skills 5000] [--packages 200] [--repeat 5] [--keep DIR]
+In process, interleaved runs, medians, at each size (default 1,000 and 5,000 skills; add 20000):
+- engine: `load_registry` without the parse cache (every source, settings, states: a first run);
+- engine, repeat run: `load_registry` through a warm parse cache (what a second `skillmanager` run does);
+- floor: read every SKILL.md and parse its front matter with PyYAML's CSafeLoader, nothing else;
+- skills-ref: `read_properties` on every skill directory (the reference implementation).
+Each is measured warm (files in the page cache) and cold (evicted with posix_fadvise before every run).
+Targets (issue): engine <= 1.5x the floor, warm and cold; >= 15x faster than skills-ref warm, >= 10x cold.
+The growth slope is the exponent between the smallest and the largest size (1.0 = linear).
+Usage: python benchmarks/scan.py [--sizes 1000,5000] [--repeat 5] [--keep DIR]
 """
 from __future__ import annotations
 
 import argparse
-import statistics
+import gc
+import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-import yaml
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import realistic  # noqa: E402
+from skillmanager.core.load import parse_cache  # noqa: E402
 from skillmanager.core.rules.registry import load_registry  # noqa: E402
-from skillmanager.core.load.workspace import Workspace  # noqa: E402
-
-BODY = "## Steps\n\n" + "\n".join(f"{i}. Do the thing number {i} carefully." for i in range(1, 30)) + "\n"
 
 
-def _skill(path: Path, name: str) -> None:
-    path.mkdir(parents=True, exist_ok=True)
-    (path / "SKILL.md").write_text(
-        f"---\nname: {name}\ndescription: Synthetic skill {name} for the scan benchmark.\n"
-        f"when_to_use: When the user asks about {name}.\nallowed-tools: Read, Grep\n---\n# {name}\n\n{BODY}",
-        encoding="utf-8")
+def measure(ws: realistic.RealisticWorkspace, repeat: int, cold: bool, cache_dir: Path) -> dict[str, float]:
+    workspace = ws.workspace()
+    workspace.managed_root = None
+    cache = parse_cache.ParseCache.open(workspace.rules, cache_dir)
+    with parse_cache.using(cache):
+        load_registry(workspace)  # fills the cache (files older than it: no racy entries)
+    realistic.age_cache(cache_dir)
+
+    def engine():
+        load_registry(workspace)
+
+    def engine_cached():
+        warm = parse_cache.ParseCache.open(workspace.rules, cache_dir)
+        with parse_cache.using(warm):
+            load_registry(workspace)
+        assert warm.misses == 0, warm.misses
+
+    runs = {"engine": engine, "engine, repeat run (parse cache)": engine_cached,
+            "floor (read + CSafeLoader)": lambda: realistic.floor_scan(ws.files)}
+    if realistic.skills_ref_scan(ws.files[:1]) is not None:
+        runs["skills-ref read_properties"] = lambda: realistic.skills_ref_scan(ws.files)
+    before = (lambda _name: realistic.drop_page_cache(ws.files)) if cold else (lambda _name: gc.collect())
+    times = realistic.interleaved(runs, repeat, before=before)
+    return {name: realistic.median_ms(values) for name, values in times.items()}
 
 
-def build(root: Path, skills: int, packages: int) -> tuple[Workspace, list[Path]]:
-    home, repo = root / "home", root / "home" / "repo"
-    (repo / ".git").mkdir(parents=True)
-    dirs: list[Path] = []
-    per_package = max(1, (skills - 200) // packages)
-    for p in range(packages):  # nested package skills: walk-up only sees the cwd chain, so put the
-        pkg = repo / "packages" / f"pkg{p:03d}"  # cwd at the deepest package and add the others as --add-dir
-        for i in range(per_package):
-            d = pkg / ".claude" / "skills" / f"p{p:03d}-s{i:02d}"
-            _skill(d, d.name)
-            dirs.append(d)
-    for i in range(100):
-        d = home / ".claude" / "skills" / f"user-{i:03d}"
-        _skill(d, d.name)
-        dirs.append(d)
-    for i in range(50):
-        d = root / "managed" / ".claude" / "skills" / f"managed-{i:03d}"
-        _skill(d, d.name)
-        dirs.append(d)
-    plugin = root / "plugin"
-    (plugin / ".claude-plugin").mkdir(parents=True)
-    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "bench"}')
-    for i in range(50):
-        d = plugin / "skills" / f"plug-{i:03d}"
-        _skill(d, d.name)
-        dirs.append(d)
-    packages_dirs = sorted((repo / "packages").iterdir())
-    ws = Workspace.create(home=home, cwd=packages_dirs[0], managed_root=root / "managed",
-                          add_dirs=packages_dirs[1:], plugin_dirs=[plugin], env={})
-    return ws, dirs
-
-
-def floor(dirs: list[Path]) -> int:
-    loader = yaml.CSafeLoader
-    count = 0
-    for d in dirs:
-        with open(d / "SKILL.md", "rb") as fh:
-            text = fh.read().decode("utf-8")
-        end = text.find("\n---", 4)
-        if yaml.load(text[4:end], Loader=loader):
-            count += 1
-    return count
+def memory(ws: realistic.RealisticWorkspace) -> None:
+    """Memory the loaded registry keeps per skill (tracemalloc), and what holding every body would add."""
+    import tracemalloc
+    workspace = ws.workspace()
+    workspace.managed_root = None
+    load_registry(workspace)  # module-level caches filled outside the measurement
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    registry = load_registry(workspace)
+    gc.collect()
+    kept = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    files = [s for s in registry.skills if s.path is not None]
+    bodies = sum(sys.getsizeof(s.body) for s in files[:500]) / max(1, min(500, len(files)))
+    size = sum(s.size_bytes for s in files) / max(1, len(files))
+    print(f"memory: the registry keeps {kept / len(files) / 1024:.1f} KB per skill (file {size / 1024:.1f} KB on "
+          f"average; bodies stay on disk, holding them would add {bodies / 1024:.1f} KB per skill); "
+          f"target <= 4 KB per skill beyond what is shown")
+    del registry
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--skills", type=int, default=5000)
+    ap.add_argument("--sizes", default="1000,5000")
     ap.add_argument("--packages", type=int, default=200)
-    ap.add_argument("--keep", help="build the tree here and keep it")
-    ap.add_argument("--ref-sample", type=int, default=500, help="skills-ref runs on this many skills (per-skill rate)")
-    ap.add_argument("--repeat", type=int, default=5, help="interleaved engine/floor runs (medians reported)")
+    ap.add_argument("--repeat", type=int, default=5, help="interleaved rounds (medians reported)")
+    ap.add_argument("--keep", help="build the trees under this dir and keep them (reused when present)")
     args = ap.parse_args()
-    root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="skillmanager-bench-"))
-    ws, dirs = build(root, args.skills, args.packages)
-    n = len(dirs)
-    floor(dirs)  # warm the page cache for all three
-    engine_wall, engine_cpu, floor_wall, floor_cpu = [], [], [], []
-    registry = None
-    for _ in range(max(1, args.repeat)):
-        t0, c0 = time.perf_counter(), time.process_time()
-        registry = load_registry(ws)
-        engine_wall.append(time.perf_counter() - t0)
-        engine_cpu.append(time.process_time() - c0)
-        t0, c0 = time.perf_counter(), time.process_time()
-        floor(dirs)
-        floor_wall.append(time.perf_counter() - t0)
-        floor_cpu.append(time.process_time() - c0)
-    t_engine, t_floor = statistics.median(engine_wall), statistics.median(floor_wall)
-    t_ref = None
-    try:
-        from skills_ref import read_properties
-        sample = dirs[:args.ref_sample]
-        t0 = time.perf_counter()
-        for d in sample:
-            try:
-                read_properties(d)
-            except Exception:  # noqa: BLE001 - the reference may reject names; we time the attempt
-                pass
-        t_ref = (time.perf_counter() - t0) / len(sample)
-    except ImportError:
-        pass
-    loaded = len([s for s in registry.skills if s.path is not None])
-    print(f"skills on disk: {n}; engine loaded {loaded} (plus {len(registry.skills) - loaded} bundled/MCP)")
-    print(f"engine scan:  {t_engine * 1000:8.1f} ms  ({t_engine / n * 1e6:6.1f} us/skill)  median of {len(engine_wall)};"
-          f" first run {engine_wall[0] * 1000:.1f} ms")
-    print(f"floor:        {t_floor * 1000:8.1f} ms  ({t_floor / n * 1e6:6.1f} us/skill)  ratio engine/floor = {t_engine / t_floor:.2f} (target <= 2)")
-    print(f"CPU time:     engine {statistics.median(engine_cpu) * 1000:.1f} ms, floor {statistics.median(floor_cpu) * 1000:.1f} ms,"
-          f" ratio {statistics.median(engine_cpu) / statistics.median(floor_cpu):.2f};"
-          f" first run ratio {engine_cpu[0] / floor_cpu[0]:.2f}")
-    if t_ref is not None:
-        print(f"skills-ref:   {t_ref * n * 1000:8.1f} ms est. ({t_ref * 1e6:6.1f} us/skill over {min(n, args.ref_sample)})"
-              f"  speed-up per skill = {t_ref / (t_engine / n):.1f}x (target >= 10)")
-    else:
-        print("skills-ref:   not installed")
+    print(realistic.corpus_note())
+    print(realistic.machine(), "|", realistic.MACHINE_NOTE)
+    base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="skillmanager-scan-"))
+    results: dict[int, dict[str, dict[str, float]]] = {}
+    for size in [int(s) for s in args.sizes.split(",")]:
+        ws = realistic.build_or_reuse(base / f"ws{size}", size, args.packages)
+        cache_dir = base / f"cache{size}"
+        shutil.rmtree(cache_dir, ignore_errors=True)
+        results[size] = {}
+        for mode in ("warm", "cold"):
+            figures = measure(ws, args.repeat, mode == "cold", cache_dir)
+            results[size][mode] = figures
+            floor = figures["floor (read + CSafeLoader)"]
+            ref = figures.get("skills-ref read_properties")
+            print(f"\n{size} skills, {mode} page cache, median of {args.repeat} interleaved rounds:")
+            for name, ms in figures.items():
+                print(f"  {name:36s} {ms:9.1f} ms  ({ms / size * 1000:6.1f} us/skill)  "
+                      f"{ms / floor:5.2f}x floor" + (f"  {ref / ms:5.1f}x faster than skills-ref" if ref else ""))
+            target_ref = 15 if mode == "warm" else 10
+            engine = figures["engine"]
+            print(f"  target engine <= 1.5x floor: {engine / floor:.2f}x "
+                  f"{'met' if engine / floor <= 1.5 else 'NOT met'}"
+                  + (f"; >= {target_ref}x faster than skills-ref: {ref / engine:.1f}x "
+                     f"{'met' if ref / engine >= target_ref else 'NOT met'}" if ref else "; skills-ref not installed"))
+    memory(realistic.build_or_reuse(base / f"ws{max(results)}", max(results), args.packages))
+    sizes = sorted(results)
+    if len(sizes) > 1:
+        for name in ("engine", "engine, repeat run (parse cache)", "floor (read + CSafeLoader)"):
+            print(f"growth of {name} (warm): {realistic.slope([(n, results[n]['warm'][name]) for n in sizes])}")
     if not args.keep:
-        import shutil
-        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(base, ignore_errors=True)
     return 0
 
 

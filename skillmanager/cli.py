@@ -46,7 +46,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"skillmanager: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command named on the command line, when it is one we know (top-level options take no value)."""
+    for arg in argv:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg if arg in COMMAND_MODULES else None
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with `only`, just that command's module is imported (help and unknown commands
+    import them all, so `--help` still lists every command)."""
     parser = _Parser(
         prog="skillmanager",
         description="See every Claude Code skill, which one wins, and exactly what the model is sent.",
@@ -58,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--smoke-test", action="store_true",
                         help="build the main window on the demo workspace offscreen-safe, render, exit 0/1")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
+    for name in (only,) if only else COMMAND_MODULES:
         module = _load_command(name)
         if module is None:
             continue
@@ -77,15 +89,20 @@ class _Utf8SafeOut:
         self._out = out
 
     def write(self, text: str) -> int:
-        from skillmanager.core.js.textwidth import safe_for_output
-        return self._out.write(safe_for_output(text))
+        try:
+            text.encode("utf-8")  # nothing to replace: no need to import the text module (and `regex`)
+        except UnicodeEncodeError:
+            from skillmanager.core.js.textwidth import safe_for_output
+            text = safe_for_output(text)
+        return self._out.write(text)
 
     def __getattr__(self, name: str):
         return getattr(self._out, name)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command_in(argv))
     args = parser.parse_args(argv)
     out = _Utf8SafeOut(out or sys.stdout)
     if args.command is None:

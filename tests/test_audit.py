@@ -1,6 +1,8 @@
 """Audit rules: a crafted malicious skill per rule (true positives) and real skills (false positives)."""
 from __future__ import annotations
 
+import os
+
 import io
 import json
 from pathlib import Path
@@ -133,6 +135,9 @@ def test_unreadable_skill_md_is_a_note(tmp_path, monkeypatch):
     real_open = open
     monkeypatch.setattr("builtins.open", lambda f, *a, **k: (_ for _ in ()).throw(PermissionError(13, "denied"))
                         if str(f).endswith("locked/SKILL.md") else real_open(f, *a, **k))
+    real_os_open = os.open  # skill files are read through a raw descriptor (safe_read.read_text_file)
+    monkeypatch.setattr(os, "open", lambda f, *a, **k: (_ for _ in ()).throw(PermissionError(13, "denied"))
+                        if str(f).endswith("locked/SKILL.md") else real_os_open(f, *a, **k))
     audit = audit_skill(skill / "SKILL.md")
     # an unreadable SKILL.md is itself a finding: nothing in it could be checked
     assert [(f.rule, f.severity) for f in audit.findings] == [("unscanned-content", "medium")]

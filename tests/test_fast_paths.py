@@ -45,6 +45,14 @@ _LINES = st.one_of(
                      "key: >-", "  folded text", "key: [a, b]", "key: {a: b}", "key: 'q'", 'key: "q"']),
     _TEXT,
 )
+# Real-shaped front matter: quoted scalars, flow lists of words, one-level blocks (the extended fast path).
+_QUOTED = st.builds(lambda q, t: f"{q}{t}{q}", st.sampled_from(['"', "'"]), _TEXT)
+_FLOW = st.lists(st.sampled_from(["rube", "a-b", "x.y", "p/q", "1", "true", "0x1", "_k", "", " s", "a b", "é"]),
+                 max_size=3).map(lambda items: "[" + ", ".join(items) + "]") | st.sampled_from(["[]", "[ a ]", "[a,b]"])
+_BLOCK_LINE = st.builds(lambda indent, body: indent + body, st.sampled_from(["  ", "    ", " ", "\t", ""]),
+                        st.one_of(st.builds(lambda k, v: f"{k}: {v}", _KEYS, _VALUES | _QUOTED | _FLOW),
+                                  st.builds(lambda v: f"- {v}", _VALUES | _QUOTED | _FLOW), st.just("")))
+_LINES = _LINES | st.builds(lambda k, v: f"{k}: {v}", _KEYS, _QUOTED | _FLOW) | _BLOCK_LINE
 _FRONT_MATTER = st.lists(_LINES, max_size=8).map("\n".join) | st.lists(_LINES, max_size=8).map(
     lambda lines: "\n".join(lines) + "\n")
 
@@ -77,13 +85,44 @@ def test_simple_mapping_matches_the_yaml12_loader(text):
     _assert_same_as_loader(text)
 
 
+_GOOD_KEYS = st.sampled_from(["name", "description", "when_to_use", "allowed-tools", "license", "metadata",
+                              "requires", "mcp", "skill-author", "version", "paths", "tags", "x_1"])
+_WORDS = st.text(alphabet=st.sampled_from(list("abcXYZ019 -_.,:#'\"\\/()é中😀") + ["\t", "\x85", "\u2028", "\ufeff"]),
+                 min_size=0, max_size=12)
+_SHAPED_VALUE = st.one_of(
+    _WORDS, _VALUES,
+    _WORDS.map(lambda t: f'"{t}"'), _WORDS.map(lambda t: f"'{t}'"),
+    st.lists(st.sampled_from(["rube", "a-b", "x.y", "p/q", "2", "null", "_k", "v1.2"]), max_size=3).map(
+        lambda items: "[" + ", ".join(items) + "]"))
+_SHAPED_ENTRY = st.one_of(
+    st.builds(lambda k, v: f"{k}: {v}", _GOOD_KEYS, _SHAPED_VALUE),
+    st.builds(lambda k, indent, rows: f"{k}:\n" + "\n".join(indent + r for r in rows), _GOOD_KEYS,
+              st.sampled_from(["  ", "    ", "  ", " "]),
+              st.lists(st.builds(lambda k, v: f"{k}: {v}", _GOOD_KEYS, _SHAPED_VALUE), min_size=1, max_size=3)
+              | st.lists(_SHAPED_VALUE.map(lambda v: f"- {v}"), min_size=1, max_size=3)),
+    st.sampled_from(["", "key:", "  stray: indent", "# note"]))
+
+
+@settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_SHAPED_ENTRY, min_size=1, max_size=6).map("\n".join))
+def test_real_shaped_front_matter_matches_the_yaml12_loader(text):
+    _assert_same_as_loader(text)
+
+
 def test_simple_mapping_takes_the_common_case_and_refuses_the_rest():
     assert load_simple_mapping("name: x\ndescription: Use it (v2), now!\n") == {
         "name": "x", "description": "Use it (v2), now!"}
     assert load_simple_mapping("a:\nb: c") == {"a": None, "b": "c"}
-    for text in ["a: 1", "a: true", "a: null", "a: ~", "a: b # c", "a: b: c", "a: 'q'", "a: b ", "a:  b",
-                 "a: b\na: c", "True: x", "a: [b]", "a: |", "a:\n  - b", "a: x\r", "a: x\u2028y", "",
-                 "# only a comment", "a: &x b", "a: *x", "a: !t b", "a: -b", "a:\tb"]:
+    assert load_simple_mapping('name: x\ndescription: "Use it: now # really"\nrequires:\n  mcp: [rube, x-y]\n'
+                               "metadata:\n    author: 'K. D'\n\nlist:\n  - a\n  - \"b c\"\n") == {
+        "name": "x", "description": "Use it: now # really", "requires": {"mcp": ["rube", "x-y"]},
+        "metadata": {"author": "K. D"}, "list": ["a", "b c"]}
+    for text in ["a: 1", "a: true", "a: null", "a: ~", "a: b # c", "a: b: c", "a: b ", "a:  b",
+                 "a: b\na: c", "True: x", "a: |", "a: x\r", "a: x\u2028y", "",
+                 "# only a comment", "a: &x b", "a: *x", "a: !t b", "a: -b", "a:\tb", 'a: "x\\n"', "a: 'it''s'",
+                 'a: "q" ', "a: [1]", "a: [b, ]", "a: [true]", "a:\n  b:\n    c: d", "a:\n  - b\n  c: d",
+                 "a:\n  b: c\n   d: e", "a: b\n  continued", "a:\n  - [b]", "a:\n  -b", "a:\n  - b: c",
+                 'a: "\x85"', "a: '\ufeff'", "a:\n\tb: c", "a:\n  \n  b: c"]:
         assert load_simple_mapping(text) is None, text
         _assert_same_as_loader(text)
 
@@ -314,3 +353,73 @@ def test_load_registry_restores_the_garbage_collector_state(tmp_path):
             assert gc.isenabled() is enabled
     finally:
         (gc.enable if was_enabled else gc.disable)()
+
+
+# --- locale sort key ---------------------------------------------------------------------------------
+from skillmanager.core.js.collation import locale_compare_key, locale_compare_key_general  # noqa: E402
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7f) | st.sampled_from(["é", "ß", "ﬁ"]),
+               max_size=16))
+def test_ascii_sort_key_equals_the_general_key(text):
+    assert locale_compare_key(text) == locale_compare_key_general(text)
+
+
+# --- path matching by chain (simulator) --------------------------------------------------------------
+from skillmanager.core.rules.path_patterns import PathMatcher, path_chain  # noqa: E402
+
+_SEGMENTS = st.sampled_from(["src", "a", "b.ts", "x.c5", "pkg-0005", "packages", "", ".", "..", "node_modules",
+                             "Docs", "*", "a b"])
+_PATTERNS = st.lists(st.sampled_from(["packages/pkg-0005/**", "**/*.{c5,h5}", "src/", "!src/keep", "*.ts", "/a",
+                                      "a/**/b.ts", "Docs", "**/x.*", "\\!x", "!**/*.ts", "b.ts/"]), max_size=4)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_PATTERNS, st.lists(st.lists(_SEGMENTS, min_size=1, max_size=5).map("/".join), min_size=1, max_size=4))
+def test_chain_matching_equals_match(patterns, paths):
+    by_chain, by_path = PathMatcher(patterns), PathMatcher(patterns)
+    for path in paths + paths:  # twice: the per-level cache must not change answers
+        chain = path_chain(path)
+        assert (by_chain.match_chain(chain) if chain is not None else None) == by_path.match(path), (patterns, path)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7f) | st.sampled_from(["é", "Ä"]), max_size=30))
+def test_collation_key_table_equals_the_general_key(text):
+    from skillmanager.core.js.collation import locale_compare_key, locale_compare_key_general
+    assert locale_compare_key(text) == locale_compare_key_general(text)
+
+
+def test_printable_text_without_ignorables_has_nothing_invisible():
+    """The listing-cleaning fast path: for every code point Python calls printable and that is not one of
+    the default-ignorable ranges, the invisible-run class of the general path does not match."""
+    from skillmanager.core.layers import current_text
+    missed = [hex(cp) for cp in range(0x110000) if chr(cp).isprintable()
+              and current_text._IGNORABLE.match(chr(cp)) is None and current_text._INVISIBLE_RUN.match(chr(cp))]
+    assert missed == []
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("a <>—é中😀\u00ad\u034f\u200b\u200d\ufe0f\u2028\x1b[1m\x85\u3164\u2800"
+                                             "\u0915\u094d\u00a0")), max_size=20))
+def test_listing_cleaning_fast_path_equals_the_general_path(text):
+    from skillmanager.core.layers import current_text
+    general = current_text.strip_escape_sequences(current_text._LONE_SURROGATE.sub("\u200b", text))
+    general = current_text._collapse_invisible(general).replace("<", "&lt;").replace(">", "&gt;")
+    assert current_text.clean_listing_text.__wrapped__(text) == general
+
+
+def test_listing_rows_from_the_row_cache_equal_fresh_rows():
+    """A listing rebuilt from remembered row texts equals one computed with the row cache empty."""
+    from skillmanager.core.layers import listing as listing_module
+    from skillmanager.core.layers.listing import ListingEntry, build_listing
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in _corpus_files()[:200]]
+    entries = [ListingEntry(f"s{i}", parse_document(t, strip_bom=True).front_matter.get("description") or "x",
+                            when_to_use="when <asked>" if i % 3 == 0 else None, display_name=f"S{i}" if i % 5 == 0 else None)
+               for i, t in enumerate(texts)]
+    for profile in ("legacy", "current"):
+        listing_module._ROW_TEXT.clear()
+        fresh = [e.to_json() for e in build_listing(entries, profile).entries]
+        again = [e.to_json() for e in build_listing(entries, profile).entries]
+        assert again == fresh

@@ -130,20 +130,20 @@ def test_an_unreadable_skill_file_appears_and_goes_through_the_incremental_path(
     registry = load_registry(demo)
     target = demo.cwd / ".claude" / "skills" / "env-check" / "SKILL.md"
     assert target.is_file()
-    real_open = safe_read.open_regular
+    real_open = os.open  # skill files are read through a raw descriptor (safe_read.read_text_file)
 
     def open_or_refuse(path, *args, **kwargs):
         if os.path.abspath(str(path)) == str(target):
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(safe_read, "open_regular", open_or_refuse)
+    monkeypatch.setattr(safe_read.os, "open", open_or_refuse)
     delta = refresh_paths(registry, [target])
     fresh = load_registry(demo)
     assert [d.to_json() for d in delta.registry.diagnostics] == [d.to_json() for d in fresh.diagnostics]
     assert any(d.code == "skill-skipped" and d.path == target for d in delta.registry.diagnostics)
     assert not any(s.path == target for s in delta.registry.skills)
-    monkeypatch.setattr(safe_read, "open_regular", real_open)
+    monkeypatch.setattr(safe_read.os, "open", real_open)
     back = refresh_paths(delta.registry, [target])
     assert not any(d.code == "skill-skipped" for d in back.registry.diagnostics)
     assert any(s.path == target for s in back.registry.skills)

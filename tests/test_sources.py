@@ -59,14 +59,14 @@ def test_bad_inputs_become_diagnostics(tmp_path, monkeypatch):
     os.rename(skills / "selfloop" / "SKILL.md.tmp", skills / "selfloop" / "SKILL.md")  # SKILL.md -> itself
     _w(skills / "denied" / "SKILL.md")
     monkeypatch.setattr(safe_read, "MAX_SKILL_BYTES", 50)
-    real_open = open
+    real_open = os.open
 
-    def fake_open(path, *a, **k):
+    def fake_open(path, *a, **k):  # tests run as root, where a chmod would not deny anything
         if str(path).endswith("denied/SKILL.md"):
             raise PermissionError(13, "Permission denied")
         return real_open(path, *a, **k)
-    monkeypatch.setattr("builtins.open", fake_open)
-    monkeypatch.setattr(safe_read.read_text_file, "__kwdefaults__", {"max_bytes": 50})
+    monkeypatch.setattr(os, "open", fake_open)
+    monkeypatch.setattr(safe_read.read_text_file, "__kwdefaults__", {"max_bytes": 50, "known": None})
     reg = load_registry(_ws(tmp_path, home))
     codes = {s.name: {d.code for d in s.diagnostics} for s in reg.skills}
     assert "binary-file" in codes["binary"]  # readable: Claude Code loads it, so do we (with the warning)

@@ -1,6 +1,8 @@
 """Validation against the Agent Skills standard (the 40 skills-ref vectors) and Claude Code's lint rules."""
 from __future__ import annotations
 
+import os
+
 import io
 import json
 from pathlib import Path
@@ -205,6 +207,14 @@ def test_unreadable_file_gives_a_diagnostic(tmp_path, monkeypatch):
         return real_open(file, *args, **kwargs)
 
     monkeypatch.setattr("builtins.open", deny)
+    real_os_open = os.open  # skill files are read through a raw descriptor (safe_read.read_text_file)
+
+    def deny_fd(file, *args, **kwargs):
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied")
+        return real_os_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", deny_fd)
     assert [f.code for f in lint_claude_code(path)] == ["unreadable"]
     assert [f.code for f in validate_agentskills(path.parent)] == ["unreadable"]
 

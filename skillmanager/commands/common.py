@@ -31,6 +31,8 @@ def add_workspace_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--model", help="model id (default: settings `model`, $ANTHROPIC_MODEL, or the profile default)")
     group.add_argument("--context-window", type=int, metavar="TOKENS", help="context window in tokens (listing budget)")
     group.add_argument("--budget", type=int, metavar="CHARS", help="listing budget in characters (as SLASH_COMMAND_TOOL_CHAR_BUDGET)")
+    group.add_argument("--no-cache", action="store_true",
+                       help="read every skill file again instead of using the parse cache ($XDG_CACHE_HOME/skillmanager)")
 
 
 def workspace_from_args(args: argparse.Namespace) -> Workspace:
@@ -48,6 +50,7 @@ def workspace_from_args(args: argparse.Namespace) -> Workspace:
                                      budget=args.budget)
     except WorkspaceError as error:
         raise UsageError(str(error)) from None
+    workspace.use_parse_cache = not getattr(args, "no_cache", False)
     _readable_dir_or_error(workspace.home, "home directory")
     return workspace
 

@@ -28,9 +28,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return code
     conflicts = registry.conflicts()
     if args.json:
-        json.dump([{"name": c.name, "winner": _ref(c.winner),
-                    "losers": [{**_ref(s), "reason": why} for s, why in c.losers]} for c in conflicts],
-                  out, indent=1, ensure_ascii=False)
+        data = [{"name": c.name, "winner": _ref(c.winner),
+                 "losers": [{**_ref(s), "reason": why} for s, why in c.losers]} for c in conflicts]
+        out.write(json.dumps(data, indent=1, ensure_ascii=False))
         out.write("\n")
         return 0
     if not conflicts:

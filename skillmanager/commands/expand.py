@@ -39,7 +39,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         for key in ("block", "refusal"):
             if data[key] is not None:
                 data[key] = safe_for_output(data[key])
-        json.dump(data, out, indent=1, ensure_ascii=False)
+        out.write(json.dumps(data, indent=1, ensure_ascii=False))
         out.write("\n")
         return 1 if result.is_error else 0
     if result.is_error:

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if registry is None:
         return code
     if args.json:
-        json.dump([skill_to_json(s) for s in registry.skills], out, indent=1, ensure_ascii=False)
+        out.write(json.dumps([skill_to_json(s) for s in registry.skills], indent=1, ensure_ascii=False))
         out.write("\n")
         # stdout stays one JSON array; problems that belong to no skill (unreadable files, bad settings) go to
         # stderr after it, with exit 1 for an error (cli.py: errors.settle)

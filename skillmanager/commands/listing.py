@@ -32,7 +32,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         for entry in data["entries"]:
             entry["full_text"] = safe_for_output(entry["full_text"])
             entry["shown_text"] = safe_for_output(entry["shown_text"])
-        json.dump(data, out, indent=1, ensure_ascii=False)
+        out.write(json.dumps(data, indent=1, ensure_ascii=False))
         out.write("\n")
         return 0
     text = safe_for_output(result.text)

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             item["front_matter"] = json.loads(json.dumps(s.front_matter, default=str))
             item["resolves_here"] = s is winner
             items.append(item)
-        json.dump({"name": args.name.lstrip("/"), "copies": items}, out, indent=1, ensure_ascii=False)
+        out.write(json.dumps({"name": args.name.lstrip("/"), "copies": items}, indent=1, ensure_ascii=False))
         out.write("\n")
         return 0
     for s in copies:

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         except OSError as error:
             raise UsageError(f"cannot write {args.save_scenario}: {error.strerror or error}") from None
     if args.json:
-        json.dump(_as_json(session, results), out, indent=1, ensure_ascii=False)
+        out.write(json.dumps(_as_json(session, results), indent=1, ensure_ascii=False))
         out.write("\n")
         return 0
     if not results:

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             doc["history_id"] = result.history_id
         if skill is not None:
             doc["state_before"] = effective_toggle_state(registry, skill).to_json() if args.dry_run else None
-        json.dump(doc, out, indent=1, ensure_ascii=False)
+        out.write(json.dumps(doc, indent=1, ensure_ascii=False))
         out.write("\n")
         if plan.refusal or error:
             print(f"Refused: {plan.refusal or error}", file=sys.stderr)

@@ -177,9 +177,53 @@ class Skill:
 
     @property
     def key(self) -> str:
-        """Unique id inside one registry (a name can exist several times)."""
-        return f"{self.source.value}:{self.path or self.name}:{self.load_index}"
+        """Unique id inside one registry (a name can exist several times); kept until its parts change."""
+        cached = self.__dict__.get("_key")
+        if (cached is not None and cached[0] == self.load_index and cached[1] is self.path
+                and cached[2] is self.source and (self.path or cached[3] == self.name)):
+            return cached[4]
+        # str(Path) re-parses the path on first use: the loader leaves the text it read the file by
+        known = self.__dict__.get("_path_text")  # (path, its text)
+        shown = (known[1] if known is not None and known[0] is self.path else self.path) if self.path else self.name
+        key = f"{self.source.value}:{shown}:{self.load_index}"
+        self.__dict__["_key"] = (self.load_index, self.path, self.source, self.name, key)
+        return key
 
     @property
     def has_errors(self) -> bool:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def content_key(self) -> object:
+        """Changes when the body changes, without reading a body that is not held in memory."""
+        return hash(self.body)
+
+
+class FileBodySkill(Skill):
+    """A skill whose body stays on disk until something needs it (expansion, tokens, detail view).
+
+    The body is re-read from the file; when the file still has the (device, inode, size, mtime) it had at
+    the scan, the body is the text from the recorded offset on, byte for byte what the scan saw. When
+    the file changed since, its new body is parsed (`load_body` in load/skill_file.py)."""
+
+    _body_source: tuple | None = None
+
+    @property  # type: ignore[override]
+    def body(self) -> str:
+        text = self.__dict__.get("_body_text")
+        if text is None:
+            from .load.skill_file import load_body
+            text = load_body(self._body_source) if self._body_source is not None else ""
+        return text
+
+    @body.setter
+    def body(self, value: str | None) -> None:
+        if value is None:
+            self.__dict__.pop("_body_text", None)
+        else:
+            self.__dict__["_body_text"] = value
+
+    @property
+    def content_key(self) -> object:
+        text = self.__dict__.get("_body_text")
+        return hash(text) if text is not None else self._body_source

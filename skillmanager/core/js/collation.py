@@ -88,6 +88,15 @@ def _elements(ch: str) -> Elements:
 
 def locale_compare_key(text: str) -> tuple:
     """A key such that sorting by it orders strings as ``localeCompare`` does (ties keep input order)."""
+    if text.isascii() and text.isprintable():  # names: one table look-up per byte (same key, tested)
+        data = text.encode("ascii")
+        return (tuple(map(_ASCII_PRIMARY.__getitem__, data)), (_COMMON,) * len(data),
+                tuple(map(_ASCII_TERTIARY.__getitem__, data)))
+    return locale_compare_key_general(text)
+
+
+def locale_compare_key_general(text: str) -> tuple:
+    """locale_compare_key for any text (the reference the ASCII path is tested against)."""
     primary: list[float] = []
     secondary: list[int] = []
     tertiary: list[int] = []
@@ -97,3 +106,15 @@ def locale_compare_key(text: str) -> tuple:
         secondary.extend(s)
         tertiary.extend(t)
     return tuple(primary), tuple(secondary), tuple(tertiary)
+
+
+def _ascii_tables() -> tuple[dict[int, float], dict[int, int]]:
+    primary, tertiary = {}, {}
+    for code in range(0x20, 0x7F):
+        (p,), (s,), (t,) = _elements(chr(code))
+        assert s == _COMMON
+        primary[code], tertiary[code] = p, t
+    return primary, tertiary
+
+
+_ASCII_PRIMARY, _ASCII_TERTIARY = _ascii_tables()

@@ -226,6 +226,11 @@ def utf16_slice(s: str, n: int) -> str:
 
 def safe_for_output(s: str) -> str:
     """The text Node writes as UTF-8 (Buffer/stdout): each lone surrogate becomes U+FFFD."""
+    try:
+        s.encode("utf-8")  # no surrogate at all: the common case, checked in C
+        return s
+    except UnicodeEncodeError:
+        pass
     return _SURROGATE_RE.sub("\ufffd", _join_surrogate_pairs(s))
 
 

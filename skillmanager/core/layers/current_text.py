@@ -10,6 +10,7 @@ or Arabic conjunct. Then ``<`` and ``>`` become ``&lt;`` and ``&gt;``.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 
 import regex
@@ -29,6 +30,8 @@ _IGNORABLE_RANGES = ((0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x11
 _INVISIBLE_CLASS = ("\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Cn}\\u2028\\u2029"
                     + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _IGNORABLE_RANGES))
 _INVISIBLE_RUN = regex.compile(f"[{_INVISIBLE_CLASS}]+")
+# str.isprintable() is False for Cc Cf Cs Co Cn Zl Zp (and Zs but space); these are the printable rest
+_IGNORABLE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _IGNORABLE_RANGES) + "]")
 _JOINER_HINT = regex.compile("[\u200c\u200d\ufe0f\U000e007f]")
 _MAX_PROTECTED_LENGTH = 4096  # UTF-16 units; longer texts lose all joiners
 _LONE_SURROGATE = regex.compile("[\ud800-\udfff]")
@@ -115,6 +118,9 @@ def clean_listing_text(text: str) -> str:
     """A description or when_to_use as current Claude Code lists it."""
     if text.isascii() and text.isprintable() and "<" not in text and ">" not in text:
         return text
+    if text.isprintable() and _IGNORABLE.search(text) is None:  # nothing invisible (checked in C): no run to
+        # collapse, no escape sequence, no surrogate (tests/test_fast_paths.py checks every code point)
+        return text.replace("<", "&lt;").replace(">", "&gt;")
     cleaned = strip_escape_sequences(_LONE_SURROGATE.sub("\u200b", text))
     cleaned = _collapse_invisible(cleaned)
     return cleaned.replace("<", "&lt;").replace(">", "&gt;")

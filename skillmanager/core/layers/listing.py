@@ -290,8 +290,10 @@ def capped_description(text: str, cap: int) -> tuple[str, bool]:
     return text, False
 
 
-def shown_name(entry: ListingEntry, profile: Profile, all_entries: Sequence[ListingEntry]) -> str:
-    """current `rBn`: `name (display)` when the display name is a clean name resolving to this entry."""
+def shown_name(entry: ListingEntry, profile: Profile, all_entries: Sequence[ListingEntry],
+               index: "NameIndex | None" = None) -> str:
+    """current `rBn`: `name (display)` when the display name is a clean name resolving to this entry.
+    `index`: NameIndex(all_entries) built once by a caller that asks for many entries."""
     if not profile.supports(Feature.DISPLAY_NAME_IN_BRACKETS):
         return entry.name
     display = entry.display_name
@@ -299,7 +301,8 @@ def shown_name(entry: ListingEntry, profile: Profile, all_entries: Sequence[List
         return entry.name
     if len(display) > 256 or not _DISPLAY_NAME_OK.match(display):
         return entry.name
-    found = _resolve(display, all_entries)  # all_entries may hold other ListingEntry objects for the same skill
+    # all_entries may hold other ListingEntry objects for the same skill
+    found = index.resolve(display) if index is not None else _resolve(display, all_entries)
     if found is None or (found is not entry and (found.key is None or found.key != entry.key)):
         return entry.name
     return f"{entry.name} ({display})"
@@ -314,6 +317,21 @@ def _resolve(name: str, entries: Sequence[ListingEntry]) -> ListingEntry | None:
         if (candidate.display_name or candidate.name) == name:
             return candidate
     return None
+
+
+class NameIndex:
+    """`_resolve` over a fixed list in O(1): the first entry with each name, then with each display name."""
+
+    def __init__(self, entries: Sequence[ListingEntry]) -> None:
+        self.by_name: dict[str, ListingEntry] = {}
+        self.by_display: dict[str, ListingEntry] = {}
+        for candidate in entries:
+            self.by_name.setdefault(candidate.name, candidate)
+            self.by_display.setdefault(candidate.display_name or candidate.name, candidate)
+
+    def resolve(self, name: str) -> ListingEntry | None:
+        found = self.by_name.get(name)
+        return found if found is not None else self.by_display.get(name)
 
 
 def placeholder_text(entry: ListingEntry) -> str:
@@ -341,24 +359,41 @@ class _Row:
 def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
           all_entries: Sequence[ListingEntry]) -> list[_Row]:
     rows = []
+    index = None
     for entry in entries:
         if profile.supports(Feature.SKILL_OVERRIDES) and entry.force_name_only:  # `A$e(cmd) === "name-only"`
             text = f"- {entry.name}"
             width = entry_width(text, profile)
             rows.append(_Row(entry, entry.name, text, text, "", width, width, utf16_len(text), False, True))
             continue
-        name = shown_name(entry, profile, all_entries)
+        if index is None and entry.display_name and profile.supports(Feature.DISPLAY_NAME_IN_BRACKETS):
+            index = NameIndex(all_entries)
+        name = shown_name(entry, profile, all_entries, index)
         if entry.is_placeholder:
             name_only = f"- {name}"
             rows.append(_Row(entry, name, placeholder_text(entry), name_only, "", entry.bundled_width,
                              entry_width(name_only, profile), entry.bundled_length or 0, False))
             continue
-        desc, cut = capped_description(entry_description(entry, profile), cap)
-        full = f"- {name}: {desc}"
-        name_only = f"- {name}"
-        rows.append(_Row(entry, name, full, name_only, desc, entry_width(full, profile), entry_width(name_only, profile),
-                         _utf16_len(full), cut))
+        key = (id(_ROW_PROFILES.setdefault(id(profile), profile)), cap, name, entry.description, entry.when_to_use)
+        known = _ROW_TEXT.get(key)
+        if known is None:
+            desc, cut = capped_description(entry_description(entry, profile), cap)
+            full = f"- {name}: {desc}"
+            name_only = f"- {name}"
+            known = (full, name_only, desc, entry_width(full, profile), entry_width(name_only, profile),
+                     _utf16_len(full), cut)
+            if len(_ROW_TEXT) >= _ROW_TEXT_LIMIT:
+                _ROW_TEXT.clear()
+            _ROW_TEXT[key] = known
+        rows.append(_Row(entry, name, *known))
     return rows
+
+
+# A row's texts and sizes depend only on these inputs: rebuilding a listing (preview, live refresh, the
+# simulator's deltas) reuses them. Bounded: cleared when full.
+_ROW_TEXT: dict[tuple, tuple] = {}
+_ROW_PROFILES: dict[int, Profile] = {}  # keeps each keyed profile alive, so its id is never reused
+_ROW_TEXT_LIMIT = 200_000
 
 
 # --- the listing -------------------------------------------------------------------------------------
@@ -382,9 +417,10 @@ def build_listing(skills_or_registry: Any, profile: Profile | None = None, *, mo
             context_window = getattr(workspace, "context_window", None)
         if budget is None:
             budget = getattr(workspace, "budget", None)
-        entries = entries_from_registry(registry, profile)
+        adapted: dict[int, ListingEntry] = {}  # one entry per skill, shared by both lists
+        entries = entries_from_registry(registry, profile, adapted=adapted)
         if all_entries is None:
-            all_entries = entries_from_registry(registry, profile, listed_only=False)
+            all_entries = entries_from_registry(registry, profile, listed_only=False, adapted=adapted)
     facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings)
     return format_listing(entries, profile, facts, settings=settings, all_entries=all_entries, model=model)
 
@@ -636,7 +672,7 @@ def entry_from_skill(skill: Any, *, score: float = 0.0) -> ListingEntry:
 
 
 def entries_from_registry(registry: Any, profile: Profile | None = None, *,
-                          listed_only: bool = True) -> list[ListingEntry]:
+                          listed_only: bool = True, adapted: dict[int, ListingEntry] | None = None) -> list[ListingEntry]:
     """Listable skills of a Registry in load order (`listed_only=False`: every command names resolve against):
     `state.listed` FULL or NAME_ONLY, active (conditional
     skills wait for a matching file), not a realpath duplicate; shadowed copies only where the profile
@@ -649,6 +685,8 @@ def entries_from_registry(registry: Any, profile: Profile | None = None, *,
         loaded = [s for s in registry.skills if s.state.active and s.state.duplicate_of is None]
         if profile.supports(Feature.SKILL_TOOL_ONE_COMMAND_PER_NAME):
             loaded = model_command_list(loaded)
+        if adapted is not None:
+            return [adapted.get(id(s)) or adapted.setdefault(id(s), entry_from_skill(s)) for s in loaded]
         return [entry_from_skill(s) for s in loaded]
     out = []
     for skill in registry.skills:
@@ -658,7 +696,10 @@ def entries_from_registry(registry: Any, profile: Profile | None = None, *,
                 continue
             if state.shadowed_by is not None and not profile.supports(Feature.LISTING_KEEPS_EVERY_COPY):
                 continue
-        out.append(entry_from_skill(skill))
+        entry = entry_from_skill(skill)
+        if adapted is not None:
+            adapted[id(skill)] = entry
+        out.append(entry)
     return out
 
 

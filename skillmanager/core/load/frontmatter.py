@@ -155,7 +155,13 @@ def description_from_body(body: str, default: str) -> str:
     """`extractDescriptionFromMarkdown`: first non-empty line, `#` heading marks stripped, 100-char cap."""
     from ..js.textwidth import utf16_len, utf16_slice
 
-    for line in body.split("\n"):
+    start = 0
+    while start <= len(body):  # line by line up to the first non-blank one (bodies are long)
+        end = body.find("\n", start)
+        if end < 0:
+            end = len(body)
+        line = body[start:end]
+        start = end + 1
         trimmed = js_trim(line)
         if trimmed:
             heading = re.match(rf"^#+[{JS_WS}]+({_JS_DOT}+)$", trimmed)

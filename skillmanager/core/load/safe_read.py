@@ -20,11 +20,13 @@ class ReadResult:
     size: int = 0
     truncated: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    stat: os.stat_result | None = None  # fstat of the open file (the parse cache's key)
 
 
 # Settings, manifests, MCP and scenario files are small JSON; anything bigger is refused, not slurped.
 MAX_JSON_BYTES = 64 * 1024 * 1024
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class NotRegularFileError(OSError):
@@ -84,17 +86,42 @@ def read_regular_bytes(path, *, max_bytes: int = MAX_JSON_BYTES) -> bytes:
     return data
 
 
-def read_text_file(path: Path, *, max_bytes: int = MAX_SKILL_BYTES) -> ReadResult:
-    """UTF-8 text as Node's `readFile(…, 'utf-8')` gives it (invalid bytes → U+FFFD, BOM kept)."""
+def _read_more(fd: int, data: bytes, limit: int) -> bytes:
+    """Keep reading until `limit` bytes or end of file."""
+    chunks, got = [data], len(data)
+    while got < limit:
+        chunk = os.read(fd, limit - got)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def read_text_file(path: Path, *, max_bytes: int = MAX_SKILL_BYTES, known: os.stat_result | None = None) -> ReadResult:
+    """UTF-8 text as Node's `readFile(…, 'utf-8')` gives it (invalid bytes → U+FFFD, BOM kept).
+    `known`: a stat of `path` the caller just made and found regular (saves the pre-open stat)."""
     try:
-        with open_regular(path) as handle:
-            size = os.fstat(handle.fileno()).st_size
-            # read(n) reserves n bytes up front: ask for what fstat promises (+1 to notice growth),
-            # then top up for files that grew or report size 0 (/proc, FIFOs)
+        if known is None:
+            check_regular(path)
+        # raw descriptor: open, fstat, read, close and nothing else (a file object adds an fstat, an
+        # ioctl and a seek per file)
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+        try:
+            st = os.fstat(fd)
+            if _stat.S_ISDIR(st.st_mode):  # swapped after the stat check
+                raise IsADirectoryError(21, "Is a directory", os.fsdecode(path))
+            if not _stat.S_ISREG(st.st_mode):
+                raise NotRegularFileError(0, f"{special_file_kind(st.st_mode) or 'a directory'}, not a regular file",
+                                          os.fsdecode(path))
+            size = st.st_size
+            # ask for what fstat promises (+1 to notice growth), then top up for files that grew
             want = size + 1 if 0 < size <= max_bytes else max_bytes + 1
-            data = handle.read(want)
-            if len(data) == want and want < max_bytes + 1:
-                data += handle.read(max_bytes + 1 - want)
+            data = os.read(fd, want)
+            if len(data) != size or len(data) == want:  # short read, growth, or a size-0 special file
+                data = _read_more(fd, data, want if len(data) < want else max_bytes + 1)
+        finally:
+            os.close(fd)
     except PermissionError as error:
         return ReadResult(None, diagnostics=[Diagnostic(
             Severity.ERROR, "unreadable", f"Cannot read this file: permission denied ({error.strerror or error}).", path)])
@@ -110,7 +137,7 @@ def read_text_file(path: Path, *, max_bytes: int = MAX_SKILL_BYTES) -> ReadResul
         code = "symlink-loop" if getattr(error, "errno", None) == 40 else "unreadable"
         reason = "symbolic link loop" if code == "symlink-loop" else (error.strerror or str(error))
         return ReadResult(None, diagnostics=[Diagnostic(Severity.ERROR, code, f"Cannot read this file: {reason}.", path)])
-    result = ReadResult(None, size=max(size, len(data)))
+    result = ReadResult(None, size=max(size, len(data)), stat=st)
     if len(data) > max_bytes:
         data = data[:max_bytes]
         result.truncated = True

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import os
 import re
+import stat as _stat
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .frontmatter import description_from_body, parse_boolean, parse_document
-from ..model import Diagnostic, Severity, Skill, SkillKind, SourceKind
+from ..model import Diagnostic, FileBodySkill, Severity, Skill, SkillKind, SourceKind
+from . import parse_cache
 from ..versions.features import Feature
 from ..versions.profiles import Profile
 from .safe_read import read_text_file
@@ -62,40 +64,117 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     Claude Code skips a skill whose file it cannot read (loadSkillsDir.ts: `readFile` fails → `return null`),
     so no Skill is made; the reasons go to `skipped` (the workspace's diagnostics) so the user sees them.
     `path_text` is `str(path)` when the caller already has it: reading by string skips pathlib's
-    parsing on the hot path; diagnostics still name `path`."""
+    parsing on the hot path; diagnostics still name `path`. A file read from disk gives a FileBodySkill
+    (body re-read on demand); with an active parse cache (parse_cache.using) an unchanged file is not
+    read at all."""
+    options = dict(name=name, kind=kind, source=source, profile=profile, source_root=source_root, path=path,
+                   skill_dir=skill_dir, fallback_label=fallback_label, plugin=plugin, scope_dir=scope_dir,
+                   allow_paths=allow_paths, display_names=display_names)
+    if text is not None:
+        doc = parse_document(text, strip_bom=profile.supports(Feature.STRIPS_BOM), path=path,
+                             unique_keys=not profile.supports(Feature.YAML_LAST_KEY_WINS))
+        return skill_from_document(doc.front_matter, doc.body, diagnostics=list(doc.diagnostics),
+                                   size=len(text.encode("utf-8", errors="replace")), **options)
+    where = path_text or os.fspath(path)
+    cache = parse_cache.active()
+    known = None
+    if cache is not None:
+        try:
+            known = os.stat(where)
+        except OSError:
+            known = None
+        if known is not None and _stat.S_ISREG(known.st_mode):
+            payload = cache.get(where, parse_cache.stat_key(known))
+            if payload is not None:
+                skill = _skill_from_payload(payload, where, known, options)
+                if skill is not None:
+                    return skill
+        else:
+            known = None
+    result = read_text_file(where, known=known)  # type: ignore[arg-type]
     diagnostics: list[Diagnostic] = []
-    size = 0
-    if text is None:
-        result = read_text_file(path_text or path)  # type: ignore[arg-type]
-        if result.text is None and not os.path.lexists(path_text or path):
-            return None
-        if result.diagnostics:
-            diagnostics.extend(replace(d, path=path) if d.path is not path else d for d in result.diagnostics)
-        size = result.size
-        if result.text is None:
-            if skipped is not None:
-                skipped.extend(diagnostics)
-                skipped.append(Diagnostic(Severity.WARNING, "skill-skipped",
-                                          f"Claude Code cannot read this file, so it skips the {kind} {name!r}.", path))
-            return None
-        text = result.text
-    else:
-        size = len(text.encode("utf-8", errors="replace"))
-    doc = parse_document(text, strip_bom=profile.supports(Feature.STRIPS_BOM), path=path,
-                         unique_keys=not profile.supports(Feature.YAML_LAST_KEY_WINS))
+    if result.text is None and not os.path.lexists(where):
+        return None
+    if result.diagnostics:
+        diagnostics.extend(replace(d, path=path) if d.path is not path else d for d in result.diagnostics)
+    if result.text is None:
+        if skipped is not None:
+            skipped.extend(diagnostics)
+            skipped.append(Diagnostic(Severity.WARNING, "skill-skipped",
+                                      f"Claude Code cannot read this file, so it skips the {kind} {name!r}.", path))
+        return None
+    text = result.text
+    doc = parse_document(text, strip_bom=profile.supports(Feature.STRIPS_BOM), path=path, unique_keys=not profile.supports(Feature.YAML_LAST_KEY_WINS))
     diagnostics.extend(doc.diagnostics)
-    return skill_from_document(doc.front_matter, doc.body, name=name, kind=kind, source=source, profile=profile,
-                               source_root=source_root, path=path, skill_dir=skill_dir,
-                               fallback_label=fallback_label, plugin=plugin, scope_dir=scope_dir,
-                               allow_paths=allow_paths, display_names=display_names,
-                               diagnostics=diagnostics, size=size)
+    body_start = len(text) - len(doc.body)
+    parse_diagnostics = [[d.severity.value, d.code, d.message, d.line] for d in diagnostics]  # before the field rules add theirs
+    skill = skill_from_document(doc.front_matter, doc.body, diagnostics=diagnostics, size=result.size,
+                                skill_class=FileBodySkill, **options)
+    skill.__dict__["_path_text"] = (path, where)  # == str(path), without pathlib's parsing (Skill.key)
+    if result.stat is not None:
+        key = parse_cache.stat_key(result.stat)
+        skill._body_source = (where, key, body_start, profile.supports(Feature.STRIPS_BOM), not profile.supports(Feature.YAML_LAST_KEY_WINS))
+        skill.body = None  # dropped: re-read on demand
+        if cache is not None:
+            cache.put(where, key, {
+                "fm": doc.front_matter, "bs": body_start, "sz": result.size,
+                "bd": _body_line(doc.body) if skill.description_from_body else None,
+                "dg": parse_diagnostics})
+    return skill
 
 
-def skill_from_document(front_matter: dict[str, Any], body: str, *, name: str, kind: SkillKind, source: SourceKind,
-                        profile: Profile, source_root: Path | None, path: Path | None, skill_dir: Path | None,
-                        fallback_label: str, plugin: str | None = None, scope_dir: Path | None = None,
-                        allow_paths: bool = True, display_names: bool = True,
-                        diagnostics: list[Diagnostic] | None = None, size: int = 0) -> Skill:
+_NO_LINE = "\x00no line"
+
+
+def _body_line(body: str) -> str | None:
+    """The body's part of the description fallback, independent of the fallback label."""
+    line = description_from_body(body, _NO_LINE)
+    return None if line == _NO_LINE else line
+
+
+def _skill_from_payload(payload: dict, where: str, known: os.stat_result, options: dict) -> Skill | None:
+    try:
+        diagnostics = [Diagnostic(Severity(sev), code, message, options["path"], line)
+                       for sev, code, message, line in payload["dg"]]
+        front_matter = payload["fm"]
+        if not isinstance(front_matter, dict):
+            return None
+        profile = options["profile"]
+        key = parse_cache.stat_key(known)
+        skill = skill_from_document(front_matter, None, diagnostics=diagnostics, size=payload["sz"],
+                                    skill_class=FileBodySkill, body_line=payload["bd"], **options)
+        skill._body_source = (where, key, int(payload["bs"]), profile.supports(Feature.STRIPS_BOM), not profile.supports(Feature.YAML_LAST_KEY_WINS))
+        skill.__dict__["_path_text"] = (options["path"], where)
+        return skill
+    except (KeyError, TypeError, ValueError):
+        return None  # a malformed entry: read the file instead
+
+
+def load_body(source: tuple) -> str:
+    """The body of a FileBodySkill: the text from the recorded offset when the file is unchanged,
+    else the body of the file as it is now (parsed with the same rules)."""
+    where, key, body_start, strip_bom, unique_keys = source
+    try:
+        known = os.stat(where)
+    except OSError:
+        return ""
+    if not _stat.S_ISREG(known.st_mode):
+        return ""
+    result = read_text_file(where, known=known)  # type: ignore[arg-type]
+    if result.text is None:
+        return ""
+    if result.stat is not None and parse_cache.stat_key(result.stat)[:4] == tuple(key[:4]):
+        return result.text[body_start:]
+    return parse_document(result.text, strip_bom=strip_bom, unique_keys=unique_keys).body
+
+
+def skill_from_document(front_matter: dict[str, Any], body: str | None, *, name: str, kind: SkillKind,
+                        source: SourceKind, profile: Profile, source_root: Path | None, path: Path | None,
+                        skill_dir: Path | None, fallback_label: str, plugin: str | None = None,
+                        scope_dir: Path | None = None, allow_paths: bool = True, display_names: bool = True,
+                        diagnostics: list[Diagnostic] | None = None, size: int = 0,
+                        skill_class: type[Skill] = Skill, body_line: str | None = None) -> Skill:
+    """`body=None` (a cached parse): `body_line` is the body's first-line description, if it has one."""
     fm = front_matter
     lenient = profile.supports(Feature.LENIENT_BOOLEANS)
     given = coerce_description(fm.get("description"))
@@ -103,7 +182,12 @@ def skill_from_document(front_matter: dict[str, Any], body: str, *, name: str, k
         (diagnostics if diagnostics is not None else []).append(Diagnostic(
             Severity.WARNING, "description-not-text",
             "The description is a list or mapping; Claude Code ignores it and uses the first body line.", path))
-    description = given if given is not None else description_from_body(body, fallback_label)
+    if given is not None:
+        description = given
+    elif body is not None:
+        description = description_from_body(body, fallback_label)
+    else:
+        description = body_line if body_line is not None else fallback_label
     if given is None and profile.supports(Feature.FALLBACK_DESCRIPTION_LONE_SURROGATE_TO_SPACE):
         # 2.1.332: a lone surrogate left by the 97-unit fallback cut arrives as a space (probe-text surr-94/96,
         # fuzz-reg seed 30); the listing's per-entry cap later gives U+FFFD instead (parse-edges emoji-cap).
@@ -111,7 +195,7 @@ def skill_from_document(front_matter: dict[str, Any], body: str, *, name: str, k
     when = fm.get("when_to_use")
     user_inv_raw = fm.get("user-invocable")  # present-but-null counts as false, as in Claude Code
     display = js_string(fm["name"]) if display_names and fm.get("name") is not None else None
-    skill = Skill(
+    skill = skill_class(
         name=name, kind=kind, source=source, source_root=source_root, path=path, skill_dir=skill_dir,
         front_matter=fm, body=body, description=description, description_from_body=given is None,
         when_to_use=when if isinstance(when, str) else (js_string(when) if when is not None else None),

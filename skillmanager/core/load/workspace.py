@@ -54,6 +54,7 @@ class Workspace:
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     context_window: int | None = None
     budget: int | None = None
+    use_parse_cache: bool = False  # read SKILL.md through the persistent parse cache (load/parse_cache.py)
 
     @classmethod
     def create(cls, *, home: str | Path | None = None, cwd: str | Path | None = None,

@@ -9,6 +9,7 @@ stringified.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any
@@ -226,41 +227,180 @@ def _to_js(value: Any) -> Any:
     return value
 
 
-# Fast path for front matter made only of `key: plain text` lines (most SKILL.md files). It accepts
-# only a subset where the YAML result is certain: every line is empty or `key: value` / `key:` at
-# column 0; keys are short identifiers that resolve to strings; values are single-line plain scalars
-# that cannot be anything but the same text (no `#`, `:`, quotes or other indicators up front, no
+# Fast path for the front matter real SKILL.md files have. It accepts only a subset where the YAML result
+# is certain: `key: value` / `key:` lines at column 0, optionally one indented block (a flat mapping or a
+# list) after a `key:`; keys are short identifiers that resolve to strings; plain values are single-line
+# scalars that cannot be anything but the same text (no `#`, `:`, quotes or other indicators up front, no
 # tabs or edge spaces, no line-break or control characters as YAML/libyaml define them) and that no
-# core-schema resolver turns into null/bool/int/float. Anything else goes to the full loader, so the
-# result is identical by construction (tests/test_fast_paths.py checks it on generated and real files).
+# core-schema resolver turns into null/bool/int/float; quoted values have no escapes; flow lists hold
+# simple words. Anything else goes to the full loader, so the result is identical by construction
+# (tests/test_fast_paths.py checks it on generated and real files).
 _PLAIN_MID = "\x20-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
 _PLAIN_LAST = "\x21-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
 _PLAIN_FIRST = "\x24\x28-\x29\x2b\x2e-\x39\x3b-\x3d\x41-\x5a\x5c\x5e-\x5f\x61-\x7a\x7e" \
     "\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
-_SIMPLE_LINE = re.compile(
-    rf"([A-Za-z_][A-Za-z0-9_-]{{0,127}}):(?: ([{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?))?")
 _RESOLVED = re.compile("|".join(f"(?:{pattern})" for _, pattern, _ in _RESOLVERS))
 _RESOLVER_FIRST = frozenset(ch for _, _, first in _RESOLVERS for ch in first if ch)  # as PyYAML's resolve()
 _NON_STRING_KEYS = frozenset(("null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"))
 
 
 def load_simple_mapping(text: str) -> dict[str, Any] | None:
-    """The mapping `load_yaml12(text)` returns when `text` is in the simple subset, else None."""
+    """The mapping `load_yaml12(text)` returns when `text` is in the common subset, else None.
+
+    Top-level lines are `key: value` or `key:`; a value is a plain scalar (rules above), a one-line quoted
+    scalar without escapes ("…" with no backslash or double quote inside, '…' with no single quote inside),
+    or a flow sequence of simple words (`[a, b]`). A `key:` line may be followed by a block indented by
+    the same number of spaces on every line: `sub: value` lines (a mapping) or `- value` lines (a list).
+    Anything else, including comments, deeper nesting, continuation lines and duplicate keys, is None."""
     out: dict[str, Any] = {}
-    match_line = _SIMPLE_LINE.fullmatch
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    i, count = 0, len(lines)
+    while i < count:
+        line = lines[i]
+        i += 1
         if not line:
             continue
-        match = match_line(line)
-        if match is None:
+        parsed = _key_value(line)
+        if parsed is None:
             return None
-        key, value = match.groups()
-        if key in out or key in _NON_STRING_KEYS:
+        key, value = parsed
+        if key in out:
             return None
-        if value is not None and value[0] in _RESOLVER_FIRST and _RESOLVED.fullmatch(value):
-            return None
+        if value is _EMPTY:
+            block_end = i
+            while block_end < count and (lines[block_end][:1] == " " or not lines[block_end]):
+                block_end += 1
+            while block_end > i and not lines[block_end - 1]:  # blank lines after the block are not in it
+                block_end -= 1
+            if block_end > i:
+                value = _block(lines[i:block_end])
+                if value is None:
+                    return None
+                i = block_end
+            else:
+                value = None
         out[key] = value
     return out or None
+
+
+_EMPTY = object()  # `key:` with nothing after the colon
+
+
+def _key_value(line: str) -> tuple[str, Any] | None:
+    colon = line.find(":")
+    if colon <= 0:
+        return None
+    key = line[:colon]
+    if not _key_ok(key):
+        return None
+    rest = line[colon + 1:]
+    if not rest:
+        return key, _EMPTY
+    if rest[0] != " " or len(rest) < 2:
+        return None
+    value = _scalar_or_flow(rest[1:])
+    return None if value is None else (key, value)
+
+
+def _key_ok(key: str) -> bool:
+    return (len(key) <= 128 and key.isascii() and (key[0].isalpha() or key[0] == "_")
+            and key.replace("-", "_").replace("_", "a").isalnum() and key not in _NON_STRING_KEYS)
+
+
+def _scalar_or_flow(value: str) -> Any:
+    """A one-line value in the subset (str or list of str), or None when outside it."""
+    first = value[0]
+    if first == '"':
+        inner = value[1:-1]
+        if len(value) < 2 or value[-1] != '"' or '"' in inner or "\\" in inner or not _printable(inner):
+            return None
+        return inner
+    if first == "'":
+        inner = value[1:-1]
+        if len(value) < 2 or value[-1] != "'" or "'" in inner or not _printable(inner):
+            return None
+        return inner
+    if first == "[":
+        return _flow_words(value)
+    if _plain_line().fullmatch(value) is None:
+        return None
+    if value[0] in _RESOLVER_FIRST and _RESOLVED.fullmatch(value):
+        return None
+    return value
+
+
+def _printable(inner: str) -> bool:
+    """No character PyYAML refuses, reads as a break or swaps for a stand-in (no tabs either)."""
+    if inner.isascii():
+        return inner.isprintable()
+    return _quoted_unsafe().search(inner) is None
+
+
+def _flow_words(value: str) -> list[str] | None:
+    if value[-1] != "]":
+        return None
+    inner = value[1:-1].strip(" ")
+    if not inner:
+        return []
+    items = [item.strip(" ") for item in inner.split(",")]
+    for item in items:
+        if not item or not _flow_word_ok(item):
+            return None
+    return items
+
+
+def _flow_word_ok(item: str) -> bool:
+    if not (item.isascii() and (item[0].isalnum() or item[0] == "_")):
+        return False
+    if not item.replace("-", "a").replace("_", "a").replace(".", "a").replace("/", "a").isalnum():
+        return False
+    return not (item[0] in _RESOLVER_FIRST and _RESOLVED.fullmatch(item))
+
+
+def _block(lines: list[str]) -> Any:
+    """The indented block after `key:`: every non-empty line at one indent, all `- v` or all `k: v`."""
+    indent = None
+    items: list[Any] = []
+    mapping: dict[str, Any] = {}
+    for line in lines:
+        if not line:
+            continue
+        stripped = line.lstrip(" ")
+        width = len(line) - len(stripped)
+        if indent is None:
+            indent = width
+        if width != indent or not stripped:
+            return None
+        if stripped.startswith("- "):
+            if mapping or len(stripped) < 3:
+                return None
+            value = _scalar_or_flow(stripped[2:])
+            if value is None or isinstance(value, list):
+                return None
+            items.append(value)
+            continue
+        if items:
+            return None
+        parsed = _key_value(stripped)
+        if parsed is None or parsed[1] is _EMPTY or parsed[0] in mapping:
+            return None
+        mapping[parsed[0]] = parsed[1]
+    if items:
+        return items
+    return mapping or None
+
+
+@functools.cache
+def _plain_line() -> re.Pattern:
+    return re.compile(rf"[{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?")
+
+
+@functools.cache
+def _quoted_unsafe() -> re.Pattern:
+    return re.compile(f"[^{_QUOTED_OK}]")
+
+
+_QUOTED_OK = "\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
 
 
 def load_yaml12(text: str, *, unique_keys: bool = True) -> Any:

@@ -388,6 +388,20 @@ class PathMatcher:
     def matches(self, rel_path: str) -> bool:
         return self.match(rel_path) is not None
 
+    def match_chain(self, chain: list[str]) -> str | None:
+        """`match(path)` for a path already found testable, given as `path_chain(path)`: many matchers
+        testing one path share the validation and the parent strings (the simulator's per-step check)."""
+        parent: _Rule | None = None
+        cache = self._cache
+        for level in chain:
+            if level in cache:
+                result = cache[level]
+            else:
+                result = parent if parent is not None else self._test(level)
+                cache[level] = result
+            parent = result
+        return parent.pattern if parent is not None else None
+
     def match_file(self, file_path: str, cwd: str) -> str | None:
         """cli.js UL6(): absolute paths are made relative to ``cwd`` first."""
         return self.match(relative_to_cwd(file_path, cwd))
@@ -420,6 +434,17 @@ class PathMatcher:
             ignored, unignored = not neg, neg
             matched = None if neg else rule
         return matched if ignored else None
+
+
+def path_chain(rel_path: str) -> list[str] | None:
+    """The levels `PathMatcher._walk` decides top-down (each parent dir with a trailing `/`, then the path),
+    or None where `match` returns None without testing (see PathMatcher.match)."""
+    if not rel_path or rel_path.startswith("..") or posixpath.isabs(rel_path) or os.path.isabs(rel_path):
+        return None
+    if re.match(r"\.{0,2}/|\.{1,2}\Z", rel_path):
+        return None
+    slices = [s for s in rel_path.split("/") if s]
+    return ["/".join(slices[:i]) + "/" for i in range(1, len(slices))] + [rel_path]
 
 
 def relative_to_cwd(file_path: str, cwd: str) -> str:

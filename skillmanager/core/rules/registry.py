@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..load import parse_cache
 from ..load.mcp import load_mcp_skills
 from ..model import Diagnostic, Invoker, Listed, SettingDecision, Skill, SourceKind, SkillKind
 from ..load.plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
@@ -175,6 +176,10 @@ def load_registry(workspace: Workspace, progress: Callable[[str], None] | None =
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
+        if getattr(workspace, "use_parse_cache", False) and parse_cache.active() is None:
+            cache = parse_cache.ParseCache.open(workspace.rules, parse_cache.app_cache_dir(workspace.env))
+            with parse_cache.using(cache):
+                return _load_registry(workspace, progress)
         return _load_registry(workspace, progress)
     finally:
         if gc_was_enabled:

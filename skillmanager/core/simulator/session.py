@@ -27,6 +27,7 @@ from ..versions.features import Feature
 from ..load.safe_read import read_regular_bytes
 from .session_text import ModelText, render_current, render_legacy
 from ..load.sources import load_skills_dir
+from ..rules.path_patterns import path_chain
 
 TRIGGER_OPS = ("Read", "Edit", "Write")
 QUIET_OPS = ("Bash", "Grep", "Glob")
@@ -214,6 +215,8 @@ class Session:
         self._dynamic_dir: dict[int, str] = {}  # id(skill) -> holder dir relative to the cwd
         self._dynamic_by_name: dict[str, list[_Dynamic]] = {}
         self._offers: dict[str, list[_Offer]] = {}  # current: bare name -> how its copies are offered
+        self._groups: dict[str, _GroupState] = {}  # current: where each name's offering stands (_offer_group)
+        self._sort_keys: dict[int, tuple] = {}  # id(skill) -> its offer sort key, computed once
         self._legacy_map: dict[str, Skill] = {}  # legacy dynamicSkills Map (insertion-ordered)
         self._legacy_sent: set[str] = set(self.initial_sent)
         self._current_sent: dict[str, tuple] = {}  # name -> entry_key sent in a later turn
@@ -334,8 +337,11 @@ class Session:
     def _activate(self, rel_path: str) -> list[Activation]:
         """activateConditionalSkillsForPaths: every pending skill whose patterns match, in Map order."""
         out = []
+        chain = path_chain(rel_path)  # validated and split once for every pending skill
+        if chain is None:
+            return out
         for name, skill in list(self._pending.items()):
-            pattern = self._matchers[name](rel_path)
+            pattern = self._matchers[name](chain)
             if pattern is None:
                 continue
             repeat = name in self._activated
@@ -435,11 +441,19 @@ class Session:
                 self._dynamic.append(d)
                 self._dynamic_by_name.setdefault(s.name, []).append(d)
                 affected.add(s.name)
-        # only the name groups touched now can change how they are offered
-        previous: list[_Offer] = [o for name in affected for o in self._offers.get(name, [])]
+        # only the name groups touched now can change how they are offered; a group whose copies are all
+        # scoped already only gains the new copies (its earlier offers cannot change): those are merged in
+        activated_names = {a.skill.name for a in activations}
+        previous: list[_Offer] = []
         offered: list[_Offer] = []
         notes: dict[int, list[Clash]] = {}
         for name in affected:
+            more = None if name in activated_names else self._offer_more(name, notes)
+            if more is not None:
+                self._offers[name].extend(more)
+                offered.extend(more)
+                continue
+            previous.extend(self._offers.get(name, []))
             group = self._offer_group(name, notes)
             self._offers[name] = group
             offered.extend(group)
@@ -451,7 +465,7 @@ class Session:
         # (`src:both` < `src/api:both`, sim-two-levels; cwd-level `shared` < `core:shared`, fuzz-sim-112), then
         # plain path order: `libs:alpha` < `services:alpha`, `apps/web/web:gamma` < `services:gamma`, and an
         # --add-dir copy `WORK/extra` < `WORK/home/proj/apps/cli` (fuzz-sim-218/220: `extra:beta` < `apps/cli:beta`)
-        offered.sort(key=lambda o: (locale_compare_key(o.skill.name), locale_compare_key(str(o.skill.path or ""))))
+        offered.sort(key=self._offer_sort_key)
         offered_name = {id(o.skill): o.name for o in offered}
         for a in activations:
             a.listed_as = offered_name.get(id(a.skill))
@@ -516,24 +530,52 @@ class Session:
             else:
                 out.append(_Offer(name, activated, None, 0, scoped=False, unscoped_exists=False))
                 emitted.add(name)
+        group = _GroupState(self._activated.get(name), len(self._dynamic_by_name.get(name, [])),
+                            emitted, unscoped_exists, startup_clash, owner,
+                            stable=unscoped_exists or len(copies) > 1)
         for d in copies:
-            s = d.skill
             if not unscoped_exists and len(copies) <= 1:
-                out.append(_Offer(name, s, d.rel_dir, d.depth, scoped=False, unscoped_exists=False))
+                out.append(_Offer(name, d.skill, d.rel_dir, d.depth, scoped=False, unscoped_exists=False))
                 emitted.add(name)
                 continue
-            scoped = f"{d.rel_dir}:{name}"
-            if scoped in self.base_names or scoped in emitted:
-                notes.setdefault(id(s), []).append(Clash(name, s, "dropped", None,
-                                                         f"{scoped} is not offered: another skill has that name"))
-                continue
-            out.append(_Offer(scoped, s, d.rel_dir, d.depth, scoped=True, unscoped_exists=unscoped_exists))
-            emitted.add(scoped)
-            why = ("a start-up skill has the name; the bare name keeps resolving to it" if startup_clash
-                   else "an activated paths: skill has the name; the bare name resolves to it" if unscoped_exists
-                   else "another nested dir has a skill of that name; every copy is scoped")
-            notes.setdefault(id(s), []).append(Clash(name, s, "scoped", owner, f"offered as {scoped}: {why}"))
+            self._offer_scoped(name, d, group, notes, out)
+        self._groups[name] = group
         return out
+
+    def _offer_more(self, name: str, notes: dict[int, list[Clash]]) -> list["_Offer"] | None:
+        """The offers of the copies of `name` found since its group was last worked out, when its earlier
+        offers cannot change (every copy is scoped and nothing was activated since); else None."""
+        group = self._groups.get(name)
+        copies = self._dynamic_by_name.get(name, [])
+        if group is None or not group.stable or group.activated is not self._activated.get(name):
+            return None
+        out: list[_Offer] = []
+        for d in copies[group.done:]:
+            self._offer_scoped(name, d, group, notes, out)
+        group.done = len(copies)
+        return out
+
+    def _offer_scoped(self, name: str, d: "_Dynamic", group: "_GroupState", notes: dict[int, list[Clash]],
+                      out: list["_Offer"]) -> None:
+        s = d.skill
+        scoped = f"{d.rel_dir}:{name}"
+        if scoped in self.base_names or scoped in group.emitted:
+            notes.setdefault(id(s), []).append(Clash(name, s, "dropped", None,
+                                                     f"{scoped} is not offered: another skill has that name"))
+            return
+        out.append(_Offer(scoped, s, d.rel_dir, d.depth, scoped=True, unscoped_exists=group.unscoped_exists))
+        group.emitted.add(scoped)
+        why = ("a start-up skill has the name; the bare name keeps resolving to it" if group.startup_clash
+               else "an activated paths: skill has the name; the bare name resolves to it" if group.unscoped_exists
+               else "another nested dir has a skill of that name; every copy is scoped")
+        notes.setdefault(id(s), []).append(Clash(name, s, "scoped", group.owner, f"offered as {scoped}: {why}"))
+
+    def _offer_sort_key(self, offer: "_Offer") -> tuple:
+        key = self._sort_keys.get(id(offer.skill))
+        if key is None:
+            key = (locale_compare_key(offer.skill.name), locale_compare_key(str(offer.skill.path or "")))
+            self._sort_keys[id(offer.skill)] = key
+        return key
 
     def _activation_label(self, skill: Skill) -> str | None:
         """The dir label current gives an activated `paths:` skill (binary `VXs`/`HDn`): None (offered bare,
@@ -636,6 +678,19 @@ class Scenario:
 
 # -- helpers -------------------------------------------------------------------------------------------
 
+@dataclass
+class _GroupState:
+    """Where the offering of one bare name stands after _offer_group (current)."""
+
+    activated: Skill | None  # self._activated[name] when worked out
+    done: int  # copies in _dynamic_by_name[name] already offered
+    emitted: set[str]
+    unscoped_exists: bool
+    startup_clash: bool
+    owner: Skill | None
+    stable: bool  # every later copy is offered scoped without changing the earlier offers
+
+
 def _listable(skill: Skill) -> bool:
     """getSkillToolCommands: model-invocable prompt commands (disable-model-invocation hides)."""
     return not skill.disable_model_invocation
@@ -650,11 +705,11 @@ def _readdir_order(skills_dir: str) -> list[str]:
         return []
 
 
-def _make_matcher(patterns: list[str]) -> Callable[[str], str | None]:
+def _make_matcher(patterns: list[str]) -> Callable[[list[str]], str | None]:
     from ..rules.path_patterns import PathMatcher  # the `ignore`-package semantics (written by another module)
 
     matcher = PathMatcher(patterns)
-    return matcher.match
+    return matcher.match_chain
 
 
 def _default_ignore_factory() -> Callable[[str], Callable[[str, bool], Any]]:

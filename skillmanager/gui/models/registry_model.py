@@ -46,6 +46,10 @@ class Column(enum.IntEnum):
     Tokens = 3
 
 
+_COLUMNS = len(Column)
+_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
 HEADERS = {Column.Name: "Skill", Column.State: "State", Column.Checks: "Checks", Column.Tokens: "Tokens"}
 HEADER_TIPS = {Column.Name: "Skills by source, in the order Claude Code resolves them",
                Column.State: "What Claude sees of the skill",
@@ -91,7 +95,7 @@ def _renumber(parent: TreeItem, start: int = 0) -> None:
 def _fingerprint(skill: Skill) -> tuple:
     """What a row shows or a panel reads; equal fingerprints mean no dataChanged is needed."""
     state = skill.state
-    return (skill.description, skill.when_to_use, skill.size_bytes, hash(skill.body), len(skill.diagnostics),
+    return (skill.description, skill.when_to_use, skill.size_bytes, skill.content_key, len(skill.diagnostics),
             state.listed, state.invocable_by, state.active, state.shadowed_by is None, state.duplicate_of is None,
             len(state.decided_by), skill.disable_model_invocation, skill.user_invocable)
 
@@ -116,7 +120,8 @@ class RegistryModel(QAbstractItemModel):
         return index.internalPointer() if index.isValid() else self._root
 
     def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
-        if column < 0 or column >= len(Column) or row < 0:
+        # called for every visible row at every layout: constants only, no enum arithmetic
+        if column < 0 or column >= _COLUMNS or row < 0:
             return QModelIndex()
         if parent.isValid() and parent.column() != 0:
             return QModelIndex()
@@ -140,7 +145,7 @@ class RegistryModel(QAbstractItemModel):
         return len(self._item(parent).children)
 
     def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        return len(Column)
+        return _COLUMNS
 
     def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:
         return self.rowCount(parent) > 0
@@ -148,7 +153,7 @@ class RegistryModel(QAbstractItemModel):
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _ROW_FLAGS
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation is Qt.Orientation.Horizontal and 0 <= section < len(Column):

@@ -1,7 +1,7 @@
 """Left region: the filter box and the registry tree (sources → skills)."""
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QTreeView, QVBoxLayout, QWidget)
 
@@ -55,10 +55,12 @@ class RegistryPanel(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, width + 18)
         self.view.setMinimumWidth(260)
-        # spans are kept by persistent index: only new top-level rows need one (each call may force a
-        # layout of the whole tree, so never re-span rows that already are)
-        self.proxy.rowsInserted.connect(self._span_groups)
-        self.proxy.modelReset.connect(self._span_groups)
+        # spans are kept by persistent index: only new top-level rows need one. Each setFirstColumnSpanned
+        # runs the tree's pending layout and looks the row up among every visible row, so spans are set in
+        # one pass after a change has inserted all its groups (not once per inserted group), before expanding
+        self._span_pending = False
+        self.proxy.rowsInserted.connect(self._note_new_groups)
+        self.proxy.modelReset.connect(self._note_new_groups)
         self.view.selectionModel().currentChanged.connect(self._on_current)
 
         self.summary = QLabel(self)
@@ -125,7 +127,14 @@ class RegistryPanel(QWidget):
         if self.model.snapshot is not None:
             self._summarise(self.model.snapshot)
 
+    def _note_new_groups(self, parent: QModelIndex = QModelIndex(), *_rows) -> None:
+        if parent.isValid() or self._span_pending:
+            return  # skill rows are never spanned; a pass is already due
+        self._span_pending = True
+        QTimer.singleShot(0, self._span_groups)  # for changes that do not end in _expand_new_groups
+
     def _expand_new_groups(self) -> None:
+        self._span_groups()
         for row in range(self.proxy.rowCount()):
             index = self.proxy.index(row, 0)
             key = index.data(Role.Identity)
@@ -133,11 +142,11 @@ class RegistryPanel(QWidget):
                 self.view.expand(index)  # new groups open; groups the user closed stay closed
         self._known = set(self.model.group_keys()) | self._known
 
-    def _span_groups(self, parent: QModelIndex = QModelIndex(), first: int = 0, last: int | None = None) -> None:
-        if parent.isValid():
-            return  # skill rows are never spanned
-        last = self.proxy.rowCount() - 1 if last is None else last
-        for row in range(first, last + 1):
+    def _span_groups(self) -> None:
+        if not self._span_pending:
+            return
+        self._span_pending = False
+        for row in range(self.proxy.rowCount()):
             if not self.view.isFirstColumnSpanned(row, QModelIndex()):
                 self.view.setFirstColumnSpanned(row, QModelIndex(), True)
 

@@ -1,0 +1,163 @@
+"""Whole-process benchmark: `skillmanager` commands as a user runs them, against processes that do the least.
+
+On realistic workspaces (benchmarks/realistic.py; the packages passed as --add-dir), interleaved rounds,
+medians of wall time:
+- `skillmanager listing` with an empty $XDG_CACHE_HOME (first run) and again (repeat run, parse cache warm)
+  against the floor process: Python reading every SKILL.md and parsing its front matter with CSafeLoader.
+  Targets: first run <= 1.5x the floor, repeat run <= 0.5x; 20k/5k first-run time ratio <= 4.6.
+- `skillmanager list` on 150 skills against `python -c "import yaml"` (target <= 2.5x) and `python -c pass`.
+- `skillmanager list --json` on the largest size against the same work in process (target <= 1.2x).
+Byte code is cached as for an installed app (PYTHONDONTWRITEBYTECODE is dropped; a warm-up run writes it).
+Usage: python benchmarks/cli.py [--sizes 5000,20000] [--repeat 5] [--keep DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import realistic  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+FLOOR_SCRIPT = """
+import sys, yaml
+loader = yaml.CSafeLoader
+n = 0
+for path in open(sys.argv[1], encoding="utf-8").read().splitlines():
+    with open(path, "rb") as fh:
+        text = fh.read().decode("utf-8")
+    end = text.find("\\n---", 4)
+    try:
+        n += bool(yaml.load(text[4:end], Loader=loader))
+    except yaml.YAMLError:
+        pass
+print(n)
+"""
+
+
+def _env(cache_home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "SKILLMANAGER_CACHE_DIR")}
+    env["PYTHONPATH"] = str(ROOT)
+    env["XDG_CACHE_HOME"] = str(cache_home)
+    return env
+
+
+def _run(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """(wall seconds, peak RSS KB of the child)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    elapsed = time.perf_counter() - t0
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"failed ({proc.returncode}): {' '.join(argv[:6])}")
+    return elapsed, usage.ru_maxrss
+
+
+def _sm(args: list[str]) -> list[str]:
+    return [sys.executable, "-m", "skillmanager", *args]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="5000,20000")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--keep", help="build the trees under this dir and keep them (reused when present)")
+    args = ap.parse_args()
+    print(realistic.corpus_note())
+    print(realistic.machine(), "|", realistic.MACHINE_NOTE)
+    base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="skillmanager-cli-"))
+    sizes = [int(s) for s in args.sizes.split(",")]
+    first_run: dict[int, float] = {}
+    for size in sizes:
+        ws = realistic.build_or_reuse(base / f"ws{size}", size)
+        listing = _sm(["listing", *ws.cli_args(), "--no-managed"])
+        file_list = base / f"files{size}.txt"
+        file_list.write_text("\n".join(map(str, ws.files)), encoding="utf-8")
+        floor = [sys.executable, "-c", FLOOR_SCRIPT, str(file_list)]
+        warm_cache, empty_cache = base / f"xdg-warm{size}", base / f"xdg-empty{size}"
+        shutil.rmtree(warm_cache, ignore_errors=True)
+        _run(listing, _env(warm_cache))  # writes byte code and the warm parse cache
+        realistic.age_cache(warm_cache / "skillmanager")
+
+        def first():
+            shutil.rmtree(empty_cache, ignore_errors=True)
+            return _run(listing, _env(empty_cache))[0]
+
+        rounds = {"floor process (read + CSafeLoader)": lambda: _run(floor, _env(empty_cache))[0],
+                  "skillmanager listing, empty cache": first,
+                  "skillmanager listing, repeat run": lambda: _run(listing, _env(warm_cache))[0]}
+        times = {name: [] for name in rounds}
+        for r in range(args.repeat):
+            names = list(rounds)
+            for name in names[r % 3:] + names[:r % 3]:
+                times[name].append(rounds[name]())
+        med = {name: statistics.median(v) * 1000 for name, v in times.items()}
+        fl = med["floor process (read + CSafeLoader)"]
+        first_run[size] = med["skillmanager listing, empty cache"]
+        print(f"\n{size} skills, whole processes, median of {args.repeat} interleaved rounds:")
+        for name, ms in med.items():
+            print(f"  {name:38s} {ms:8.0f} ms  {ms / fl:5.2f}x floor")
+        print(f"  targets: first run <= 1.5x floor: {first_run[size] / fl:.2f}x "
+              f"{'met' if first_run[size] / fl <= 1.5 else 'NOT met'}; repeat run <= 0.5x: "
+              f"{med['skillmanager listing, repeat run'] / fl:.2f}x "
+              f"{'met' if med['skillmanager listing, repeat run'] / fl <= 0.5 else 'NOT met'}")
+    if len(sizes) > 1:
+        a, b = sizes[0], sizes[-1]
+        ratio = first_run[b] / first_run[a]
+        print(f"\nfirst run {b}/{a}: {ratio:.2f} (target <= 4.6: {'met' if ratio <= 4.6 else 'NOT met'}); "
+              f"growth {realistic.slope([(a, first_run[a]), (b, first_run[b])])}")
+
+    # `list` on 150 skills against a bare interpreter
+    small = realistic.build_or_reuse(base / "ws150", 150, 5)
+    env = _env(base / "xdg-small")
+    small_list = _sm(["list", *small.cli_args(), "--no-managed"])
+    _run(small_list, env)
+    realistic.age_cache(base / "xdg-small" / "skillmanager")
+    rounds = {"python -c pass": [sys.executable, "-c", "pass"],
+              'python -c "import yaml"': [sys.executable, "-c", "import yaml"],
+              "skillmanager list (150 skills)": small_list}
+    times = {name: [] for name in rounds}
+    for r in range(max(args.repeat, 7)):
+        names = list(rounds)
+        for name in names[r % 3:] + names[:r % 3]:
+            times[name].append(_run(rounds[name], env)[0])
+    med = {name: statistics.median(v) * 1000 for name, v in times.items()}
+    print(f"\n`skillmanager list`, 150 skills, median of {max(args.repeat, 7)} interleaved rounds:")
+    for name, ms in med.items():
+        print(f"  {name:32s} {ms:7.1f} ms")
+    ratio = med["skillmanager list (150 skills)"] / med['python -c "import yaml"']
+    print(f"  ratio to `import yaml`: {ratio:.2f}x (target <= 2.5x: {'met' if ratio <= 2.5 else 'NOT met'}); "
+          f"to `pass`: {med['skillmanager list (150 skills)'] / med['python -c pass']:.2f}x")
+
+    # list --json on the largest size: process against the same work in process; peak memory
+    big = sizes[-1]
+    ws = realistic.build_or_reuse(base / f"ws{big}", big)
+    argv = ["list", "--json", *ws.cli_args(), "--no-managed", "--no-cache"]
+    from skillmanager import cli
+    proc_times, inproc_times = [], []
+    for _ in range(max(3, args.repeat // 2)):
+        proc_times.append(_run(_sm(argv), _env(base / "xdg-json"))[0])
+        sink = io.StringIO()
+        t0 = time.perf_counter()
+        cli.main(argv, out=sink)
+        inproc_times.append(time.perf_counter() - t0)
+    p, q = statistics.median(proc_times) * 1000, statistics.median(inproc_times) * 1000
+    print(f"\n`list --json`, {big} skills: process {p:.0f} ms, in process {q:.0f} ms: {p / q:.2f}x "
+          f"(target <= 1.2x: {'met' if p / q <= 1.2 else 'NOT met'})")
+    # memory per skill: benchmarks/scan.py (tracemalloc); the children's peak RSS read here was not reliable
+    if not args.keep:
+        shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

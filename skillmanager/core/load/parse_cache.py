@@ -1,0 +1,195 @@
+"""A persistent cache of parsed SKILL.md files, so a repeat scan stats files instead of reading them.
+
+One JSON file per parse context (skillmanager's version + the profile's parse-affecting features) under
+the app's cache dir. An entry is keyed by the path and (device, inode, size, mtime_ns, ctime_ns) of the
+file; it holds only plain data (front matter, diagnostics, where the body starts, the body's first line),
+never code. It is never served stale:
+- any change to the stat key (an edit, a rename over the file, a chmod that moves ctime) is a miss;
+- an entry whose mtime or ctime is not older than the cache file's own mtime is "racily clean" (as git
+  treats index entries): the file may have been written again within the same timestamp tick, so it is
+  re-read instead;
+- a corrupt or foreign cache file is ignored and rebuilt; writers replace the file atomically, so
+  concurrent processes see either the old or the new whole file (the last writer wins).
+"""
+from __future__ import annotations
+
+import binascii
+import contextvars
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Mapping
+
+FORMAT = 1
+CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
+# Profile fields that change what a file parses to (used until profiles name their feature sets).
+PARSE_FEATURES = ("strips_bom", "lenient_booleans", "yaml_last_key_wins")
+
+StatKey = tuple[int, int, int, int, int]
+
+
+def app_cache_dir(env: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """$SKILLMANAGER_CACHE_DIR, else Linux/BSD `$XDG_CACHE_HOME/skillmanager` (default ~/.cache),
+    macOS ~/Library/Caches/skillmanager, Windows %LOCALAPPDATA%\\skillmanager\\Cache."""
+    env = os.environ if env is None else env
+    platform = platform or sys.platform
+    if env.get(CACHE_DIR_ENV):
+        return Path(env[CACHE_DIR_ENV]).expanduser()
+    home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
+    if platform == "darwin":
+        return home / "Library" / "Caches" / "skillmanager"
+    if platform.startswith("win"):
+        local = env.get("LOCALAPPDATA")
+        return (Path(local) if local else home / "AppData" / "Local") / "skillmanager" / "Cache"
+    xdg = env.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg and os.path.isabs(xdg) else home / ".cache") / "skillmanager"
+
+
+def parse_context(profile: Any) -> tuple:
+    """What besides the file decides its parse: skillmanager's version and the profile's parse features."""
+    from ... import __version__
+    features = getattr(profile, "parse_features", None)
+    if callable(features):
+        features = features()
+    if features is None:
+        features = tuple((name, getattr(profile, name, None)) for name in PARSE_FEATURES)
+    return (__version__, FORMAT, tuple(features))
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def is_plain(value: Any, depth: int = 0) -> bool:
+    """True when JSON gives back exactly this value (types included): str keys, no tuples/bytes/sets."""
+    if value is None or isinstance(value, (bool, str)):
+        return True
+    if isinstance(value, (int, float)):  # NaN and infinities round-trip through Python's json
+        return True
+    if depth > 50:
+        return False
+    if type(value) is list:
+        return all(is_plain(v, depth + 1) for v in value)
+    if type(value) is dict:
+        return all(type(k) is str and is_plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
+class ParseCache:
+    """Entries of one parse context; `get` / `put` by path and stat key, `save` when anything changed."""
+
+    def __init__(self, file: Path | None, context: tuple) -> None:
+        self.file = file
+        self.context = list(_jsonable(context))
+        self.entries: dict[str, list] = {}
+        self.racy_after = 0  # mtime_ns of the cache file as loaded: entries not older than it are re-read
+        self.dirty = False
+        self.hits = 0
+        self.misses = 0
+
+    @classmethod
+    def open(cls, profile: Any, directory: Path | None = None) -> "ParseCache":
+        context = parse_context(profile)
+        # a short name per context (the context itself is stored in the file and checked on load)
+        digest = f"{binascii.crc32(json.dumps(_jsonable(context)).encode()):08x}"
+        directory = directory if directory is not None else app_cache_dir()
+        cache = cls(directory / f"parse-{digest}.json", context)
+        cache._load()
+        return cache
+
+    def _load(self) -> None:
+        try:
+            with open(self.file, "rb") as handle:
+                st = os.fstat(handle.fileno())
+                data = json.loads(handle.read())
+        except (OSError, ValueError, RecursionError):
+            return  # absent or corrupt: start empty, the next save rewrites it
+        if (not isinstance(data, dict) or data.get("format") != FORMAT or data.get("context") != self.context
+                or not isinstance(data.get("entries"), dict)):
+            return
+        self.entries = data["entries"]
+        self.racy_after = st.st_mtime_ns
+
+    def get(self, path: str, key: StatKey) -> dict | None:
+        entry = self.entries.get(path)
+        if (type(entry) is list and len(entry) == 2 and entry[0] == list(key)
+                and key[3] < self.racy_after and key[4] < self.racy_after and type(entry[1]) is dict):
+            self.hits += 1
+            return entry[1]
+        self.misses += 1
+        return None
+
+    def put(self, path: str, key: StatKey, payload: dict) -> None:
+        """Values JSON cannot give back exactly (bytes, sets, dates from YAML tags) are dropped at save."""
+        self.entries[path] = [list(key), payload]
+        self.dirty = True
+
+    def _encode(self) -> str:
+        """One C-encoder pass (json.dump would stream through the pure-Python encoder); entries holding a
+        value JSON would not give back as it was are left out."""
+        def document() -> dict:
+            return {"format": FORMAT, "context": self.context, "entries": self.entries}
+        try:
+            return json.dumps(document(), separators=(",", ":"), default=_refuse)
+        except (TypeError, ValueError, RecursionError):
+            self.entries = {path: entry for path, entry in self.entries.items() if is_plain(entry)}
+            return json.dumps(document(), separators=(",", ":"), default=_refuse)
+
+    def save(self) -> None:
+        """Write atomically (temp file + rename); errors are ignored: the cache is only an optimisation."""
+        if not self.dirty or self.file is None:
+            return
+        try:
+            import tempfile
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=".parse-", suffix=".tmp", dir=self.file.parent)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    handle.write(self._encode())
+                os.replace(temp, self.file)
+            except BaseException:
+                try:
+                    os.unlink(temp)
+                except OSError:
+                    pass
+                raise
+        except (OSError, ValueError, TypeError, RecursionError):
+            return
+        self.dirty = False
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(type(value).__name__)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (frozenset, set)):
+        return sorted(_jsonable(v) for v in value)
+    return value
+
+
+_ACTIVE: contextvars.ContextVar[ParseCache | None] = contextvars.ContextVar("skillmanager_parse_cache", default=None)
+
+
+def active() -> ParseCache | None:
+    return _ACTIVE.get()
+
+
+class using:
+    """`with using(cache): load_registry(...)`: scans inside read through `cache` and save it at the end."""
+
+    def __init__(self, cache: ParseCache | None) -> None:
+        self.cache = cache
+        self._token = None
+
+    def __enter__(self) -> ParseCache | None:
+        self._token = _ACTIVE.set(self.cache)
+        return self.cache
+
+    def __exit__(self, *exc) -> None:
+        _ACTIVE.reset(self._token)
+        if self.cache is not None and exc[0] is None:
+            self.cache.save()
