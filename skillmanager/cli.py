@@ -18,13 +18,14 @@ from typing import Sequence, TextIO
 from skillmanager import __version__
 
 COMMAND_MODULES = (
-    "list", "conflicts", "show", "info", "listing", "expand", "simulate", "toggle", "validate", "audit",
+    "list", "conflicts", "show", "info", "listing", "expand", "simulate", "toggle", "validate", "audit", "verify",
 )
+VERIFY_CHILD = "__verify-child"  # internal: the sandboxed half of `verify` (the frozen app has no `python -m`)
 
 EXIT_CODES_HELP = """exit codes:
   0  success (audit: no finding at or above --fail-on)
   1  the command ran and found a problem (audit findings, validate errors, refused toggle, unknown skill)
-  2  usage error: bad option, missing directory, unreadable input file
+  2  usage error: bad option, missing directory, unreadable input file (verify: cannot run safely)
 """
 
 
@@ -82,6 +83,10 @@ class _Utf8SafeOut:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == [VERIFY_CHILD]:
+        from skillmanager.core.verify.child import main as verify_child
+        return verify_child(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     out = _Utf8SafeOut(out or sys.stdout)

@@ -1,0 +1,360 @@
+"""The engine's prediction next to what the real CLI sent, line by line, each difference naming the
+profile features (core/versions/profiles.py fields) and modules it points to.
+
+Rules of the comparison (the same ones the oracle tests use):
+- The listing's wrapper (placement, header, closing tag) is compared exactly.
+- Entries are compared in order and byte for byte, except Claude Code's own (bundled) entries, which the
+  engine holds as `- name [bundled entry: width W, length L]`: those by name, position and width (the width
+  only with the model the widths were measured with, the version's default model).
+- Groups whose order 2.1.88 does not keep stable are compared as sets: its `.claude/commands` files (ripgrep
+  order) and each run of plugin entries (concurrent reads).
+- A Read's skill blocks ("New skills discovered in …" blocks exactly, listing entries in order). Both CLIs
+  load nested skills without waiting, so a listing can reach the model one tool call late: when a step's
+  entries are missing and the next step carries them, that is reported as a late delivery, not a difference.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..layers.listing import REMINDER, ListingResult, entry_width
+from ..model import SourceKind
+from ..versions.profiles import Profile
+from .capture import DISCOVERY, HEADER, REMINDER_BLOCK, SKILL_BLOCK, Capture, CapturedStep
+
+PLACEHOLDER = re.compile(r"^- (\S+) \[bundled entry: width (\d+), length (\d+)\]$")
+_NAME = re.compile(r"- (.+?)(?:: | \(| \[|:?$)")
+
+LISTING_MODULE = "core/layers/listing.py"
+SOURCES_MODULE = "core/load/sources.py"
+REGISTRY_MODULE = "core/rules/registry.py"
+SESSION_MODULE = "core/simulator/session.py"
+# Profile fields (and modules) that decide an entry, by where the skill came from.
+FEATURES_BY_SOURCE: dict[SourceKind, tuple[str, ...]] = {
+    SourceKind.BUNDLED: ("bundled", "bundled_first", "supports_disable_bundled", "bundled_kept_when_disabled"),
+    SourceKind.BUILTIN_COMMAND: ("bundled", "bundled_first"),
+    SourceKind.COMMAND: ("commands_sorted_by_name", "add_dir_commands"),
+    SourceKind.PLUGIN_COMMAND: ("plugin_skill_colon_to_dash", "plugin_display_name_prefixed"),
+    SourceKind.PLUGIN_SKILL: ("plugin_skill_colon_to_dash", "plugin_display_name_prefixed",
+                              "plugin_default_skills_dir_kept"),
+    SourceKind.ADD_DIR: ("add_dir_clash_scoped", "add_dir_commands"),
+    SourceKind.USER: ("skill_dirs_case_insensitive", "listing_keeps_every_copy", "dmi_yields_name"),
+    SourceKind.PROJECT: ("skill_dirs_case_insensitive", "listing_keeps_every_copy", "dmi_yields_name"),
+    SourceKind.MANAGED: ("skill_dirs_case_insensitive", "listing_keeps_every_copy", "dmi_yields_name"),
+    SourceKind.MCP: (),
+}
+TEXT_FEATURES = ("per_entry_cap", "when_to_use_newlines_to_spaces", "lenient_booleans", "yaml_last_key_wins",
+                 "strips_bom")
+ORDER_FEATURES = ("bundled_first", "commands_sorted_by_name", "skill_dirs_case_insensitive",
+                  "listing_keeps_every_copy")
+PLACEMENT_FEATURES = ("default_model",)
+DELTA_FEATURES = ("scoped_nested_names", "add_dir_clash_scoped", "listing_keeps_every_copy")
+
+
+@dataclass
+class Difference:
+    where: str  # "start-up listing" | "Read <path>"
+    what: str
+    name: str | None = None
+    engine: str | None = None
+    claude: str | None = None
+    features: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    def lines(self) -> list[str]:
+        out = [f"- {self.where}: {self.what}" + (f" `{self.name}`" if self.name else "")]
+        if self.engine is not None:
+            out.append(f"    engine: {self.engine!r}")
+        if self.claude is not None:
+            out.append(f"    claude: {self.claude!r}")
+        if self.features:
+            out.append(f"    points to: {', '.join(self.features)}")
+        return out
+
+
+@dataclass
+class Section:
+    """One compared part: the start-up listing or one Read."""
+
+    title: str
+    status: str  # matches | differs | late (the CLI delivered it one call later; not a difference)
+    detail: str = ""
+    differences: list[Difference] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "status": self.status, "detail": self.detail,
+                "differences": [d.to_json() for d in self.differences]}
+
+
+def feature_names(profile: Profile, names: Sequence[str]) -> list[str]:
+    """`field=value` for profile fields, bundled as the data file, other names as given."""
+    out = []
+    for name in dict.fromkeys(names):
+        if name == "bundled":
+            out.append("bundled entries (resources/data/bundled_skills.json)")
+        elif hasattr(profile, name):
+            value = getattr(profile, name)
+            if isinstance(value, frozenset):
+                value = sorted(value)
+            out.append(f"{name}={value!r}")
+        else:
+            out.append(name)
+    return out
+
+
+def entry_name(entry: str) -> str:
+    match = _NAME.match(entry.split("\n", 1)[0])
+    return match.group(1) if match else ""
+
+
+def split_listing(text: str) -> tuple[str, list[str], str]:
+    """(text up to header + blank line, entries, closing text); an entry starts at a line beginning `- `."""
+    if HEADER not in text:
+        return text, [], ""
+    start = text.index(HEADER) + len(HEADER) + 2
+    head, body, tail = text[:start], text[start:], ""
+    for closing in ("\n</system-reminder>\n", "\n</system-reminder>"):
+        if body.endswith(closing):
+            body, tail = body[:-len(closing)], closing
+            break
+    entries: list[str] = []
+    for line in body.split("\n") if body else []:
+        if line.startswith("- ") or not entries:
+            entries.append(line)
+        else:
+            entries[-1] += "\n" + line
+    return head, entries, tail
+
+
+def _sorted_runs(entries: list[str], names: set[str]) -> list[str]:
+    """Each run of consecutive entries whose names are in `names`, sorted; the rest in place."""
+    out: list[str] = []
+    run: list[str] = []
+    for entry in entries + [None]:  # type: ignore[list-item]
+        if entry is not None and entry_name(entry) in names:
+            run.append(entry)
+            continue
+        out += sorted(run)
+        run = []
+        if entry is not None:
+            out.append(entry)
+    return out
+
+
+class ListingComparer:
+    """Compares listing entries with the registry at hand to name sources and features."""
+
+    def __init__(self, registry: Any, profile: Profile, measured_widths: bool) -> None:
+        self.registry = registry
+        self.profile = profile
+        self.measured_widths = measured_widths
+        self.source_by_name: dict[str, SourceKind] = {}
+        for skill in registry.skills:
+            self.source_by_name.setdefault(skill.name, skill.source)
+
+    def features_for(self, name: str | None, extra: Sequence[str] = ()) -> list[str]:
+        source = self.source_by_name.get(name or "")
+        names = list(extra) + list(FEATURES_BY_SOURCE.get(source, ())) if source else list(extra)
+        if not names:
+            names = list(ORDER_FEATURES)
+        modules = [REGISTRY_MODULE, LISTING_MODULE] if source else [SOURCES_MODULE, REGISTRY_MODULE]
+        return feature_names(self.profile, names) + modules
+
+    def unstable_groups(self) -> tuple[set[str], set[str]]:
+        """(names compared as one set, names whose runs are sorted): 2.1.88's commands and plugin entries."""
+        if not self.profile.listing_keeps_every_copy:  # the 2.1.88 family (the one that reads with ripgrep)
+            return set(), set()
+        commands = {s.name for s in self.registry.skills if s.source is SourceKind.COMMAND}
+        plugins = {s.name for s in self.registry.skills
+                   if s.source in (SourceKind.PLUGIN_COMMAND, SourceKind.PLUGIN_SKILL)}
+        return commands, plugins
+
+    def compare_entries(self, where: str, ours: list[str], theirs: list[str]) -> list[Difference]:
+        as_set, runs = self.unstable_groups()
+        problems: list[Difference] = []
+        set_ours = sorted(e for e in ours if entry_name(e) in as_set)
+        set_theirs = sorted(e for e in theirs if entry_name(e) in as_set)
+        if set_ours != set_theirs:
+            for e in sorted(set(set_ours) - set(set_theirs)):
+                problems.append(Difference(where, "command entry the CLI did not send (compared as a set)",
+                                           entry_name(e), e, None, self.features_for(entry_name(e))))
+            for e in sorted(set(set_theirs) - set(set_ours)):
+                problems.append(Difference(where, "command entry the engine did not predict (compared as a set)",
+                                           entry_name(e), None, e, self.features_for(entry_name(e))))
+        mine = _sorted_runs([e for e in ours if entry_name(e) not in as_set], runs)
+        real = _sorted_runs([e for e in theirs if entry_name(e) not in as_set], runs)
+        names_mine, names_real = [entry_name(e) for e in mine], [entry_name(e) for e in real]
+        matcher = difflib.SequenceMatcher(a=names_mine, b=names_real, autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op == "equal":
+                for a, b in zip(mine[i1:i2], real[j1:j2]):
+                    problems += self._same_name(where, a, b, names_mine.index(entry_name(a)))
+                continue
+            for a in mine[i1:i2]:
+                moved = entry_name(a) in names_real
+                problems.append(Difference(where, "entry at another position in the CLI's listing" if moved else
+                                           "entry the CLI did not send", entry_name(a), a,
+                                           None, self.features_for(entry_name(a), ORDER_FEATURES if moved else ())))
+            for b in real[j1:j2]:
+                if entry_name(b) in names_mine:
+                    continue  # reported once, from the engine's side
+                problems.append(Difference(where, "entry the engine did not predict", entry_name(b), None, b,
+                                           self.features_for(entry_name(b))))
+        return problems
+
+    def _same_name(self, where: str, ours: str, theirs: str, index: int) -> list[Difference]:
+        placeholder = PLACEHOLDER.match(ours)
+        name = entry_name(ours)
+        if placeholder:
+            if not self.measured_widths:
+                return []
+            width = entry_width(theirs, self.profile)
+            if width != int(placeholder.group(2)):
+                return [Difference(where, f"bundled entry width {width}, the engine's measure is "
+                                          f"{placeholder.group(2)}", name, ours, f"- {name} [width {width}]",
+                                   self.features_for(name, ["bundled"]))]
+            return []
+        if ours == theirs:
+            return []
+        extra = list(TEXT_FEATURES)
+        if len(theirs) != len(ours):
+            extra.append("listing budget (budget_facts: default_model, context window, bytes per token)")
+        return [Difference(where, f"entry {index + 1} text", name, ours, theirs, self.features_for(name, extra))]
+
+
+def compare_listing(predicted: ListingResult, captured: Capture, comparer: ListingComparer) -> Section:
+    where = "start-up listing"
+    if captured.listing is None:
+        if not predicted.text:
+            return Section(where, "matches", "no skills listed")
+        return Section(where, "differs", "", [Difference(where, "the CLI sent no listing", None,
+                                                         predicted.text[:200], None,
+                                                         feature_names(comparer.profile, PLACEMENT_FEATURES))])
+    if not predicted.text:
+        return Section(where, "differs", "", [Difference(where, "the engine predicts no listing, the CLI sent one",
+                                                         None, None, captured.listing.text[:200])])
+    problems: list[Difference] = []
+    engine_placement = "system-reminder" if predicted.placement == REMINDER else "system"
+    if engine_placement != captured.listing.placement:
+        problems.append(Difference(where, "placement", None, engine_placement, captured.listing.placement,
+                                   feature_names(comparer.profile, PLACEMENT_FEATURES) +
+                                   ["listing placement (budget_facts)", LISTING_MODULE]))
+    head_a, ours, tail_a = split_listing(predicted.text)
+    head_b, theirs, tail_b = split_listing(captured.listing.text)
+    if (head_a, tail_a) != (head_b, tail_b) and not problems:
+        problems.append(Difference(where, "wrapper", None, head_a + "…" + tail_a, head_b + "…" + tail_b,
+                                   ["wrap_listing", LISTING_MODULE]))
+    problems += comparer.compare_entries(where, ours, theirs)
+    detail = f"{len(theirs)} entries"
+    return Section(where, "differs" if problems else "matches", detail, problems)
+
+
+# --- Reads ---------------------------------------------------------------------------------------------
+
+@dataclass
+class _Delta:
+    placement: str | None
+    discovery: list[str]
+    entries: list[str]
+
+    @property
+    def empty(self) -> bool:
+        return not self.discovery and not self.entries
+
+
+def _delta(blocks: list[str], placement: str | None) -> _Delta:
+    discovery, entries = [], []
+    for block in blocks:
+        if block.startswith(DISCOVERY):
+            discovery.append(block)
+        elif block.startswith(HEADER):
+            entries += split_listing(block)[1]
+    return _Delta(placement if blocks else None, discovery, entries)
+
+
+def predicted_delta(step_result: Any) -> _Delta:
+    if not step_result.model_text:
+        return _Delta(None, [], [])
+    if step_result.placement == "tool_result":
+        blocks = [b for b in REMINDER_BLOCK.findall(step_result.model_text) if SKILL_BLOCK.match(b)]
+    else:
+        blocks = list(step_result.messages)
+    return _delta(blocks, step_result.placement)
+
+
+def captured_delta(step: CapturedStep) -> _Delta:
+    return _delta(step.blocks, step.placement)
+
+
+def compare_reads(titles: list[str], predicted: list[Any], captured: list[CapturedStep],
+                  comparer: ListingComparer) -> list[Section]:
+    ours = [predicted_delta(r) for r in predicted]
+    theirs = [captured_delta(s) for s in captured]
+    sections: list[Section] = []
+    carried: list[str] = []  # entries that arrived late from the previous step
+    for i, title in enumerate(titles):
+        if i >= len(theirs):
+            sections.append(Section(title, "differs", "", [Difference(
+                title, "the CLI never made this Read (the session ended early)")]))
+            continue
+        mine, real = ours[i], theirs[i]
+        expected_entries = carried + mine.entries
+        carried = []
+        late = (i + 1 < len(theirs) and mine.entries and not real.entries and real.discovery == mine.discovery
+                and set(mine.entries) <= set(theirs[i + 1].entries))
+        if late:
+            carried = mine.entries
+            expected_entries = []
+        problems: list[Difference] = []
+        if not mine.empty and not real.empty and mine.placement != real.placement:
+            problems.append(Difference(title, "placement", None, mine.placement, real.placement,
+                                       feature_names(comparer.profile, PLACEMENT_FEATURES) + [SESSION_MODULE]))
+        if mine.discovery != real.discovery:
+            for a, b in _pairs(mine.discovery, real.discovery):
+                problems.append(Difference(title, "discovered-skills block", None, a, b,
+                                           feature_names(comparer.profile, DELTA_FEATURES) +
+                                           ["nested discovery (core/simulator/discovery.py)", SESSION_MODULE]))
+        if carried_from_previous(expected_entries, mine.entries):
+            got = sorted(real.entries)
+            want = sorted(expected_entries)
+            if got != want:
+                problems += comparer.compare_entries(title, want, got)
+        elif expected_entries != real.entries:
+            problems += comparer.compare_entries(title, expected_entries, real.entries)
+            if not problems:
+                problems.append(Difference(title, "listing entries", None, "\n".join(expected_entries),
+                                           "\n".join(real.entries), [SESSION_MODULE]))
+        for d in problems:
+            if d.features and SESSION_MODULE not in d.features:
+                d.features.append("`paths:` activation / discovery order (" + SESSION_MODULE + ")")
+        status = "differs" if problems else ("late" if late else "matches")
+        detail = _describe(real if not late else mine, late)
+        sections.append(Section(title, status, detail, problems))
+    return sections
+
+
+def carried_from_previous(expected: list[str], own: list[str]) -> bool:
+    return len(expected) != len(own)
+
+
+def _pairs(a: list[str], b: list[str]) -> list[tuple[str | None, str | None]]:
+    n = max(len(a), len(b))
+    return [(a[i] if i < len(a) else None, b[i] if i < len(b) else None) for i in range(n) if
+            (a[i] if i < len(a) else None) != (b[i] if i < len(b) else None)]
+
+
+def _describe(delta: _Delta, late: bool) -> str:
+    if delta.empty:
+        return "nothing new"
+    parts = []
+    if delta.discovery:
+        parts.append(f"{len(delta.discovery)} discovered-skills block(s)")
+    if delta.entries:
+        parts.append(f"{len(delta.entries)} listing entr{'y' if len(delta.entries) == 1 else 'ies'}")
+    text = ", ".join(parts)
+    return text + (" (the CLI delivered the entries with the next call; both CLIs load nested skills "
+                   "without waiting)" if late else "")
