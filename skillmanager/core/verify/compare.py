@@ -176,15 +176,14 @@ class ListingComparer:
     def compare_entries(self, where: str, ours: list[str], theirs: list[str]) -> list[Difference]:
         as_set, runs = self.unstable_groups()
         problems: list[Difference] = []
-        set_ours = sorted(e for e in ours if entry_name(e) in as_set)
-        set_theirs = sorted(e for e in theirs if entry_name(e) in as_set)
-        if set_ours != set_theirs:
-            for e in sorted(set(set_ours) - set(set_theirs)):
-                problems.append(Difference(where, "command entry the CLI did not send (compared as a set)",
-                                           entry_name(e), e, None, self.features_for(entry_name(e))))
-            for e in sorted(set(set_theirs) - set(set_ours)):
-                problems.append(Difference(where, "command entry the engine did not predict (compared as a set)",
-                                           entry_name(e), None, e, self.features_for(entry_name(e))))
+        only_ours, only_theirs = self._unmatched([e for e in ours if entry_name(e) in as_set],
+                                                 [e for e in theirs if entry_name(e) in as_set])
+        for e in only_ours:
+            problems.append(Difference(where, "command entry the CLI did not send (compared as a set)",
+                                       entry_name(e), e, None, self.features_for(entry_name(e))))
+        for e in only_theirs:
+            problems.append(Difference(where, "command entry the engine did not predict (compared as a set)",
+                                       entry_name(e), None, e, self.features_for(entry_name(e))))
         mine = _sorted_runs([e for e in ours if entry_name(e) not in as_set], runs)
         real = _sorted_runs([e for e in theirs if entry_name(e) not in as_set], runs)
         names_mine, names_real = [entry_name(e) for e in mine], [entry_name(e) for e in real]
@@ -205,6 +204,26 @@ class ListingComparer:
                 problems.append(Difference(where, "entry the engine did not predict", entry_name(b), None, b,
                                            self.features_for(entry_name(b))))
         return problems
+
+    def _unmatched(self, ours: list[str], theirs: list[str]) -> tuple[list[str], list[str]]:
+        """Match as multisets: equal texts first, then a bundled placeholder with a same-named entry (of its
+        measured width, when widths are compared)."""
+        left, right = list(ours), list(theirs)
+        for entry in list(left):
+            if entry in right:
+                left.remove(entry)
+                right.remove(entry)
+        for entry in list(left):
+            placeholder = PLACEHOLDER.match(entry)
+            if not placeholder:
+                continue
+            for other in right:
+                if entry_name(other) == placeholder.group(1) and (
+                        not self.measured_widths or entry_width(other, self.profile) == int(placeholder.group(2))):
+                    left.remove(entry)
+                    right.remove(other)
+                    break
+        return sorted(left), sorted(right)
 
     def _same_name(self, where: str, ours: str, theirs: str, index: int) -> list[Difference]:
         placeholder = PLACEHOLDER.match(ours)

@@ -206,7 +206,7 @@ def _run_in(root: Path, options: VerifyOptions, user_ws: Workspace, command: lis
                         hide_default_managed=hide_default)
     env = clean_environment(box, command)
     say("reading the CLI version")
-    version_text, error = read_version(command, {**env, "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}, user_ws.cwd)
+    version_text, error = read_version(command, {**env, "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}, box.root)
     if version_text is None:
         return _cannot(report, error)
     report.version = version_text.split()[0] if version_text.split() else version_text
