@@ -278,8 +278,8 @@ def test_oracle_fixtures_match(scenario, cwd, profile, tmp_path):
 @pytest.mark.oracle
 @pytest.mark.parametrize("profile", ["legacy", "current"])
 def test_corpus_workspace_matches(profile, tmp_path):
-    """34 real corpus skills: user, project, `paths:` (activated by a Read), a nested package (discovered by a
-    Read), commands and a plugin; legacy's listing is over its budget, so its cut levels are compared too."""
+    """69 real corpus skills: user, project, `paths:` (activated by a Read), a nested package (discovered by a
+    Read), commands and a plugin; legacy's listing is over its budget, so its cut level is compared too."""
     namespaces_or_skip()
     if not CORPUS.is_dir():
         pytest.skip("corpus not available")
@@ -290,7 +290,12 @@ def test_corpus_workspace_matches(profile, tmp_path):
                                       no_managed=True, timeout=120))
     assert report.status == MATCHES, "\n".join(report.lines())
     details = [s.detail for s in report.sections]
-    assert int(details[0].split()[0]) >= 25
+    assert int(details[0].split()[0]) >= 60
+    if profile == "legacy":
+        listing = io.StringIO()
+        main(["listing", "--json", "--profile", profile, "--home", str(ws["home"]), "--cwd", str(ws["cwd"]),
+              "--plugin-dir", str(ws["plugin_dirs"][0]), "--no-managed"], out=listing)
+        assert json.loads(listing.getvalue())["totals"]["level"] == "truncated"
     assert "listing entr" in details[1] and "listing entr" in details[2]  # discovery, then `paths:` activation
     assert tree_state(tmp_path / "ws") == before
 

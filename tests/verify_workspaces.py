@@ -57,7 +57,7 @@ def build_corpus_workspace(root: Path) -> dict:
     """home (user skills), a git project (project skills, commands, a nested package found on Read, `paths:`
     skills activated on Read), a --plugin-dir plugin; every skill text is a real corpus SKILL.md."""
     files = _corpus_files()
-    picked = files[::29][:34]  # deterministic spread over the four collections
+    picked = files[::11][:69]  # deterministic spread over the four collections
     home, proj, plugin = root / "home", root / "home" / "proj", root / "plugin"
     git_init(proj)
     used: set[str] = set()
@@ -69,18 +69,18 @@ def build_corpus_workspace(root: Path) -> dict:
         used.add(name)
         write(target_dir / name / "SKILL.md", text if text is not None else source.read_text(encoding="utf-8"))
 
-    for source in picked[:10]:
+    for source in picked[:40]:
         place(source, home / ".claude" / "skills")
-    for source in picked[10:20]:
+    for source in picked[40:55]:
         place(source, proj / ".claude" / "skills")
-    for source in picked[20:23]:  # conditional: listed once a matching file is read
+    for source in picked[55:58]:  # conditional: listed once a matching file is read
         place(source, proj / ".claude" / "skills", _with_paths(source.read_text(encoding="utf-8"), "docs/**/*.md"))
-    for source in picked[23:28]:
+    for source in picked[58:63]:
         place(source, proj / "packages" / "web" / ".claude" / "skills")
-    for source in picked[28:30]:
+    for source in picked[63:65]:
         write(proj / ".claude" / "commands" / f"{source.parent.name}.md", source.read_text(encoding="utf-8"))
     write(plugin / ".claude-plugin" / "plugin.json", json.dumps({"name": "corpus-plugin", "version": "1.0.0"}))
-    for source in picked[30:34]:
+    for source in picked[65:69]:
         place(source, plugin / "skills")
     reads = [write(proj / "packages" / "web" / "src" / "app.ts", "export const x = 1;\n"),
              write(proj / "docs" / "guide" / "intro.md", "# Intro\n")]

@@ -152,11 +152,15 @@ class ListingComparer:
         self.registry = registry
         self.profile = profile
         self.measured_widths = measured_widths
+        self.entry_results: dict[str, Any] = {}  # name -> EntryResult of the start-up listing
+        self.budget_note = ""
         self.source_by_name: dict[str, SourceKind] = {}
         for skill in registry.skills:
             self.source_by_name.setdefault(skill.name, skill.source)
 
-    def features_for(self, name: str | None, extra: Sequence[str] = ()) -> list[str]:
+    def features_for(self, name: str | None, extra: Sequence[str] = (), *, by_source: bool = True) -> list[str]:
+        if not by_source:  # a text rule: the listing module decides it, wherever the skill came from
+            return feature_names(self.profile, extra) + [LISTING_MODULE]
         source = self.source_by_name.get(name or "")
         names = list(extra) + list(FEATURES_BY_SOURCE.get(source, ())) if source else list(extra)
         if not names:
@@ -239,10 +243,23 @@ class ListingComparer:
             return []
         if ours == theirs:
             return []
-        extra = list(TEXT_FEATURES)
-        if len(theirs) != len(ours):
-            extra.append("listing budget (budget_facts: default_model, context window, bytes per token)")
-        return [Difference(where, f"entry {index + 1} text", name, ours, theirs, self.features_for(name, extra))]
+        return [Difference(where, f"entry {index + 1} text", name, ours, theirs,
+                           self.features_for(name, self.text_features(name, ours, theirs), by_source=False))]
+
+    def text_features(self, name: str, ours: str, theirs: str) -> list[str]:
+        """What a same-named entry's text difference points to: a cut (the per-entry cap or the budget) when
+        one text is the other cut short, else the description rules."""
+        budget = f"listing budget {self.budget_note}" if self.budget_note else "listing budget (budget_facts)"
+        engine_cut = ours.endswith("\u2026") and theirs.startswith(ours[:-1])
+        cli_cut = theirs.endswith("\u2026") and ours.startswith(theirs[:-1])
+        result = self.entry_results.get(name)
+        if engine_cut or cli_cut or (len(theirs) < len(ours) and ours.startswith(theirs)) or \
+                (len(ours) < len(theirs) and theirs.startswith(ours)):
+            reasons = list(getattr(result, "reasons", []) or [])
+            if engine_cut and reasons:
+                return ["per_entry_cap" if r == "per-entry-cap" else budget for r in reasons]
+            return ["per_entry_cap", budget]
+        return list(TEXT_FEATURES)
 
 
 def compare_listing(predicted: ListingResult, captured: Capture, comparer: ListingComparer) -> Section:
@@ -262,12 +279,17 @@ def compare_listing(predicted: ListingResult, captured: Capture, comparer: Listi
         problems.append(Difference(where, "placement", None, engine_placement, captured.listing.placement,
                                    feature_names(comparer.profile, PLACEMENT_FEATURES) +
                                    ["listing placement (budget_facts)", LISTING_MODULE]))
+    comparer.entry_results = {e.name: e for e in predicted.entries}
+    totals = predicted.totals
+    comparer.budget_note = (f"{totals.budget} ({totals.budget_source or 'context window'}, level {totals.level}, "
+                            f"default_model={comparer.profile.default_model!r})")
     head_a, ours, tail_a = split_listing(predicted.text)
     head_b, theirs, tail_b = split_listing(captured.listing.text)
     if (head_a, tail_a) != (head_b, tail_b) and not problems:
         problems.append(Difference(where, "wrapper", None, head_a + "…" + tail_a, head_b + "…" + tail_b,
                                    ["wrap_listing", LISTING_MODULE]))
     problems += comparer.compare_entries(where, ours, theirs)
+    comparer.entry_results, comparer.budget_note = {}, ""
     detail = f"{len(theirs)} entries"
     return Section(where, "differs" if problems else "matches", detail, problems)
 

@@ -30,6 +30,7 @@ MATCHES, DIFFERS, UNSAFE = "matches", "differs", "cannot-run"
 EXIT_CODES = {MATCHES: 0, DIFFERS: 1, UNSAFE: 2}
 DEFAULT_TIMEOUT = 150.0
 VERSION_TIMEOUT = 30.0
+TEXT_DIFFERENCES_SHOWN = 12  # per section in the text report
 
 
 @dataclass
@@ -93,8 +94,10 @@ class VerifyReport:
             out += [f"  - {r}" for r in self.removed_settings]
         for section in self.sections:
             out.append(f"{section.title}: {section.status}" + (f" ({section.detail})" if section.detail else ""))
-            for d in section.differences:
+            for d in section.differences[:TEXT_DIFFERENCES_SHOWN]:
                 out += ["  " + line for line in d.lines()]
+            if len(section.differences) > TEXT_DIFFERENCES_SHOWN:
+                out.append(f"  … {len(section.differences) - TEXT_DIFFERENCES_SHOWN} more (all of them with --json)")
         out += [f"note: {n}" for n in self.notes]
         if self.status == UNSAFE:
             out.append(f"result: cannot run: {self.reason}")
