@@ -320,6 +320,26 @@ def test_detects_an_injected_engine_mismatch(base_work, profile):
     assert "result: differs" in report.lines()[-1]
 
 
+@pytest.mark.oracle
+def test_without_namespaces_it_says_so_and_keeps_traffic_on_loopback(base_work):
+    """Where the OS gives no namespace verify still runs a workspace whose settings carry no risky key, says which
+    protections it lacks, and the CLI's environment leaves it only loopback: the base URL, and proxies at a
+    port nobody listens on."""
+    report = run_verify(dataclasses.replace(_fixture_options(base_work, "current", _reads(base_work)),
+                                            managed_dir=None, no_managed=False, use_namespaces=False))
+    assert report.status == MATCHES, "\n".join(report.lines())
+    assert any(p.startswith("private network and mount namespaces: private namespaces were turned off")
+               for p in report.not_applied)
+    assert "read-only project: needs a mount namespace" in report.not_applied
+    assert not any("private network namespace" in p or p.startswith("read-only") for p in report.protections)
+    env = report.environment
+    assert env["ANTHROPIC_BASE_URL"].startswith("http://127.0.0.1:")
+    proxy_ports = {env[name].rsplit(":", 1)[1] for name in PROXY_VARIABLES}
+    assert len(proxy_ports) == 1 and all(env[name].startswith("http://127.0.0.1:") for name in PROXY_VARIABLES)
+    assert proxy_ports != {env["ANTHROPIC_BASE_URL"].rsplit(":", 1)[1]}
+    assert "ANTHROPIC_API_KEY" not in env and env["HOME"] != str(base_work / "home")
+
+
 def _control_run(ws: dict, profile: str, scratch: Path, markers: Path) -> list[str]:
     """The hostile workspace under the real CLI WITHOUT verify's copies, cleaning or flags (still in a private
     network namespace, with the fake API): the markers it leaves show the workspace is live."""

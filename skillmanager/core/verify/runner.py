@@ -64,6 +64,7 @@ class VerifyReport:
     notes: list[str] = field(default_factory=list)
     cli_exit: int | None = None
     cli_stderr: str = ""
+    environment: dict[str, str] = field(default_factory=dict)  # the CLI's whole environment (the fake key left out)
     sandbox: str | None = None
 
     @property
@@ -288,6 +289,7 @@ def _run_in(root: Path, options: VerifyOptions, user_ws: Workspace, command: lis
     if result["failed"]:
         return _cannot(report, "a protection could not be applied: " + "; ".join(result["failed"]))
     report.cli_exit = result["cli_exit"]
+    report.environment = result["env"]
     report.cli_stderr = result["stderr_tail"]
     if result["timed_out"]:
         return _cannot(report, f"Claude Code did not finish within {options.timeout:.0f} s")
