@@ -48,6 +48,16 @@ class VerifyOptions:
     keep_sandbox: bool = False
 
 
+def options_for_workspace(workspace: Workspace, *, claude: str | None = None, reads: list[str] | None = None,
+                          **extra: Any) -> VerifyOptions:
+    """The options that make the real CLI see this workspace (what the GUI is showing)."""
+    managed = workspace.managed_root
+    return VerifyOptions(claude=claude, reads=list(reads or []), home=str(workspace.home), cwd=str(workspace.cwd),
+                         managed_dir=None if managed is None or managed == default_managed_root() else str(managed),
+                         no_managed=managed is None, add_dirs=[str(p) for p in workspace.add_dirs],
+                         plugin_dirs=[str(p) for p in workspace.plugin_dirs], **extra)
+
+
 @dataclass
 class VerifyReport:
     status: str
