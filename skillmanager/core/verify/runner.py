@@ -20,7 +20,7 @@ from ..load.workspace import Workspace, WorkspaceError, default_managed_root
 from ..rules.registry import load_registry
 from ..layers.listing import build_listing
 from ..simulator.session import Session
-from ..versions.profiles import get_profile, profile_for_version
+from ..versions.profiles import profile_for_version
 from .capture import Capture, reduce_requests
 from .compare import ListingComparer, Section, compare_listing, compare_reads
 from .sandbox import (RISKY_SETTINGS_KEYS, Namespaces, Sandbox, build_sandbox, claude_command, clean_environment,
@@ -228,7 +228,6 @@ def _run_in(root: Path, options: VerifyOptions, user_ws: Workspace, command: lis
     if profile_name is None:
         return _cannot(report, report.version_warning or "unknown version")
     report.profile = profile_name
-    profile = get_profile(profile_name)
 
     # Which protections this run gets, and whether what is left is safe.
     for cleaned in box.removed:
@@ -273,8 +272,12 @@ def _run_in(root: Path, options: VerifyOptions, user_ws: Workspace, command: lis
         candidates.append(real_home)
         for path in candidates:
             path = path.resolve()
-            if path.is_dir() and not _contains(path, root) and str(path) not in read_only and str(path) != "/":
-                read_only.append(str(path))
+            if not path.is_dir() or str(path) in read_only:
+                continue
+            if _contains(path, root) or str(path) == "/":
+                report.not_applied.append(f"read-only {path}: it holds the throwaway directory")
+                continue
+            read_only.append(str(path))
     box_managed = str(box.managed_copy) if (box.managed_copy is not None and namespaces.available) else None
     spec = {
         "argv": [*command, *cli_arguments(box, add_dirs=user_ws.add_dirs, plugin_dirs=user_ws.plugin_dirs,
