@@ -340,6 +340,27 @@ def test_without_namespaces_it_says_so_and_keeps_traffic_on_loopback(base_work):
     assert "ANTHROPIC_API_KEY" not in env and env["HOME"] != str(base_work / "home")
 
 
+@pytest.mark.oracle
+@pytest.mark.parametrize("profile", ["legacy", "current"])
+def test_without_namespaces_flags_and_copies_still_run_nothing(profile, tmp_path):
+    """No namespace: the project's own settings files are gone (verify would refuse them), everything else of the
+    hostile workspace stays: plugin hooks and MCP server, the live config's and the project's MCP servers, the
+    user settings' env, hooks and helpers. The copies, `--settings {disableAllHooks}` and `--strict-mcp-config`
+    alone keep every marker away, and no byte of the workspace changes."""
+    markers = tmp_path / "markers"
+    ws = build_hostile_workspace(tmp_path / "ws", markers)
+    for name in ("settings.json", "settings.local.json"):
+        (ws["cwd"] / ".claude" / name).unlink()
+    before = tree_state(tmp_path / "ws")
+    report = run_verify(VerifyOptions(claude=str(cli_for(profile)), reads=ws["reads"], home=str(ws["home"]),
+                                      cwd=str(ws["cwd"]), plugin_dirs=[str(p) for p in ws["plugin_dirs"]],
+                                      no_managed=True, use_namespaces=False, timeout=120))
+    assert report.status == MATCHES, "\n".join(report.lines())
+    assert any(r.startswith("user settings") and "hooks" in r for r in report.removed_settings)
+    assert sorted(markers.iterdir()) == []
+    assert tree_state(tmp_path / "ws") == before
+
+
 def _control_run(ws: dict, profile: str, scratch: Path, markers: Path) -> list[str]:
     """The hostile workspace under the real CLI WITHOUT verify's copies, cleaning or flags (still in a private
     network namespace, with the fake API): the markers it leaves show the workspace is live."""
