@@ -414,3 +414,36 @@ def test_verify_runs_nothing_from_the_workspace(profile, tmp_path):
     expected = {f"hook-{scope}-SessionStart" for scope in ("user", "project", "local", "plugin")} | \
         {"mcp-project", "mcp-plugin", "mcp-live-config", "apikey-local"}
     assert expected <= set(left), left
+
+
+def test_compare_reads_accepts_a_late_delivery_and_reports_a_real_difference():
+    from types import SimpleNamespace
+
+    from skillmanager.core.verify.capture import CapturedStep
+    from skillmanager.core.verify.compare import ListingComparer, compare_reads
+    from skillmanager.core.versions.profiles import get_profile
+
+    header = "The following skills are available for use with the Skill tool:"
+
+    def predicted(*entries):
+        if not entries:
+            return SimpleNamespace(model_text="", placement=None, messages=[])
+        text = f"\n\n<system-reminder>\n{header}\n\n" + "\n".join(entries) + "\n</system-reminder>"
+        return SimpleNamespace(model_text=text, placement="tool_result", messages=[])
+
+    def captured(*entries):
+        blocks = [f"{header}\n\n" + "\n".join(entries)] if entries else []
+        return CapturedStep("/f", "tool_result" if entries else None, blocks)
+
+    profile = get_profile("legacy")
+    comparer = ListingComparer(SimpleNamespace(skills=[]), profile, True)
+    late = compare_reads(["Read a", "Read b"], [predicted("- a: A"), predicted("- b: B")],
+                         [captured(), captured("- b: B", "- a: A")], comparer)
+    assert [s.status for s in late] == ["late", "matches"]
+    wrong = compare_reads(["Read a"], [predicted("- a: A")], [captured("- a: A changed")], comparer)
+    assert wrong[0].status == "differs"
+    difference = wrong[0].differences[0]
+    assert (difference.engine, difference.claude) == ("- a: A", "- a: A changed")
+    assert "per_entry_cap=250" in difference.features  # one text is the other with more: a cap or the budget
+    missing = compare_reads(["Read a", "Read b"], [predicted("- a: A"), predicted()], [captured("- a: A")], comparer)
+    assert missing[1].status == "differs" and "never made this Read" in missing[1].differences[0].what

@@ -343,43 +343,33 @@ def compare_reads(titles: list[str], predicted: list[Any], captured: list[Captur
                 title, "the CLI never made this Read (the session ended early)")]))
             continue
         mine, real = ours[i], theirs[i]
-        expected_entries = carried + mine.entries
-        carried = []
-        late = (i + 1 < len(theirs) and mine.entries and not real.entries and real.discovery == mine.discovery
-                and set(mine.entries) <= set(theirs[i + 1].entries))
+        arrived_late, carried = carried, []
+        expected_entries = arrived_late + mine.entries
+        late = bool(i + 1 < len(theirs) and mine.entries and not real.entries and real.discovery == mine.discovery
+                    and set(mine.entries) <= set(theirs[i + 1].entries))
         if late:
-            carried = mine.entries
-            expected_entries = []
+            carried, expected_entries = mine.entries, []
         problems: list[Difference] = []
         if not mine.empty and not real.empty and mine.placement != real.placement:
             problems.append(Difference(title, "placement", None, mine.placement, real.placement,
                                        feature_names(comparer.profile, PLACEMENT_FEATURES) + [SESSION_MODULE]))
-        if mine.discovery != real.discovery:
-            for a, b in _pairs(mine.discovery, real.discovery):
-                problems.append(Difference(title, "discovered-skills block", None, a, b,
-                                           feature_names(comparer.profile, DELTA_FEATURES) +
-                                           ["nested discovery (core/simulator/discovery.py)", SESSION_MODULE]))
-        if carried_from_previous(expected_entries, mine.entries):
-            got = sorted(real.entries)
-            want = sorted(expected_entries)
-            if got != want:
-                problems += comparer.compare_entries(title, want, got)
-        elif expected_entries != real.entries:
-            problems += comparer.compare_entries(title, expected_entries, real.entries)
-            if not problems:
-                problems.append(Difference(title, "listing entries", None, "\n".join(expected_entries),
-                                           "\n".join(real.entries), [SESSION_MODULE]))
-        for d in problems:
-            if d.features and SESSION_MODULE not in d.features:
-                d.features.append("`paths:` activation / discovery order (" + SESSION_MODULE + ")")
+        for a, b in _pairs(mine.discovery, real.discovery):
+            problems.append(Difference(title, "discovered-skills block", None, a, b,
+                                       feature_names(comparer.profile, DELTA_FEATURES) +
+                                       ["nested discovery (core/simulator/discovery.py)", SESSION_MODULE]))
+        # entries that came late from the previous Read share this listing: their order is the CLI's merge, so
+        # with them the entries are compared as a set
+        want, got = (sorted(expected_entries), sorted(real.entries)) if arrived_late else (expected_entries, real.entries)
+        if want != got:
+            entry_problems = comparer.compare_entries(title, want, got) or [
+                Difference(title, "listing entries", None, "\n".join(want), "\n".join(got), [SESSION_MODULE])]
+            for d in entry_problems:
+                if SESSION_MODULE not in d.features:
+                    d.features.append(f"`paths:` activation / discovery order ({SESSION_MODULE})")
+            problems += entry_problems
         status = "differs" if problems else ("late" if late else "matches")
-        detail = _describe(real if not late else mine, late)
-        sections.append(Section(title, status, detail, problems))
+        sections.append(Section(title, status, _describe(mine if late else real, late), problems))
     return sections
-
-
-def carried_from_previous(expected: list[str], own: list[str]) -> bool:
-    return len(expected) != len(own)
 
 
 def _pairs(a: list[str], b: list[str]) -> list[tuple[str | None, str | None]]:
