@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+
+from skillmanager import __version__
 
 from ..load.workspace import Workspace, WorkspaceError, default_managed_root
 from ..rules.registry import load_registry
@@ -85,10 +88,11 @@ class VerifyReport:
         data = {k: v for k, v in self.__dict__.items() if k != "sections"}
         data["sections"] = [s.to_json() for s in self.sections]
         data["exit_code"] = self.exit_code
+        data["skillmanager"] = __version__
         return data
 
     def lines(self) -> list[str]:
-        out = []
+        out = [f"skillmanager {__version__} verify on {platform.platform(terse=True)}"]
         if self.claude:
             out.append(f"Claude Code {self.version or '?'} at {self.claude}: engine profile {self.profile or '?'}"
                        + (f", model {self.model}" if self.model else ""))
