@@ -447,3 +447,25 @@ def test_compare_reads_accepts_a_late_delivery_and_reports_a_real_difference():
     assert "per_entry_cap=250" in difference.features  # one text is the other with more: a cap or the budget
     missing = compare_reads(["Read a", "Read b"], [predicted("- a: A"), predicted()], [captured("- a: A")], comparer)
     assert missing[1].status == "differs" and "never made this Read" in missing[1].differences[0].what
+
+
+@pytest.mark.oracle
+def test_user_namespace_mode_applies_every_protection(base_work, monkeypatch):
+    """What a non-root user gets (`unshare -r -m -n`): the same protections, the mounts made inside a user
+    namespace (where a mount's nosuid/nodev flags are locked and must be kept on the read-only remount)."""
+    namespaces_or_skip()
+    import shutil
+
+    from skillmanager.core.verify import runner, sandbox
+
+    if subprocess.run(["unshare", "-r", "-m", "-n", "true"], capture_output=True).returncode != 0:
+        pytest.skip("user namespaces are not permitted here")
+    monkeypatch.setattr(runner, "probe_namespaces", lambda enabled=True: sandbox.Namespaces(
+        [shutil.which("unshare"), "-r", "-m", "-n", "--"], True, True))
+    before = tree_state(base_work)
+    report = run_verify(_fixture_options(base_work, "current", _reads(base_work)))
+    assert report.status == MATCHES, "\n".join(report.lines())
+    assert "private network namespace: the only interface is loopback" in report.protections
+    assert "managed copy over /etc/claude-code" in report.protections
+    assert any(p == f"read-only {base_work / 'home' / 'proj'}" for p in report.protections)
+    assert tree_state(base_work) == before

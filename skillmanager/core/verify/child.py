@@ -42,12 +42,22 @@ def _mount(*args: str) -> str | None:
     return None if proc.returncode == 0 else (proc.stderr.strip() or f"mount exited {proc.returncode}")
 
 
+def _remount_read_only(target: str) -> str | None:
+    """In a user namespace the flags a mount already has (nosuid, nodev, noexec) are locked: keep them."""
+    error = None
+    for extra in ("", ",nosuid,nodev", ",nosuid,nodev,noexec"):
+        error = _mount("-o", "remount,bind,ro" + extra, target)
+        if error is None:
+            return None
+    return error
+
+
 def read_only(path: str) -> str | None:
-    return _mount("--rbind", path, path) or _mount("-o", "remount,bind,ro", path)
+    return _mount("--rbind", path, path) or _remount_read_only(path)
 
 
 def bind_read_only(source: str, target: str) -> str | None:
-    return _mount("--bind", source, target) or _mount("-o", "remount,bind,ro", target)
+    return _mount("--bind", source, target) or _remount_read_only(target)
 
 
 def managed_over_etc(copy: str, scratch: str) -> str | None:
