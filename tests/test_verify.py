@@ -469,3 +469,15 @@ def test_user_namespace_mode_applies_every_protection(base_work, monkeypatch):
     assert "managed copy over /etc/claude-code" in report.protections
     assert any(p == f"read-only {base_work / 'home' / 'proj'}" for p in report.protections)
     assert tree_state(base_work) == before
+
+
+def test_the_cli_entry_runs_the_sandboxed_half(tmp_path):
+    """`skillmanager __verify-child SPEC` (how the frozen app starts the part that runs in the namespaces)."""
+    spec = {"argv": [sys.executable, "-c", "import os; print(os.environ['ANTHROPIC_BASE_URL'])"], "cwd": str(tmp_path),
+            "env": {"PATH": "/usr/bin:/bin"}, "read_paths": [], "timeout": 30, "network_namespace": False,
+            "mount_namespace": False, "read_only": [], "overlays": [], "managed_copy": None, "scratch": str(tmp_path),
+            "result": str(tmp_path / "result.json")}
+    (tmp_path / "spec.json").write_text(json.dumps(spec))
+    assert main(["__verify-child", str(tmp_path / "spec.json")]) == 0
+    result = json.loads((tmp_path / "result.json").read_text())
+    assert result["cli_exit"] == 0 and result["stdout_tail"].startswith("http://127.0.0.1:")

@@ -48,7 +48,7 @@ FEATURES_BY_SOURCE: dict[SourceKind, tuple[str, ...]] = {
 TEXT_FEATURES = ("per_entry_cap", "when_to_use_newlines_to_spaces", "lenient_booleans", "yaml_last_key_wins",
                  "strips_bom")
 ORDER_FEATURES = ("bundled_first", "commands_sorted_by_name", "skill_dirs_case_insensitive",
-                  "listing_keeps_every_copy")
+                  "listing_keeps_every_copy", "unstable_command_and_plugin_order")
 PLACEMENT_FEATURES = ("default_model",)
 DELTA_FEATURES = ("scoped_nested_names", "add_dir_clash_scoped", "listing_keeps_every_copy")
 
@@ -170,7 +170,7 @@ class ListingComparer:
 
     def unstable_groups(self) -> tuple[set[str], set[str]]:
         """(names compared as one set, names whose runs are sorted): 2.1.88's commands and plugin entries."""
-        if not self.profile.listing_keeps_every_copy:  # the 2.1.88 family (the one that reads with ripgrep)
+        if not self.profile.unstable_command_and_plugin_order:
             return set(), set()
         commands = {s.name for s in self.registry.skills if s.source is SourceKind.COMMAND}
         plugins = {s.name for s in self.registry.skills

@@ -58,6 +58,9 @@ class Profile:
     plugin_default_skills_dir_kept: bool = False  # current: `skills/` loads even when the manifest names others
     add_dir_clash_scoped: bool = False  # current: a clashing --add-dir skill becomes `{dir}:{name}` (scoped)
     dmi_yields_name: bool = False  # current: a disable-model-invocation copy does not hide a later copy from the model
+    # legacy: `.claude/commands` files come in ripgrep order and plugin entries as concurrent reads finish, so
+    # their order in the listing varies from run to run (compared as sets by verify and the oracle tests)
+    unstable_command_and_plugin_order: bool = False
     bundled: tuple[BundledEntry, ...] = field(default_factory=tuple)
 
 
@@ -95,6 +98,7 @@ def get_profile(name: str) -> Profile:
             supports_disable_bundled=False,
             missing_argument_stays_literal=False,
             scoped_nested_names=False,
+            unstable_command_and_plugin_order=True,
             bundled=_load_bundled(LEGACY),
         )
     if name == CURRENT:
