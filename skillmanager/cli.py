@@ -19,12 +19,15 @@ from skillmanager import __version__
 
 COMMAND_MODULES = (
     "list", "conflicts", "show", "info", "listing", "expand", "simulate", "toggle", "validate", "audit", "history",
+    "verify",
 )
+VERIFY_CHILD = "__verify-child"  # internal: the sandboxed half of `verify` (the frozen app has no `python -m`)
 
 EXIT_CODES_HELP = """exit codes:
   0  success (audit: no finding at or above --fail-on)
   1  the command ran and found a problem (audit findings, validate errors, refused toggle, unknown skill)
   2  usage error: bad option, missing or unreadable --home or directory, unreadable input file
+     (verify: it cannot run safely)
 Errors and warnings go to stderr; stdout holds only the answer (valid JSON with --json, whatever the
 exit code). A settings file or skill folder that cannot be read is skipped as Claude Code skips it, said
 on stderr, and makes the exit code 1.
@@ -102,6 +105,9 @@ class _Utf8SafeOut:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == [VERIFY_CHILD]:
+        from skillmanager.core.verify.child import main as verify_child
+        return verify_child(argv[1:])
     parser = build_parser(_command_in(argv))
     args = parser.parse_args(argv)
     out = _Utf8SafeOut(out or sys.stdout)

@@ -163,6 +163,12 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _c=False, i=index: self.tabs.setCurrentIndex(i))
             view_menu.addAction(action)
 
+        tools_menu = menu.addMenu("&Tools")
+        verify = QAction("&Check with my Claude Code…", self)
+        verify.setToolTip("Run your installed Claude Code, sandboxed, and compare what it sends with the prediction")
+        verify.triggered.connect(self.show_verify)
+        tools_menu.addAction(verify)
+
         help_menu = menu.addMenu("&Help")
         about = QAction("&About skillmanager", self)
         about.setShortcut(QKeySequence(Qt.Key.Key_F1))
@@ -173,6 +179,18 @@ class MainWindow(QMainWindow):
         dialog = AboutDialog(self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()  # non-modal
+        return dialog
+
+    def show_verify(self):
+        from skillmanager.gui.widgets.verify_dialog import VerifyDialog
+
+        registry = self.context.registry
+        if registry is None:
+            self.message_bar.show_message("no workspace is loaded yet", "error")
+            return None
+        dialog = VerifyDialog(registry.workspace, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()  # non-modal: the check takes a while
         return dialog
 
     # --- workspace -----------------------------------------------------------------------------

@@ -18,6 +18,9 @@ class Feature(str, Enum):
     FALLBACK_DESCRIPTION_LONE_SURROGATE_TO_SPACE = "FALLBACK_DESCRIPTION_LONE_SURROGATE_TO_SPACE"
     SKILL_DIRS_CASE_INSENSITIVE_ORDER = "SKILL_DIRS_CASE_INSENSITIVE_ORDER"  # skill dirs read in localeCompare order
     ADD_DIR_COMMANDS = "ADD_DIR_COMMANDS"  # an --add-dir's .claude/commands is loaded
+    # `.claude/commands` files come in ripgrep order and plugin entries as concurrent reads finish, so their
+    # order in the listing varies from run to run (compared as sets by `verify` and the oracle tests)
+    UNSTABLE_COMMAND_AND_PLUGIN_ORDER = "UNSTABLE_COMMAND_AND_PLUGIN_ORDER"
     COMMANDS_SORTED_BY_NAME = "COMMANDS_SORTED_BY_NAME"
     ADD_DIR_CLASH_SCOPED = "ADD_DIR_CLASH_SCOPED"  # a clashing --add-dir skill becomes `{dir}:{name}`
     # --- plugins
