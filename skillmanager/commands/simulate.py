@@ -39,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         group.add_argument(flag, action=_AppendStep, const=op, metavar=metavar, dest="sim_steps",
                            help=f"{'an' if op[0] in 'AEIOU' else 'a'} {op} step" + (" (triggers nothing; shown for completeness)" if op in
                                                   ("Bash", "Grep", "Glob") else ""))
+    parser.add_argument("--literal-edits", action="store_true",
+                        help="--edit is the bare Edit tool call: no Read before it (by default an Edit of a file "
+                             "with content assumes the Read the model makes first, and says so)")
     parser.add_argument("--scenario", metavar="FILE.json", help="replay a saved scenario (its steps run first)")
     parser.add_argument("--save-scenario", metavar="FILE.json", help="write the steps as a scenario file")
     parser.add_argument("--json", action="store_true", help="print the step results as JSON")
@@ -62,7 +65,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     workspace, code = workspace_or_exit(args)
     if workspace is None:
         return code
-    steps = list(scenario.steps if scenario else []) + [Step(op, value) for op, value in args.sim_steps]
+    read_first = not args.literal_edits
+    steps = list(scenario.steps if scenario else []) + [Step(op, value, read_first=read_first and op == "Edit")
+                                                         for op, value in args.sim_steps]
     registry = load_registry(workspace)
     session = Session(registry, model=args.model)
     results = session.replay(steps)
