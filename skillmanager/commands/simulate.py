@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from skillmanager.core.versions.profiles import DEFAULT_PROFILE
 from skillmanager.core.rules.registry import load_registry
 from skillmanager.core.simulator.session import Scenario, Session, Step
 
@@ -58,10 +57,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             print(f"skillmanager: error: {error}", file=sys.stderr)
             return 2
     if scenario is not None:
-        args.profile = args.profile or scenario.profile
+        if not args.claude_version:  # a release given by number replaces the scenario's profile
+            args.profile = args.profile or scenario.profile
         args.cwd = args.cwd or scenario.cwd
         args.model = args.model or scenario.model
-    args.profile = args.profile or DEFAULT_PROFILE
     workspace, code = workspace_or_exit(args)
     if workspace is None:
         return code

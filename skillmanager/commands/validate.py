@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import json
 from pathlib import Path
 from typing import TextIO
 
 from skillmanager.core.model import Severity
-from skillmanager.core.versions.profiles import DEFAULT_PROFILE, get_profile
+from skillmanager.core.versions.profiles import VersionError, resolve_profile
 from skillmanager.core.checks.validate import AGENTSKILLS, CLAUDE_CODE, STANDARDS, ValidationReport, validate_paths
 
 NAME = "validate"
@@ -41,7 +42,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if missing:
         out.write(f"skillmanager: error: no such file or directory: {missing[0]}\n")
         return 2
-    profile = get_profile(getattr(args, "profile", None) or DEFAULT_PROFILE)
+    try:
+        profile, note = resolve_profile(getattr(args, "profile", None), getattr(args, "claude_version", None))
+    except VersionError as error:
+        print(f"skillmanager: error: {error}", file=sys.stderr)
+        return 2
+    if note:
+        print(f"skillmanager: note: {note}", file=sys.stderr)
     if args.paths:
         report = validate_paths(args.paths, standard=args.standard, profile=profile)
     else:

@@ -196,9 +196,11 @@ class MainWindow(QMainWindow):
         self.context.set_workspace(new_demo_workspace(profile=self.context.profile_name))
 
     def _preset_profile_note(self) -> None:
-        name, note = installed_claude_profile()
-        self.workspace_bar.set_profile_note(f"claude: {name}" if name else "")
+        version, note = installed_claude_profile()
+        self.workspace_bar.set_profile_note(f"claude: {version}" if version else "")
         self.workspace_bar.profile_note.setToolTip(note)
+        if version:
+            self.workspace_bar.add_installed_version(version)
 
     def _recent(self) -> list[str]:
         value = self.context.settings.value(RECENT_KEY, [])
@@ -334,6 +336,7 @@ class MainWindow(QMainWindow):
             settings.setValue("workspace/cwd", str(spec.cwd))
             settings.setValue("workspace/home", str(spec.home) if spec.home else "")
             settings.setValue("workspace/profile", spec.profile)
+            settings.setValue("workspace/claude_version", spec.claude_version or "")
             settings.setValue("workspace/model", spec.model or "")
             settings.setValue("workspace/add_dirs", [str(p) for p in spec.add_dirs])
             settings.setValue("workspace/plugin_dirs", [str(p) for p in spec.plugin_dirs])
