@@ -28,7 +28,7 @@ from skillmanager.core.rules.registry import load_registry  # noqa: E402
 def measure(ws: realistic.RealisticWorkspace, repeat: int, cold: bool, cache_dir: Path) -> dict[str, float]:
     workspace = ws.workspace()
     workspace.managed_root = None
-    cache = parse_cache.ParseCache.open(workspace.rules, cache_dir)
+    cache = parse_cache.ParseCache.open(workspace.profile, cache_dir)
     with parse_cache.using(cache):
         load_registry(workspace)  # fills the cache (files older than it: no racy entries)
     realistic.age_cache(cache_dir)
@@ -37,7 +37,7 @@ def measure(ws: realistic.RealisticWorkspace, repeat: int, cold: bool, cache_dir
         load_registry(workspace)
 
     def engine_cached():
-        warm = parse_cache.ParseCache.open(workspace.rules, cache_dir)
+        warm = parse_cache.ParseCache.open(workspace.profile, cache_dir)
         with parse_cache.using(warm):
             load_registry(workspace)
         assert warm.misses == 0, warm.misses

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from skillmanager.core.versions.profiles import get_profile
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -52,11 +54,11 @@ def test_scan_benchmark_paths_agree(small, tmp_path):
     workspace = small.workspace()
     workspace.managed_root = None
     fresh = load_registry(workspace)
-    cache = parse_cache.ParseCache.open(workspace.rules, tmp_path)
+    cache = parse_cache.ParseCache.open(workspace.profile, tmp_path)
     with parse_cache.using(cache):
         load_registry(workspace)
     realistic.age_cache(tmp_path)
-    cache = parse_cache.ParseCache.open(workspace.rules, tmp_path)
+    cache = parse_cache.ParseCache.open(workspace.profile, tmp_path)
     with parse_cache.using(cache):
         cached = load_registry(workspace)
     assert cache.misses == 0 and cache.hits == 400
@@ -67,7 +69,7 @@ def test_listing_benchmark_paths_agree(small):
     workspace = small.workspace()
     workspace.managed_root = None
     registry = load_registry(workspace)
-    for profile in ("legacy", "current"):
+    for profile in map(get_profile, ("legacy", "current")):
         listing_module._ROW_TEXT.clear()
         first = listing_module.build_listing(registry, profile)
         again = listing_module.build_listing(registry, profile)

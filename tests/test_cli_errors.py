@@ -123,7 +123,7 @@ def test_unreadable_folder_passed_to_audit_is_reported_not_a_traceback(tree, mon
     skills_root = skill_dir.parent
     deny_listing(monkeypatch, skill_dir)
     code, out, err = run(["audit", str(skill_dir), "--sarif"])
-    assert code == 1 and json.loads(out)["runs"] and f"cannot read {skill_dir}" in err
+    assert code == 1 and json.loads(out)["runs"] and f"cannot read the skill folder {skill_dir}" in err
     code, out, err = run(["audit", str(skills_root), str(tree / "home" / "proj" / ".claude" / "skills"), "--json"])
     assert code == 1 and "proj-skill" in out and "Traceback" not in err
     code, out, err = run(["validate", str(skill_dir), "--json"])

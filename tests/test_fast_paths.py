@@ -414,11 +414,12 @@ def test_listing_rows_from_the_row_cache_equal_fresh_rows():
     """A listing rebuilt from remembered row texts equals one computed with the row cache empty."""
     from skillmanager.core.layers import listing as listing_module
     from skillmanager.core.layers.listing import ListingEntry, build_listing
+    from skillmanager.core.versions.profiles import get_profile
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in _corpus_files()[:200]]
     entries = [ListingEntry(f"s{i}", parse_document(t, strip_bom=True).front_matter.get("description") or "x",
                             when_to_use="when <asked>" if i % 3 == 0 else None, display_name=f"S{i}" if i % 5 == 0 else None)
                for i, t in enumerate(texts)]
-    for profile in ("legacy", "current"):
+    for profile in map(get_profile, ("legacy", "current")):
         listing_module._ROW_TEXT.clear()
         fresh = [e.to_json() for e in build_listing(entries, profile).entries]
         again = [e.to_json() for e in build_listing(entries, profile).entries]

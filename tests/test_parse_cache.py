@@ -51,7 +51,7 @@ def _scan(tmp: Path, cache_dir: Path | None, profile: str = "current"):
     workspace = _workspace(tmp, profile)
     if cache_dir is None:
         return load_registry(workspace), None
-    cache = parse_cache.ParseCache.open(workspace.rules, cache_dir)
+    cache = parse_cache.ParseCache.open(workspace.profile, cache_dir)
     with parse_cache.using(cache):
         registry = load_registry(workspace)
     return registry, cache
@@ -281,3 +281,12 @@ def test_deeply_nested_front_matter_does_not_stop_the_cache(tmp_path):
     registry, cache = _scan(tmp_path, cache_dir)
     assert cache.hits >= 1  # the plain file is cached even though the deep one cannot be
     assert _snapshot(registry) == _snapshot(fresh)
+
+
+def test_each_release_parses_into_its_own_cache():
+    """A SKILL.md parsed by 2.1.88's rules (BOM kept, repeated keys refused) must never be served to 2.1.332."""
+    from skillmanager.core.versions.profiles import get_profile
+
+    legacy, current = (parse_cache.parse_context(get_profile(name)) for name in ("legacy", "current"))
+    assert legacy != current
+    assert parse_cache.parse_context(get_profile("legacy")) == legacy

@@ -100,7 +100,8 @@ def test_sim_golden(scenario: str, profile: str, tmp_path: Path) -> None:
         if call["tool"] not in OPS:
             continue
         value = call["input"].get("file_path") or call["input"].get("command") or call["input"].get("pattern")
-        result = session.add_step(call["tool"], value.replace("<WORK>", str(work)))
+        old_string = call["input"].get("old_string") if call["tool"] == "Edit" else None
+        result = session.add_step(call["tool"], value.replace("<WORK>", str(work)), old_string=old_string)
         if result.model_text:
             expected_placement = "tool_result" if reminder_placed else "system"
             assert result.placement == expected_placement, (result.index, result.placement)

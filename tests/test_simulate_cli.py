@@ -72,7 +72,8 @@ def test_save_and_replay_scenario_json(proj: Path, tmp_path: Path) -> None:
     assert code == 0
     data = json.loads(saved.read_text(encoding="utf-8"))
     assert data["profile"] == "legacy" and data["cwd"] == str(proj)
-    assert data["steps"] == [{"op": "Write", "path": "packages/api/n.ts"}, {"op": "Edit", "path": "packages/api/n.ts"}]
+    assert data["steps"] == [{"op": "Write", "path": "packages/api/n.ts"},
+                             {"op": "Edit", "path": "packages/api/n.ts", "read_first": True}]  # --edit: a real edit
     out = io.StringIO()
     assert main(["simulate", "--home", str(proj.parent), "--no-managed", "--scenario", str(saved)], out) == 0
     assert out.getvalue() == first

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from skillmanager.core.versions.features import VALUE_NAMES, Feature
-from skillmanager.core.versions.profiles import (PROFILE_NAMES, get_profile, parse_version, profile_for,
-                                                 profile_for_version)
+from skillmanager.cli import main
+from skillmanager.core.versions.profiles import (PROFILE_NAMES, VersionError, get_profile, installed_profile,
+                                                 parse_version, profile_for, resolve_profile)
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "skillmanager"
@@ -128,9 +129,55 @@ def test_unknown_names_and_versions_are_refused():
         profile_for("latest")
 
 
-def test_version_text_maps_to_a_profile():
-    assert profile_for_version("2.1.88 (Claude Code)") == ("legacy", None)
-    assert profile_for_version("2.1.332 (Claude Code)") == ("current", None)
-    name, warning = profile_for_version("2.1.150")
-    assert name == "legacy" and "2.1.150" in warning
-    assert profile_for_version("nonsense")[0] is None
+def test_installed_version_text_maps_to_its_release():
+    assert installed_profile("2.1.88 (Claude Code)") == (get_profile("legacy"), None)
+    assert installed_profile("2.1.332 (Claude Code)") == (get_profile("current"), None)
+    profile, _note = installed_profile("2.1.150 (Claude Code)")
+    assert profile.version == (2, 1, 150) and profile.name == "2.1.150"
+    assert installed_profile("nonsense")[0] is None
+    assert installed_profile("2.1.3")[0] is None  # older than the first studied release
+
+
+def test_resolve_profile_contract():
+    assert resolve_profile(None, None)[0] == get_profile("current")
+    assert resolve_profile("legacy", None) == (get_profile("legacy"), None)
+    assert resolve_profile(None, "2.1.88")[0].features == get_profile("legacy").features
+    newer, note = resolve_profile(None, "2.1.999")
+    assert newer.features == get_profile("current").features and "newer than the last studied" in note
+    for bad in (("legacy", "2.1.88"), (None, "2.1.87"), (None, "latest"), (None, "2.1")):
+        with pytest.raises(VersionError):
+            resolve_profile(*bad)
+
+
+def _cli(capsys, *argv):
+    import io
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue(), capsys.readouterr().err
+
+
+def test_claude_version_option(tmp_path, capsys):
+    proj = tmp_path / "proj"
+    (proj / ".claude" / "skills" / "s").mkdir(parents=True)
+    (proj / ".claude" / "skills" / "s" / "SKILL.md").write_text("---\ndescription: d\n---\nbody\n")
+    base = ["listing", "--home", str(tmp_path), "--cwd", str(proj), "--no-managed"]
+    code, by_alias, _ = _cli(capsys, *base, "--profile", "legacy")
+    assert code == 0
+    code, by_number, err = _cli(capsys, *base, "--claude-version", "2.1.88")
+    assert (code, by_number, err) == (0, by_alias, "")
+    code, out, err = _cli(capsys, *base, "--claude-version", "2.1.500")
+    assert code == 0 and "newer than the last studied release" in err and "newer" not in out
+    assert out == _cli(capsys, *base, "--profile", "current")[1]
+    for bad in (["--profile", "legacy", "--claude-version", "2.1.88"], ["--claude-version", "2.1.10"]):
+        code, out, err = _cli(capsys, *base, *bad)
+        assert code == 2 and out == "" and "error" in err
+
+
+def test_every_feature_has_a_probe():
+    import sys
+    sys.path.insert(0, str(ROOT / "tests" / "oracle"))
+    import battery
+    missing = [f.value for f in Feature if f.value not in battery.PROBES]
+    assert missing == [], f"features without a probe in tests/oracle/battery.py: {missing}"
+    for name, (run, part, observe) in battery.PROBES.items():
+        assert run in battery.RUNS and part and callable(observe), name

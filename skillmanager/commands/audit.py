@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -11,6 +10,7 @@ from typing import TextIO
 from skillmanager.core.checks.audit import LEVELS, SkillAudit, audit_paths, audit_skill, level_index, summarize
 
 from .errors import UsageError
+from .path_args import check_paths_exist
 
 NAME = "audit"
 HELP = ("security audit of skills: inline shell, download-and-execute, hidden Unicode, prompt injection, "
@@ -50,8 +50,13 @@ def _workspace_audits(args: argparse.Namespace) -> list[SkillAudit]:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     check_paths_exist(args.paths)
     unreadable: list[str] = []
-    if args.paths:
-        audits = audit_readable_paths(args.paths, unreadable)
+    if args.paths:  # an unreadable skill folder becomes an audit with `error` and an unscanned-content finding
+        try:
+            audits = audit_paths(args.paths)
+        except OSError as error:
+            unreadable.append(f"cannot read {error.filename or args.paths[0]}: {error.strerror or error}; "
+                              "it was not checked")
+            audits = []
     else:
         try:
             audits = _workspace_audits(args)
@@ -74,83 +79,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if unreadable or any(a.error for a in audits):
         return 1
     return 1 if any(level_index(f.severity) >= threshold for a in audits for f in a.findings) else 0
-
-
-def check_paths_exist(paths: list[Path]) -> None:
-    """A PATH that does not exist (or that the OS refuses, e.g. a name too long) is a usage error."""
-    for path in paths:
-        try:
-            os.stat(path)
-        except FileNotFoundError:
-            raise UsageError(f"no such file or directory: {path}") from None
-        except OSError as error:
-            raise UsageError(f"{path}: {error.strerror or error}") from None
-
-
-def unreadable_reason(path: Path) -> str | None:
-    """Why a directory cannot be listed (None when it can, or is not a directory)."""
-    if not path.is_dir():
-        return None
-    try:
-        with os.scandir(path) as entries:
-            next(entries, None)
-    except OSError as error:
-        return f"cannot read {path}: {error.strerror or error}; it was not checked"
-    return None
-
-
-def readable_targets(paths: list[Path], unreadable: list[str]) -> list[Path]:
-    """The PATHs to check, minus folders that cannot be read (each said in `unreadable`). A skills dir
-    with an unreadable skill folder inside is replaced by its readable entries, so the others are still
-    checked (a folder without read/search permission would otherwise be skipped without a word)."""
-    targets: list[Path] = []
-    for path in paths:
-        reason = unreadable_reason(path)
-        if reason is not None:
-            unreadable.append(reason)
-            continue
-        if not path.is_dir() or _has_skill_file(path):
-            targets.append(path)
-            continue
-        children = sorted(path.iterdir())
-        bad = [child for child in children
-               if child.is_dir() and (unreadable_reason(child) is not None or _search_denied(child))]
-        if not bad:
-            targets.append(path)
-            continue
-        unreadable.extend(unreadable_reason(child) or f"cannot read {child}: permission denied; it was not checked"
-                          for child in bad)
-        targets += [child for child in children if child not in bad and (child.is_dir() or child.suffix == ".md")]
-    return targets
-
-
-def _has_skill_file(path: Path) -> bool:
-    try:
-        return (path / "SKILL.md").is_file()
-    except OSError:
-        return False
-
-
-def _search_denied(path: Path) -> bool:
-    """A folder whose entries cannot be looked up (no x permission): SKILL.md inside looks absent."""
-    try:
-        os.stat(path / "SKILL.md")
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return False
-
-
-def audit_readable_paths(paths: list[Path], unreadable: list[str]) -> list[SkillAudit]:
-    """audit_paths over the readable targets; a folder that fails while being read is reported too."""
-    audits: list[SkillAudit] = []
-    for target in readable_targets(paths, unreadable):
-        try:
-            audits += audit_paths([target])
-        except OSError as error:
-            unreadable.append(f"cannot read {error.filename or target}: {error.strerror or error}; it was not checked")
-    return audits
 
 
 def _write_text(audits: list[SkillAudit], out: TextIO) -> None:

@@ -26,8 +26,10 @@ def add_workspace_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--plugin-dir", metavar="DIR", action="append", default=[],
                        help="a plugin root with .claude-plugin/plugin.json (repeatable)")
     group.add_argument("--mcp-skills", metavar="FILE", help="JSON list of MCP skills {server,name,description,when_to_use,body}")
-    group.add_argument("--profile", choices=PROFILE_NAMES, default=DEFAULT_PROFILE,
-                       help="Claude Code family: legacy = 2.1.88, current = 2.1.3xx (default: current)")
+    group.add_argument("--profile", choices=PROFILE_NAMES, default=None,
+                       help=f"Claude Code release by alias: legacy = 2.1.88, current = 2.1.332 (default: {DEFAULT_PROFILE})")
+    group.add_argument("--claude-version", metavar="X.Y.Z",
+                       help="Claude Code release by number: its exact features from the timeline (not with --profile)")
     group.add_argument("--model", help="model id (default: settings `model`, $ANTHROPIC_MODEL, or the profile default)")
     group.add_argument("--context-window", type=int, metavar="TOKENS", help="context window in tokens (listing budget)")
     group.add_argument("--budget", type=int, metavar="CHARS", help="listing budget in characters (as SLASH_COMMAND_TOOL_CHAR_BUDGET)")
@@ -47,11 +49,13 @@ def workspace_from_args(args: argparse.Namespace) -> Workspace:
         workspace = Workspace.create(home=args.home, cwd=args.cwd, managed_root=managed, add_dirs=args.add_dir or [],
                                      plugin_dirs=args.plugin_dir or [], mcp_skills_file=args.mcp_skills,
                                      profile=args.profile, model=args.model, context_window=args.context_window,
-                                     budget=args.budget)
+                                     budget=args.budget, claude_version=getattr(args, "claude_version", None))
     except WorkspaceError as error:
         raise UsageError(str(error)) from None
     workspace.use_parse_cache = not getattr(args, "no_cache", False)
     _readable_dir_or_error(workspace.home, "home directory")
+    if workspace.version_note:  # a release not studied directly: said once, on stderr
+        print(f"skillmanager: note: {workspace.version_note}", file=sys.stderr)
     return workspace
 
 

@@ -5,7 +5,7 @@ import argparse
 from typing import TextIO
 
 from skillmanager.core.versions.installed import detect_installed_claude
-from skillmanager.core.versions.profiles import get_profile
+from skillmanager.core.versions.profiles import DEFAULT_PROFILE
 
 from .common import add_workspace_options, workspace_from_args
 
@@ -22,14 +22,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     workspace_from_args(args)  # a missing or unreadable --home / --cwd is a usage error here too
     found = detect_installed_claude(args.claude)
     if found.exe is None:
-        out.write("Claude Code: not found on PATH; use --profile legacy|current explicitly (default: current).\n")
+        out.write("Claude Code: not found on PATH; use --profile legacy|current or --claude-version X.Y.Z "
+                  f"(default: {DEFAULT_PROFILE}).\n")
         return 0
     if found.error is not None:
         out.write(f"Claude Code: {found.note}.\n")
         return 0
     out.write(f"Claude Code: {found.version_text} ({found.exe})\n")
-    if found.profile:
-        out.write(f"Profile: {found.profile} — {get_profile(found.profile).family}\n")
-    if found.note and not found.note.startswith("preset from"):
-        out.write(f"Warning: {found.note}\n")
+    profile = found.profile
+    if profile is not None:
+        alias = f" (--profile {profile.alias})" if profile.alias else ""
+        out.write(f"Profile: Claude Code {profile.version_text}{alias} — {profile.family}; "
+                  f"{len(profile.features)} named features; other commands: --claude-version {profile.version_text}\n")
+    if found.note:
+        out.write(f"Note: {found.note}\n")
     return 0

@@ -11,7 +11,6 @@ import os
 import stat
 from typing import Any, TextIO
 
-from skillmanager.core.versions.profiles import DEFAULT_PROFILE
 from skillmanager.core.rules.registry import load_registry
 from skillmanager.core.simulator.session import Scenario, Session, Step
 
@@ -43,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         group.add_argument(flag, action=_AppendStep, const=op, metavar=metavar, dest="sim_steps",
                            help=f"{'an' if op[0] in 'AEIOU' else 'a'} {op} step" + (" (triggers nothing; shown for completeness)" if op in
                                                   ("Bash", "Grep", "Glob") else ""))
+    parser.add_argument("--literal-edits", action="store_true",
+                        help="--edit is the bare Edit tool call: no Read before it (by default an Edit of a file "
+                             "with content assumes the Read the model makes first, and says so)")
     parser.add_argument("--scenario", metavar="FILE.json", help="replay a saved scenario (its steps run first)")
     parser.add_argument("--save-scenario", metavar="FILE.json", help="write the steps as a scenario file")
     parser.add_argument("--json", action="store_true", help="print the step results as JSON")
@@ -58,14 +60,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         except ValueError as error:
             raise UsageError(str(error)) from None
     if scenario is not None:
-        args.profile = args.profile or scenario.profile
+        if not args.claude_version:  # a release given by number replaces the scenario's profile
+            args.profile = args.profile or scenario.profile
         args.cwd = args.cwd or scenario.cwd
         args.model = args.model or scenario.model
-    args.profile = args.profile or DEFAULT_PROFILE
     if args.save_scenario:
         _check_writable_target(args.save_scenario)  # before the replay: a FIFO here must not block
     workspace = workspace_from_args(args)
-    steps = list(scenario.steps if scenario else []) + [Step(op, value) for op, value in args.sim_steps]
+    read_first = not args.literal_edits
+    steps = list(scenario.steps if scenario else []) + [Step(op, value, read_first=read_first and op == "Edit")
+                                                         for op, value in args.sim_steps]
     registry = load_registry(workspace)
     remember_registry(registry)
     session = Session(registry, model=args.model)

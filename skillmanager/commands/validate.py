@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import TextIO
 
 from skillmanager.core.model import Severity
-from skillmanager.commands.audit import check_paths_exist, readable_targets
+from skillmanager.commands.path_args import check_paths_exist, readable_targets
 from skillmanager.core.checks.validate import AGENTSKILLS, STANDARDS, ValidationReport, validate_paths
-from skillmanager.core.versions.profiles import DEFAULT_PROFILE, get_profile
+from skillmanager.core.versions.profiles import VersionError, resolve_profile
+
+from .errors import UsageError
 
 NAME = "validate"
 HELP = ("check skills against the Agent Skills standard or lint them for Claude Code "
@@ -39,7 +41,12 @@ def _workspace_report(args: argparse.Namespace) -> ValidationReport:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     check_paths_exist(args.paths)
-    profile = get_profile(getattr(args, "profile", None) or DEFAULT_PROFILE)
+    try:
+        profile, note = resolve_profile(getattr(args, "profile", None), getattr(args, "claude_version", None))
+    except VersionError as error:
+        raise UsageError(str(error)) from None
+    if note and args.paths:  # the workspace mode says it when it reads the workspace
+        print(f"skillmanager: note: {note}", file=sys.stderr)
     unreadable: list[str] = []
     if args.paths:
         readable = readable_targets(args.paths, unreadable)

@@ -133,6 +133,7 @@ def _saved_spec(settings: QSettings):
     as_list = lambda v: [Path(str(p)) for p in ([v] if isinstance(v, str) else (v or [])) if p]  # noqa: E731
     return WorkspaceSpec(cwd=Path(str(cwd)), home=Path(str(home)) if home else None,
                          profile=str(settings.value("workspace/profile", DEFAULT_PROFILE) or DEFAULT_PROFILE),
+                         claude_version=str(settings.value("workspace/claude_version", "") or "") or None,
                          model=str(settings.value("workspace/model", "") or "") or None,
                          add_dirs=as_list(settings.value("workspace/add_dirs", [])),
                          plugin_dirs=as_list(settings.value("workspace/plugin_dirs", [])))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from skillmanager.core.model import Skill, SourceKind
-from skillmanager.core.versions.profiles import DEFAULT_PROFILE
+from skillmanager.core.versions.profiles import DEFAULT_PROFILE, PROFILE_NAMES
 from skillmanager.gui.plural import counted
 
 
@@ -34,6 +34,7 @@ class WorkspaceSpec:
     plugin_dirs: list[Path] = field(default_factory=list)
     mcp_skills_file: Path | None = None
     profile: str = DEFAULT_PROFILE  # a profile name (the workspace bar's choice)
+    claude_version: str | None = None  # a release by number instead (the installed claude's); wins over profile
     model: str | None = None
     env: dict[str, str] | None = None
 
@@ -42,15 +43,18 @@ class WorkspaceSpec:
 
         return Workspace.create(home=self.home, cwd=self.cwd, managed_root=self.managed_root,
                                 add_dirs=list(self.add_dirs), plugin_dirs=list(self.plugin_dirs),
-                                mcp_skills_file=self.mcp_skills_file, profile=self.profile, model=self.model,
-                                env=self.env)
+                                mcp_skills_file=self.mcp_skills_file,
+                                profile=None if self.claude_version else self.profile,
+                                claude_version=self.claude_version, model=self.model, env=self.env)
 
     @classmethod
     def from_workspace(cls, workspace) -> "WorkspaceSpec":
         profile = workspace.profile.name
+        version = profile if profile not in PROFILE_NAMES else None
         return cls(cwd=workspace.cwd, home=workspace.home, managed_root=workspace.managed_root or False,
                    add_dirs=list(workspace.add_dirs), plugin_dirs=list(workspace.plugin_dirs),
-                   mcp_skills_file=workspace.mcp_skills_file, profile=profile, model=workspace.model,
+                   mcp_skills_file=workspace.mcp_skills_file, profile=DEFAULT_PROFILE if version else profile,
+                   claude_version=version, model=workspace.model,
                    env=dict(workspace.env) if getattr(workspace, "env", None) is not None else None)
 
 

@@ -218,8 +218,11 @@ class MainWindow(QMainWindow):
         self.context.tasks.run("claude-version", detect_installed_claude, self._show_installed_claude)
 
     def _show_installed_claude(self, found) -> None:
-        self.workspace_bar.set_profile_note(f"claude: {found.profile}" if found.profile else "")
-        self.workspace_bar.profile_note.setToolTip(found.note)
+        version = found.profile.version_text if found.profile is not None else None
+        self.workspace_bar.set_profile_note(f"claude: {version}" if version else "")
+        self.workspace_bar.profile_note.setToolTip(found.note or (f"features of {found.version_text}" if version else ""))
+        if version:
+            self.workspace_bar.add_installed_version(version)
 
     def _recent(self) -> list[str]:
         value = self.context.settings.value(RECENT_KEY, [])
@@ -354,6 +357,7 @@ class MainWindow(QMainWindow):
             settings.setValue("workspace/cwd", str(spec.cwd))
             settings.setValue("workspace/home", str(spec.home) if spec.home else "")
             settings.setValue("workspace/profile", spec.profile)
+            settings.setValue("workspace/claude_version", spec.claude_version or "")
             settings.setValue("workspace/model", spec.model or "")
             settings.setValue("workspace/add_dirs", [str(p) for p in spec.add_dirs])
             settings.setValue("workspace/plugin_dirs", [str(p) for p in spec.plugin_dirs])

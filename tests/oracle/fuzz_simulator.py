@@ -306,7 +306,8 @@ def replay(golden: dict, work: str):
         if turn["tool"] not in FILE_OPS:
             continue
         path = turn["input"]["file_path"].replace("<WORK>", work)
-        result = session.add_step(turn["tool"], path)
+        old_string = turn["input"].get("old_string") if turn["tool"] == "Edit" else None
+        result = session.add_step(turn["tool"], path, old_string=old_string)  # the literal call, as recorded
         expected = "tool_result" if reminder_placed else "system"
         assert not result.model_text or result.placement == expected, (result.index, result.placement)
         if reminder_placed:

@@ -39,6 +39,7 @@ from .file_lock import locked
 from ..app_dirs import app_data_dir as default_app_data_dir
 from ..model import SettingDecision, Skill, SourceKind
 from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, settings_paths
+from ..load.sources import find_git_root
 from ..versions.features import Feature
 from ..versions.profiles import Profile
 
@@ -506,12 +507,7 @@ def _outside_link_refusal(registry: Any, path: Path, scope: str) -> str | None:
         roots, place = [ws.home, getattr(ws, "config_home", None)], "your home directory"
     else:
         roots, place = [ws.cwd], "the project"
-        try:
-            from ..simulator.ignore_rules import find_repo_root  # noqa: PLC0415 - only needed here
-
-            roots.append(find_repo_root(ws.cwd))
-        except OSError:
-            pass
+        roots.append(find_git_root(ws.cwd))
     for root in roots:
         if root is not None and _under(real, Path(os.path.realpath(root))):
             return None

@@ -19,10 +19,10 @@ from .arguments import (ArgumentsTooLong, escape_shell_bangs, js_replace_string,
 from ..js.strings import js_trim
 from ..load.skill_file import parse_argument_names
 from .inline_shell import ShellSnippet, find_inline_shell
-from ..model import Listed, Skill, SourceKind
+from ..model import Skill, SourceKind
 from ..versions.features import Feature
 from ..versions.profiles import Profile
-from ..rules.registry import model_command_list, resolve_name
+from ..rules.registry import alias_candidates, model_command_list, resolve_name
 from ..load.settings import display_names
 from ..js.textwidth import utf16_len
 
@@ -163,9 +163,8 @@ def _unknown_text(registry: Any, name: str, profile: Profile) -> str:
         return f"<tool_use_error>{message}</tool_use_error>"
     if name and ":" not in name:  # `SCl` over `Te` (rve): a listed skill whose name ends in `:name` -- a plugin
         # entry without description or when_to_use is not listed, so it is no candidate (fuzz-reg seed 1009)
-        suffixed = [s for s in skills if s.name.endswith(":" + name) and not s.disable_model_invocation
-                    and s.state.listed is not Listed.NO
-                    and s.source not in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND)]
+        suffixed = [s for s in alias_candidates(skills, name)
+                    if s.source not in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND)]
         plugin = (SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND)
         if len(suffixed) == 1 and suffixed[0].source in plugin and _nameable(suffixed[0].name):
             message += f". Did you mean {suffixed[0].name}? Invoke it by that full name."

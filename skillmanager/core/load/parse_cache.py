@@ -21,10 +21,13 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
+from ..versions.features import Feature
+
 FORMAT = 1
 CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
 # Profile fields that change what a file parses to (used until profiles name their feature sets).
-PARSE_FEATURES = ("strips_bom", "lenient_booleans", "yaml_last_key_wins")
+# The release features a cached parse depends on (front matter, body offset, parse diagnostics).
+PARSE_FEATURES = (Feature.STRIPS_BOM, Feature.LENIENT_BOOLEANS, Feature.YAML_LAST_KEY_WINS)
 
 StatKey = tuple[int, int, int, int, int]
 
@@ -49,12 +52,8 @@ def app_cache_dir(env: Mapping[str, str] | None = None, platform: str | None = N
 def parse_context(profile: Any) -> tuple:
     """What besides the file decides its parse: skillmanager's version and the profile's parse features."""
     from ... import __version__
-    features = getattr(profile, "parse_features", None)
-    if callable(features):
-        features = features()
-    if features is None:
-        features = tuple((name, getattr(profile, name, None)) for name in PARSE_FEATURES)
-    return (__version__, FORMAT, tuple(features))
+    features = tuple((feature.value, profile.supports(feature)) for feature in PARSE_FEATURES)
+    return (__version__, FORMAT, features)
 
 
 def stat_key(st: os.stat_result) -> StatKey:

@@ -160,6 +160,11 @@ def load_plugin_skills(plugins: list[Plugin], profile: Profile, diagnostics: lis
 
 
 def _tag(skill: Skill, plugin: Plugin, profile: Profile | None = None) -> Skill:
+    if profile is not None and profile.supports(Feature.PLUGIN_NAME_ALIAS) and skill.display_name \
+            and ":" not in skill.display_name and skill.display_name != skill.name:
+        # current: `name: writing-plans` without `:` is a name the Skill tool accepts for `plug:writing-plans`
+        # (claude.exe `We`: a plugin prompt's aliases; expand-plugin-alias)
+        skill.aliases = (*skill.aliases, skill.display_name)
     if profile is not None and profile.supports(Feature.PLUGIN_DISPLAY_NAME_PREFIXED) and skill.display_name:
         # current lists `fzp0:s34-28 (fzp0:simplify)` for `name: simplify` (fuzz-reg seeds 28, 33, 34, 36, 37)
         # (a nested plugin command `shared0:pre:x` shows `(shared0:pre:disp.v2)`: its namespace, seed 27)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from ..versions.profiles import DEFAULT_PROFILE, PROFILE_NAMES, Profile, default_profile, get_profile
+from ..versions.profiles import PROFILE_NAMES, Profile, VersionError, default_profile, resolve_profile
 
 
 class WorkspaceError(ValueError):
@@ -55,18 +55,25 @@ class Workspace:
     context_window: int | None = None
     budget: int | None = None
     use_parse_cache: bool = False  # read SKILL.md through the persistent parse cache (load/parse_cache.py)
+    version_note: str | None = None  # how well the release is known (for stderr), None when studied
 
     @classmethod
     def create(cls, *, home: str | Path | None = None, cwd: str | Path | None = None,
                managed_root: str | Path | None | bool = True, add_dirs=(), plugin_dirs=(),
-               mcp_skills_file: str | Path | None = None, profile: str = DEFAULT_PROFILE, model: str | None = None,
+               mcp_skills_file: str | Path | None = None, profile: str | None = None, model: str | None = None,
                env: Mapping[str, str] | None = None, context_window: int | None = None,
-               budget: int | None = None, check_dirs: bool = True) -> "Workspace":
+               budget: int | None = None, check_dirs: bool = True,
+               claude_version: str | None = None) -> "Workspace":
         """Build and validate. `managed_root=True` means the OS default (skipped if absent); `profile` names
-        the release (an alias in PROFILE_NAMES)."""
+        the release by alias (PROFILE_NAMES), `claude_version` by number (X.Y.Z), not both; the note about a
+        release not studied directly is kept in `version_note`."""
         env = dict(os.environ) if env is None else dict(env)
-        if profile not in PROFILE_NAMES:
+        if profile is not None and profile not in PROFILE_NAMES:
             raise WorkspaceError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILE_NAMES)}")
+        try:
+            rules, note = resolve_profile(profile, claude_version)
+        except VersionError as error:
+            raise WorkspaceError(str(error)) from None
         home_path = Path(home).expanduser() if home is not None else Path(env.get("HOME") or Path.home())
         cwd_path = Path(cwd).expanduser() if cwd is not None else Path.cwd()
         home_path, cwd_path = home_path.absolute(), cwd_path.absolute()
@@ -104,8 +111,8 @@ class Workspace:
             if not stat.S_ISREG(mode):  # a FIFO or device would block or never end
                 raise WorkspaceError(f"--mcp-skills file is not a regular file: {mcp}")
         return cls(home=home_path, cwd=cwd_path, managed_root=managed, add_dirs=adds, plugin_dirs=plugins,
-                   mcp_skills_file=mcp, profile=get_profile(profile), model=model, env=env,
-                   context_window=context_window, budget=budget)
+                   mcp_skills_file=mcp, profile=rules, model=model, env=env,
+                   context_window=context_window, budget=budget, version_note=note)
 
     @property
     def config_home(self) -> Path:

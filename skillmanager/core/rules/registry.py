@@ -113,8 +113,22 @@ def resolve_name(skills: list[Skill], name: str, profile: Profile, *, for_model:
                 return skill
     for skill in candidates:  # `$s`: then a display name or an alias
         if skill.name == name or skill.display_name == name or name in skill.aliases:
+            if _by_plugin_alias(skill, name) and len(alias_candidates(candidates, name)) > 1:
+                return None  # claude.exe `ue`: a bare name two listed entries answer to is ambiguous
             return skill
     return None
+
+
+def _by_plugin_alias(skill: Skill, name: str) -> bool:
+    return skill.source in (SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND) and skill.name != name \
+        and name in skill.aliases
+
+
+def alias_candidates(skills: list[Skill], name: str) -> list[Skill]:
+    """The listed entries a bare name could mean (claude.exe `ue` over `Te`): plugin entries carrying it as an
+    alias and entries whose name ends in `:name`, in load order (expand-plugin-alias: `plug:twin2, plug:twin`)."""
+    return [s for s in skills if not s.disable_model_invocation and s.state.listed is not Listed.NO
+            and (_by_plugin_alias(s, name) or s.name.endswith(":" + name))]
 
 
 def model_command_list(candidates: list[Skill]) -> list[Skill]:
@@ -177,7 +191,7 @@ def load_registry(workspace: Workspace, progress: Callable[[str], None] | None =
     gc.disable()
     try:
         if getattr(workspace, "use_parse_cache", False) and parse_cache.active() is None:
-            cache = parse_cache.ParseCache.open(workspace.rules, parse_cache.app_cache_dir(workspace.env))
+            cache = parse_cache.ParseCache.open(workspace.profile, parse_cache.app_cache_dir(workspace.env))
             with parse_cache.using(cache):
                 return _load_registry(workspace, progress)
         return _load_registry(workspace, progress)

@@ -39,10 +39,21 @@ SCENARIO_VERSION = 1
 class Step:
     op: str  # Read | Edit | Write | Bash | Grep | Glob
     path: str  # file path (absolute or relative to the cwd); the command / pattern for Bash, Grep, Glob
+    # Edit: the model reads a file with content before it edits it (what a real edit does); False = the bare
+    # tool call as given
+    read_first: bool = False
+    # Edit: the call's old_string; None = an edit of the content there, or a create ("") of a file that is
+    # missing or holds only whitespace
+    old_string: str | None = None
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> dict[str, Any]:
         key = {"Bash": "command", "Grep": "pattern", "Glob": "pattern"}.get(self.op, "path")
-        return {"op": self.op, key: self.path}
+        out: dict[str, Any] = {"op": self.op, key: self.path}
+        if self.read_first:
+            out["read_first"] = True
+        if self.old_string is not None:
+            out["old_string"] = self.old_string
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> "Step":
@@ -54,7 +65,10 @@ class Step:
         value = data.get("path", data.get("command", data.get("pattern")))
         if not isinstance(value, str):
             raise ValueError(f"step {op} needs a string path/command/pattern")
-        return cls(op, value)
+        old_string = data.get("old_string")
+        if old_string is not None and not isinstance(old_string, str):
+            raise ValueError(f"step {op}: old_string must be a string")
+        return cls(op, value, read_first=data.get("read_first") is True, old_string=old_string)
 
 
 @dataclass
@@ -115,9 +129,10 @@ class StepResult:
     messages: list[str] = field(default_factory=list)  # current: one per block
     triggers_nothing_reason: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    assumed: str | None = None  # what the step took for granted (the model's Read before an Edit)
 
     def summary_lines(self) -> list[str]:
-        out = []
+        out = [f"assumed: {self.assumed}"] if self.assumed else []
         if self.triggers_nothing_reason:
             out.append(f"nothing triggered: {self.triggers_nothing_reason}")
         for d in self.discovered_dirs:
@@ -142,7 +157,7 @@ class StepResult:
             "activated": [a.to_json() for a in self.activated], "new_skills": [n.to_json() for n in self.new_skills],
             "clashes": [c.to_json() for c in self.clashes], "model_text": self.model_text,
             "placement": self.placement, "messages": self.messages,
-            "triggers_nothing_reason": self.triggers_nothing_reason,
+            "triggers_nothing_reason": self.triggers_nothing_reason, "assumed": self.assumed,
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
 
@@ -233,10 +248,12 @@ class Session:
     def results(self) -> list[StepResult]:
         return list(self._results)
 
-    def add_step(self, op: str, path: str) -> StepResult:
+    def add_step(self, op: str, path: str, *, read_first: bool = False, old_string: str | None = None) -> StepResult:
+        """One tool call. Edit: `read_first` assumes the model read the file before editing it; `old_string` is
+        the call's (None: an edit of the content there, or a create of a missing or whitespace-only file)."""
         if op not in OPS:
             raise ValueError(f"unknown step op {op!r}; use one of {', '.join(OPS)}")
-        step = Step(op, path)
+        step = Step(op, path, read_first=read_first, old_string=old_string)
         result = self._run(step, len(self._steps) + 1)
         self._steps.append(step)
         self._results.append(result)
@@ -254,7 +271,7 @@ class Session:
         self._steps, self._results = [], []
         self._reset_state()
         for step in steps:
-            self.add_step(step.op, step.path)
+            self.add_step(step.op, step.path, read_first=step.read_first, old_string=step.old_string)
         return self.results
 
     def available_skills(self) -> dict[str, Skill]:
@@ -296,11 +313,16 @@ class Session:
         rel = os.path.relpath(abs_path, self.cwd)
         result.rel_path = rel.replace(os.sep, "/")
         outside = rel == os.curdir or rel.startswith(os.pardir) or os.path.isabs(rel)
-        if self.profile.supports(Feature.WRITE_TOOLS_NEED_PRIOR_READ) and step.op != "Read":
-            reason = self._legacy_write_refusal(step.op, abs_path)
+        if step.op == "Edit":
+            reason = self._edit_refusal(step, abs_path, result)
             if reason:
                 result.triggers_nothing_reason = reason
                 return result
+        if step.op == "Write" and self.profile.supports(Feature.WRITE_TOOLS_NEED_PRIOR_READ) \
+                and abs_path not in self._read_files and os.path.isfile(abs_path):
+            result.triggers_nothing_reason = ("Write over an existing file not read first fails (\"File has not been "
+                                              "read yet\") before discovery runs")
+            return result
         if step.op in ("Read", "Edit", "Write"):
             self._read_files.add(abs_path)  # a successful Read/Edit/Write updates readFileState
         if outside:
@@ -319,20 +341,28 @@ class Session:
             self._current_step(result, activations, new_dirs)
         return result
 
-    def _legacy_write_refusal(self, op: str, abs_path: str) -> str | None:
-        """2.1.88 validateInput runs before call(): a refused Edit/Write never reaches discovery.
-        Edit needs a prior Read of the file; Write needs one only when the file exists
-        (FileEditTool / FileWriteTool `File has not been read yet`). Staleness checks are not modelled."""
-        if abs_path in self._read_files:
+    def _edit_refusal(self, step: Step, abs_path: str, result: StepResult) -> str | None:
+        """FileEditTool validateInput runs before discovery: a refused Edit discovers nothing (sim-edit-write,
+        edit-create). An empty old_string creates a file that is missing or holds only whitespace, needing
+        no Read, and is refused over other content (both versions). Otherwise 2.1.88 needs a prior Read
+        (`File has not been read yet`); 2.1.332 does not. Staleness checks are not modelled."""
+        content = _file_text(abs_path)
+        blank = content is None or not content.strip()
+        creates = step.old_string == "" or (step.old_string is None and blank)
+        if creates and not blank:
+            return "Edit with an empty old_string of a file with content fails (\"Cannot create new file - file " \
+                   "already exists\") before discovery runs"
+        needs_read = self.profile.supports(Feature.WRITE_TOOLS_NEED_PRIOR_READ)
+        if creates or not needs_read or abs_path in self._read_files:
             return None
-        if op == "Edit":
-            if not os.path.exists(abs_path):
-                return "legacy: Edit of a file that does not exist fails before discovery runs"
-            return "legacy: Edit of a file not read first fails (\"File has not been read yet\") before discovery runs"
-        if op == "Write" and os.path.isfile(abs_path):
-            return ("legacy: Write over an existing file not read first fails (\"File has not been read yet\") "
-                    "before discovery runs")
-        return None
+        if content is None:
+            return "Edit of a file that does not exist fails before discovery runs"
+        if step.read_first:
+            self._read_files.add(abs_path)
+            result.assumed = (f"the model read {step.path} before this Edit (this Claude Code refuses an Edit of a "
+                              "file not read first); --literal-edits replays the bare Edit call")
+            return None
+        return "Edit of a file not read first fails (\"File has not been read yet\") before discovery runs"
 
     def _activate(self, rel_path: str) -> list[Activation]:
         """activateConditionalSkillsForPaths: every pending skill whose patterns match, in Map order."""
@@ -719,3 +749,15 @@ def _default_ignore_factory() -> Callable[[str], Callable[[str, bool], Any]]:
         oracle = IgnoreOracle(Path(root))
         return oracle.check
     return factory
+
+
+def _file_text(path: str) -> str | None:
+    """A file's text for the Edit rules (None: missing or not a regular file; bounded read)."""
+    try:
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as f:
+            data = f.read(1 << 20)
+    except OSError:
+        return None
+    return data.decode("utf-8", errors="replace")

@@ -23,7 +23,7 @@ from ..load.workspace import Workspace, WorkspaceError, default_managed_root
 from ..rules.registry import load_registry
 from ..layers.listing import build_listing
 from ..simulator.session import Session
-from ..versions.profiles import profile_for_version
+from ..versions.profiles import Profile, installed_profile
 from .capture import Capture, reduce_requests
 from .compare import ListingComparer, Section, compare_listing, compare_reads
 from .sandbox import (RISKY_SETTINGS_KEYS, Namespaces, Sandbox, build_sandbox, claude_command, clean_environment,
@@ -228,10 +228,10 @@ def _run_in(root: Path, options: VerifyOptions, user_ws: Workspace, command: lis
     if version_text is None:
         return _cannot(report, error)
     report.version = version_text.split()[0] if version_text.split() else version_text
-    profile_name, report.version_warning = profile_for_version(version_text)
-    if profile_name is None:
+    release, report.version_warning = installed_profile(version_text)
+    if release is None:
         return _cannot(report, report.version_warning or "unknown version")
-    report.profile = profile_name
+    report.profile = release.name
 
     # Which protections this run gets, and whether what is left is safe.
     for cleaned in box.removed:
@@ -316,14 +316,14 @@ def _run_in(root: Path, options: VerifyOptions, user_ws: Workspace, command: lis
         return _cannot(report, f"Claude Code sent no request to the fake API (exit {result['cli_exit']}): {tail}")
     report.model = capture.model
     say("predicting with the engine")
-    return _compare(report, capture, box, user_ws, env, reads, profile_name, adjust_registry)
+    return _compare(report, capture, box, user_ws, env, reads, release, adjust_registry)
 
 
 def _compare(report: VerifyReport, capture: Capture, box: Sandbox, user_ws: Workspace, env: dict[str, str],
-             reads: list[str], profile_name: str, adjust_registry: Callable[[Any], Any] | None) -> VerifyReport:
+             reads: list[str], release: Profile, adjust_registry: Callable[[Any], Any] | None) -> VerifyReport:
     workspace = Workspace.create(home=box.home, cwd=user_ws.cwd, managed_root=box.managed_copy,
-                                 add_dirs=user_ws.add_dirs, plugin_dirs=user_ws.plugin_dirs, profile=profile_name,
-                                 env=env)
+                                 add_dirs=user_ws.add_dirs, plugin_dirs=user_ws.plugin_dirs, profile=release.alias,
+                                 claude_version=None if release.alias else release.version_text, env=env)
     registry = load_registry(workspace)
     if adjust_registry is not None:
         registry = adjust_registry(registry) or registry

@@ -27,6 +27,8 @@ class Feature(str, Enum):
     PLUGIN_SKILL_COLON_TO_DASH = "PLUGIN_SKILL_COLON_TO_DASH"  # plugin skill dir `pre:x` listed as `plug:pre-x`
     PLUGIN_DISPLAY_NAME_PREFIXED = "PLUGIN_DISPLAY_NAME_PREFIXED"  # a plugin skill's `name:` shows as `plug:name`
     # `skills/` loads even when the manifest names others
+    # a plugin entry's `name:` without `:` is an alias the Skill tool accepts (exact names win; two carriers: ambiguous)
+    PLUGIN_NAME_ALIAS = "PLUGIN_NAME_ALIAS"
     PLUGIN_DEFAULT_SKILLS_DIR_KEPT = "PLUGIN_DEFAULT_SKILLS_DIR_KEPT"
     # --- which copy of a name wins
     LISTING_KEEPS_EVERY_COPY = "LISTING_KEEPS_EVERY_COPY"  # every same-named skill is listed

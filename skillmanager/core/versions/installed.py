@@ -1,19 +1,19 @@
-"""The Claude Code installed on this machine: its `--version` and the profile the engine uses for it."""
+"""The Claude Code installed on this machine: its `--version` and the release's features the engine uses."""
 from __future__ import annotations
 
 import shutil
 import subprocess
 from dataclasses import dataclass
 
-from .profiles import profile_for_version
+from .profiles import Profile, installed_profile
 
 
 @dataclass(frozen=True)
 class InstalledClaude:
     exe: str | None  # None: not found
     version_text: str = ""  # what `claude --version` printed
-    profile: str | None = None  # the profile its version maps to
-    note: str = ""  # a plain sentence: not found, could not run, or which version was not studied
+    profile: Profile | None = None  # the features and values of that release
+    note: str = ""  # a plain sentence: not found, could not run, or how well that release is known
     error: str | None = None
 
 
@@ -28,5 +28,5 @@ def detect_installed_claude(exe: str | None = None, timeout: float = 20) -> Inst
     except (OSError, subprocess.SubprocessError) as error:
         return InstalledClaude(exe, note=f"{exe} could not be run ({error})", error=str(error))
     text = (done.stdout or done.stderr).strip()
-    profile, warning = profile_for_version(text)
-    return InstalledClaude(exe, text, profile, warning or f"preset from {text}")
+    profile, note = installed_profile(text)
+    return InstalledClaude(exe, text, profile, note or "")

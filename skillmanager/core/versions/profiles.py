@@ -57,6 +57,11 @@ class Profile:
     def version_text(self) -> str:
         return ".".join(map(str, self.version))
 
+    @property
+    def alias(self) -> str | None:
+        """`legacy` / `current` when this is a studied release named by its alias."""
+        return self.name if self.name in PROFILE_NAMES else None
+
 
 _VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
@@ -134,25 +139,68 @@ def default_profile() -> Profile:
     return get_profile(DEFAULT_PROFILE)
 
 
-def profile_for_version(version_text: str) -> tuple[str | None, str | None]:
-    """Map `claude --version` output to a profile name, with a warning when outside the studied releases."""
+class VersionError(ValueError):
+    """A release the timeline cannot answer for, or a contradictory request (a usage error)."""
+
+
+def _text(version: tuple[int, int, int]) -> str:
+    return ".".join(map(str, version))
+
+
+def version_note(profile: Profile) -> str | None:
+    """What to tell the user (on stderr) about how well a release is known; None for a studied release."""
+    data = _timeline()
+    studied = sorted(parse_version(v) for v in data["studied"])
+    if profile.version in studied:
+        return None
+    last = studied[-1]
+    if profile.version > last:
+        return (f"Claude Code {profile.version_text} is newer than the last studied release ({_text(last)}): "
+                f"using the features of {_text(last)}")
+    bounded = sorted(f.value for f in Feature if _only_bounded(data["features"][f.value]["timeline"], profile.version))
+    if not bounded:
+        return None
+    return (f"Claude Code {profile.version_text} was not studied directly; {len(bounded)} feature(s) changed somewhere "
+            f"around it without being located ({', '.join(bounded)}): see resources/data/claude_versions.json")
+
+
+def _only_bounded(timeline: list[dict[str, Any]], version: tuple[int, int, int]) -> bool:
+    """The version falls between the last release seen with the old value and the first seen with the new."""
+    for step in timeline:
+        after = step.get("after")
+        if step.get("located", True) or after is None:
+            continue
+        first_seen = min(parse_version(v) for v in step["observed"])
+        if parse_version(after) < version < first_seen:
+            return True
+    return False
+
+
+def resolve_profile(name: str | None = None, version: str | None = None) -> tuple[Profile, str | None]:
+    """`--profile NAME` or `--claude-version X.Y.Z` (not both) → (profile, note for stderr or None).
+    Raises VersionError for both, an unreadable version, or one older than the first studied release."""
+    if name is not None and version is not None:
+        raise VersionError("give --profile or --claude-version, not both (--profile legacy is 2.1.88, "
+                           "current is 2.1.332)")
+    if version is None:
+        return get_profile(name or DEFAULT_PROFILE), None
+    parsed = parse_version(version)
+    if parsed is None or not re.fullmatch(r"\s*v?\d+\.\d+\.\d+\s*", version):
+        raise VersionError(f"--claude-version takes a release like 2.1.150, not {version!r}")
+    first = min(parse_version(v) for v in _timeline()["studied"])
+    if parsed < first:
+        raise VersionError(f"Claude Code {_text(parsed)} is older than the first studied release ({_text(first)})")
+    aliases = {parse_version(v): alias for alias, v in _timeline()["aliases"].items()}
+    profile = profile_for(parsed, aliases.get(parsed))
+    return profile, version_note(profile)
+
+
+def installed_profile(version_text: str) -> tuple[Profile | None, str | None]:
+    """`claude --version` output → (the release's profile, a note) or (None, why not)."""
     parsed = parse_version(version_text)
     if parsed is None:
         return None, f"could not read a version from {version_text!r}"
-    aliases = _timeline()["aliases"]
-    by_version = {parse_version(v): alias for alias, v in aliases.items()}
-    if parsed in by_version:
-        return by_version[parsed], None
-    studied = sorted(by_version)
-    text = ".".join(map(str, parsed))
-    if parsed[:2] == (2, 1):
-        # until the timeline locates each change, a release takes the studied release on its side of 2.1.200
-        nearest = studied[0] if parsed < (2, 1, 200) else studied[-1]
-        name = by_version[nearest]
-        return name, (f"Claude Code {text} was not studied directly; using the {name} profile "
-                      f"(studied on {'.'.join(map(str, nearest))})")
-    nearest = studied[0] if parsed < studied[0] else studied[-1]
-    name = by_version[nearest]
-    studied_text = ", ".join(".".join(map(str, v)) for v in studied)
-    return name, (f"Claude Code {text} is outside the studied families ({studied_text}); "
-                  f"using the {name} profile, results may differ")
+    try:
+        return resolve_profile(None, _text(parsed))
+    except VersionError as error:
+        return None, f"{error}; choose --profile legacy or current"

@@ -110,7 +110,8 @@ class WorkspaceBar(QWidget):
         self._spec = spec
         self.project.setCurrentText(str(spec.cwd))
         self.home.setText(str(spec.home) if spec.home else "")
-        index = self.profile.findText(spec.profile)
+        index = (self.profile.findData(spec.claude_version) if spec.claude_version
+                 else self.profile.findText(spec.profile))
         if index >= 0:
             self.profile.setCurrentIndex(index)
         self.model.setText(spec.model or "")
@@ -120,6 +121,11 @@ class WorkspaceBar(QWidget):
     def set_profile_note(self, text: str) -> None:
         self.profile_note.setText(text)
         self.profile_note.setToolTip(text)
+
+    def add_installed_version(self, version: str) -> None:
+        """Offer the installed claude's release (its exact features) beside the two aliases."""
+        if self.profile.findData(version) < 0:
+            self.profile.addItem(f"{version} (installed)", version)
 
     def current_spec(self) -> WorkspaceSpec:
         base = self._spec or WorkspaceSpec(cwd=Path.cwd())
@@ -131,7 +137,8 @@ class WorkspaceBar(QWidget):
             add_dirs=_split_dirs(self.add_dirs.text()),
             plugin_dirs=_split_dirs(self.plugin_dirs.text()),
             mcp_skills_file=base.mcp_skills_file,
-            profile=self.profile.currentText(),
+            profile=self.profile.currentText() if self.profile.currentData() is None else DEFAULT_PROFILE,
+            claude_version=self.profile.currentData(),
             model=self.model.text().strip() or None,
             env=base.env,
         )
