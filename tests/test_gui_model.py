@@ -184,7 +184,7 @@ def test_simulated_session_shows_in_the_tree_and_step_back_reverts(qapp, demo):
     ts = _row(model, "typescript-style")
     assert ts.parent().data(Role.Identity) == SESSION_ACTIVATED_KEY
     assert ts.data(Role.State) is Visual.ACTIVE and ts.data(Role.Simulated) == "activated"
-    assert ts.siblingAtColumn(Column.State).data(Qt.ItemDataRole.DisplayRole) == "Active (simulated)"
+    assert ts.siblingAtColumn(Column.State).data(Qt.ItemDataRole.DisplayRole) == "Listed (simulated)"
     assert "Simulated: activated by step 1" in ts.data(Qt.ItemDataRole.ToolTipRole)
     discovered = model.index(keys.index(SESSION_DISCOVERED_KEY), 0)
     assert "simulated" in discovered.data(Qt.ItemDataRole.DisplayRole)
