@@ -195,8 +195,11 @@ def test_budget_banner_remedy_applied_and_undone(qtbot, tmp_path, monkeypatch, p
 def test_every_interactive_widget_has_an_accessible_name(qtbot, demo):
     win = demo
     missing = []
-    for widget in win.findChildren((QAbstractButton, QLineEdit, QComboBox, QAbstractItemView)):
-        if not widget.isVisibleTo(win):
+    from PySide6.QtWidgets import QWidget
+
+    interactive = (QAbstractButton, QLineEdit, QComboBox, QAbstractItemView)
+    for widget in win.findChildren(QWidget):
+        if not isinstance(widget, interactive) or not widget.isVisibleTo(win):
             continue
         if widget.parent() is not None and isinstance(widget.parent(), (QComboBox, QAbstractItemView)):
             continue  # a combo's own popup / a view's internal editor

@@ -128,6 +128,10 @@ class MainWindow(QMainWindow):
         self._refresh_timer.timeout.connect(self._refresh_now)
         self._pending_paths: set[str] = set()
         self.workspace_bar.set_recent(self._recent())
+        self.message_bar.close_button.setAccessibleName("Dismiss the message")
+        from skillmanager.gui.accessible import name_unnamed
+
+        name_unnamed(self)
         QTimer.singleShot(0, self._preset_profile_note)
 
     # --- actions -------------------------------------------------------------------------------
