@@ -425,7 +425,8 @@ class MainWindow(QMainWindow):
             if not isinstance(self.context.settings.value("window/splitter"), QByteArray):
                 # proportions rather than fixed pixels: the tree keeps room for names at any window size
                 total = max(self.splitter.width(), 600)
-                self.splitter.setSizes([total * 35 // 100, total * 25 // 100, total - total * 60 // 100])
+                tree = 42 if total < 1400 else 35  # names stay readable on small screens
+                self.splitter.setSizes([total * tree // 100, total * 25 // 100, total - total * (tree + 25) // 100])
 
     def closeEvent(self, event) -> None:
         self.save_state()

@@ -235,12 +235,12 @@ class RegistryModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if column is Column.Name:
                 mark = self._marks.get(item.key)
-                return mark.name if mark is not None else skill.name
+                name = mark.name if mark is not None else skill.name
+                first = skill.description.splitlines()[0][:200] if skill.description else ""
+                return f"{name}\u2002{first}" if first else name  # the view shows the description dimmer
             if column is Column.State:
                 simulated = getattr(item, "simulated", None)
                 return f"{item.visual.label} (simulated)" if simulated else item.visual.label
-            if column is Column.Name and skill.description:
-                return f"{skill.name}\u2002{skill.description.splitlines()[0][:200]}"
             return str(item.tokens) if item.tokens else "—"
         if role == Qt.ItemDataRole.CheckStateRole and column is Column.State:
             facts = self._switch(item)

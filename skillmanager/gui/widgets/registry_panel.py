@@ -98,7 +98,7 @@ class RegistryPanel(QWidget):
         # State and Tokens: as wide as their widest possible text (ResizeToContents would measure every
         # row on every change); group rows span all columns, so long source names get the full width
         metrics = self.fontMetrics()
-        widest_state = max(metrics.horizontalAdvance(v.label) for v in states.Visual) + 44  # switch and icon
+        widest_state = max(metrics.horizontalAdvance(v.label) for v in states.Visual) + 36  # switch and icon
         for column, width in ((Column.State, widest_state), (Column.Checks, metrics.horizontalAdvance("Checks") - 6),
                               (Column.Tokens, metrics.horizontalAdvance("Tokens") - 4)):
             # Interactive: a user who wants the longer "(simulated)" state or a wider name can drag
