@@ -69,6 +69,7 @@ class MainWindow(QMainWindow):
         self._notice_timer.setInterval(NOTICE_MS)  # a configured duration (toggling.NOTICE_MS)
         self._notice_timer.timeout.connect(lambda: self.message_bar.retract("notice"))
         self.notice_change = None  # the AppliedChange the notice's Undo undoes
+        self._notice_workspace_cwd = ""
         self._problems_noted: tuple | None = None  # (workspace, count) the message bar last spoke about
         self.preview = PreviewPanel(context, self)
         self.conflicts = ConflictsPanel(context, self)
@@ -313,6 +314,9 @@ class MainWindow(QMainWindow):
         if snapshot.partial:
             return  # the listing follows: keep the progress indicator
         self.progress.hide()
+        if self._notice_workspace_cwd != str(getattr(snapshot.workspace, "cwd", "")):
+            self.message_bar.retract("notice")  # another project: the last change's notice is not about it
+        self._notice_workspace_cwd = str(getattr(snapshot.workspace, "cwd", ""))
         cwd = str(getattr(snapshot.workspace, "cwd", ""))
         self.setWindowTitle(f"skillmanager — {cwd}")
         demo = getattr(snapshot.workspace, "demo_paths", None)

@@ -237,11 +237,20 @@ class RegistryModel(QAbstractItemModel):
                 mark = self._marks.get(item.key)
                 name = mark.name if mark is not None else skill.name
                 first = skill.description.splitlines()[0][:200] if skill.description else ""
+                if skill.source.value in ("bundled", "builtin-command"):
+                    first = "Claude Code's own"  # its text is Anthropic's: never width figures here
                 return f"{name}\u2002{first}" if first else name  # the view shows the description dimmer
             if column is Column.State:
                 simulated = getattr(item, "simulated", None)
                 return f"{item.visual.label} (simulated)" if simulated else item.visual.label
             return str(item.tokens) if item.tokens else "—"
+        if role == Qt.ItemDataRole.BackgroundRole:
+            checks = self._checks.get(item.key)
+            if checks is not None and checks.badge == "danger":  # critical / high audit findings colour the row
+                from PySide6.QtGui import QColor
+
+                return QBrush(QColor(208, 69, 59, 46))
+            return None
         if role == Qt.ItemDataRole.CheckStateRole and column is Column.State:
             facts = self._switch(item)
             if facts is not None:
