@@ -184,7 +184,7 @@ def test_simulated_session_shows_in_the_tree_and_step_back_reverts(qapp, demo):
     ts = _row(model, "typescript-style")
     assert ts.parent().data(Role.Identity) == SESSION_ACTIVATED_KEY
     assert ts.data(Role.State) is Visual.ACTIVE and ts.data(Role.Simulated) == "activated"
-    assert ts.siblingAtColumn(Column.State).data(Qt.ItemDataRole.DisplayRole) == "Active (simulated)"
+    assert ts.siblingAtColumn(Column.State).data(Qt.ItemDataRole.DisplayRole) == "Listed (simulated)"
     assert "Simulated: activated by step 1" in ts.data(Qt.ItemDataRole.ToolTipRole)
     discovered = model.index(keys.index(SESSION_DISCOVERED_KEY), 0)
     assert "simulated" in discovered.data(Qt.ItemDataRole.DisplayRole)
@@ -194,7 +194,7 @@ def test_simulated_session_shows_in_the_tree_and_step_back_reverts(qapp, demo):
     # a second step re-scopes api-conventions: the tree shows the name the model now uses
     session.add_step("Read", str(demo.cwd / "packages" / "api" / "src" / "server.ts"))
     model.set_session(session_additions(session))
-    names = {i.data(Qt.ItemDataRole.DisplayRole) for i in _rows(model, model.index(model.group_keys().index(
+    names = {i.data(Qt.ItemDataRole.DisplayRole).split("\u2002")[0] for i in _rows(model, model.index(model.group_keys().index(
         SESSION_DISCOVERED_KEY), 0))}
     assert {"packages/web:api-conventions", "packages/api:api-conventions", "db-migrations"} <= names
     # step back twice: a fresh start again

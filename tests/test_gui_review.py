@@ -83,7 +83,7 @@ def test_unparsable_front_matter_is_shown_as_what_claude_does(qtbot, make_window
     assert index.siblingAtColumn(Column.Checks).data(Role.Checks).badge == "warning"
     win.registry_panel.select_skill(skill)
     sentence = win.detail.sentence.text()
-    assert "Active — listed to the model" in sentence and "But: The front matter cannot be parsed" in sentence
+    assert "Listed in full: the model sees its name and description" in sentence and "But: The front matter cannot be parsed" in sentence
     assert "invalid" not in win.registry_panel.summary.text()
 
 

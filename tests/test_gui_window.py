@@ -36,7 +36,7 @@ def test_selecting_a_skill_updates_detail_and_preview(qtbot, window):
     skill = _skill(window, "env-check")
     assert window.registry_panel.select_skill(skill)
     assert window.detail.title.text() == "env-check"
-    assert window.detail.sentence.text().count("Active")
+    assert window.detail.sentence.text().count("Listed in full")
     assert "env-check" in window.preview.listing.text.toPlainText()
     expansion = window.preview.expansion
     qtbot.waitUntil(lambda: expansion.result is not None, timeout=LONG)

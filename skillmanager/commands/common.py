@@ -78,10 +78,11 @@ def _path(value) -> str | None:
     return str(value) if value is not None else None
 
 
-def skill_to_json(skill: Skill) -> dict[str, Any]:
-    """The documented shape (docs/cli-json.md) of one skill."""
+def skill_to_json(skill: Skill, outcome: Any = None) -> dict[str, Any]:
+    """The documented shape (docs/cli-json.md) of one skill; `outcome` is its ListingOutcome
+    (core.layers.listing_outcome), added as `listing_outcome` when given."""
     state = skill.state
-    return {
+    data = {
         "name": skill.name,
         "display_name": skill.display_name,
         "kind": skill.kind,
@@ -113,6 +114,11 @@ def skill_to_json(skill: Skill) -> dict[str, Any]:
         "bundled_width": skill.bundled_width,
         "diagnostics": [d.to_json() for d in skill.diagnostics],
     }
+    if outcome is not None:
+        data["listing_outcome"] = outcome.outcome.value
+        data["listing_outcome_cause"] = outcome.cause
+        data["reasons"]["listing_outcome"] = outcome.reason
+    return data
 
 
 def _ref(other: Skill | None) -> dict[str, Any] | None:

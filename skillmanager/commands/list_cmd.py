@@ -6,6 +6,8 @@ import json
 from typing import TextIO
 
 
+from skillmanager.core.layers.listing_outcome import listing_outcomes
+
 from .common import add_workspace_options, registry_or_exit, skill_to_json
 
 NAME = "list"
@@ -21,8 +23,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     registry, code = registry_or_exit(args)
     if registry is None:
         return code
+    outcomes = listing_outcomes(registry)
     if args.json:
-        out.write(json.dumps([skill_to_json(s) for s in registry.skills], indent=1, ensure_ascii=False))
+        json.dump([skill_to_json(s, outcomes[s.key]) for s in registry.skills], out, indent=1, ensure_ascii=False)
         out.write("\n")
         # stdout stays one JSON array; problems that belong to no skill (unreadable files, bad settings) go to
         # stderr after it, with exit 1 for an error (cli.py: errors.settle)
@@ -40,6 +43,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 flags.append("conditional (pending)")
             if s.diagnostics:
                 flags.append(f"{len(s.diagnostics)} diagnostic(s)")
-            out.write(f"  {s.name.ljust(width)}  listed={s.state.listed.value:<9} invocable={s.state.invocable_by.value:<5}"
+            out.write(f"  {s.name.ljust(width)}  listed={s.state.listed.value:<9} "
+                      f"outcome={outcomes[s.key].outcome.value:<10} invocable={s.state.invocable_by.value:<5}"
                       f"  {', '.join(flags)}".rstrip() + "\n")
     return 0  # workspace diagnostics: on stderr (errors.settle)

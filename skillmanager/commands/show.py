@@ -7,6 +7,8 @@ import sys
 from typing import TextIO
 
 
+from skillmanager.core.layers.listing_outcome import listing_outcomes
+
 from .common import add_workspace_options, registry_or_exit, skill_to_json
 
 NAME = "show"
@@ -34,9 +36,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     winner = registry.find(args.name)
     if args.json:
+        outcomes = listing_outcomes(registry)
         items = []
         for s in copies:
-            item = skill_to_json(s)
+            item = skill_to_json(s, outcomes[s.key])
             item["front_matter"] = json.loads(json.dumps(s.front_matter, default=str))
             item["resolves_here"] = s is winner
             items.append(item)

@@ -68,6 +68,9 @@ class Snapshot:
     entries: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> listing entry
     tokens: dict[tuple, int] = field(default_factory=dict)  # skill identity -> tokens of its listing entry
     problems: dict[str, str] = field(default_factory=dict)  # panel -> why it is not available
+    outcomes: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core ListingOutcome
+    remedy: Any = None  # core.rules.remedy.BudgetRemedy when the budget cuts descriptions
+    switches: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core.edit.switch.SwitchFacts
     generation: int = 0
     partial: bool = False  # rows are current, the listing and the panels that read it follow shortly
     _by_identity: dict[tuple, Skill] | None = None  # built on first use
@@ -122,7 +125,25 @@ def _cached_tokens(text: str) -> int:
 
 
 def _index_entries(snapshot: Snapshot) -> None:
+    from skillmanager.core.layers.listing_outcome import listing_outcomes
+    from skillmanager.core.rules.remedy import budget_remedy
+
     by_key = {skill.key: skill for skill in snapshot.skills}
+    outcomes = listing_outcomes(snapshot.registry, snapshot.listing)
+    snapshot.outcomes = {skill_identity(by_key[k]): o for k, o in outcomes.items() if k in by_key}
+    from skillmanager.core.edit.switch import switch_facts
+
+    for skill in by_key.values():
+        if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND) or not skill.state.is_winner:
+            continue  # Claude Code's own entries and losing copies get no row switch
+        try:
+            snapshot.switches[skill_identity(skill)] = switch_facts(snapshot.registry, skill)
+        except Exception:  # noqa: BLE001 - no switch for this row; More options still explains
+            pass
+    try:
+        snapshot.remedy = budget_remedy(snapshot.registry, snapshot.listing, outcomes)
+    except Exception as error:  # noqa: BLE001 - the banner is missing, the rest of the window works
+        snapshot.problems["remedy"] = f"the budget remedy could not be computed: {error!r}"
     for entry in snapshot.listing.entries:
         skill = by_key.get(entry.key) if entry.key is not None else None
         if skill is None:
@@ -276,6 +297,8 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
                        problems=dict(snapshot.problems), generation=generation, partial=True)
     gone = {skill_identity(s) for s in delta.changed + delta.removed}
     partial.entries = {k: v for k, v in snapshot.entries.items() if k not in gone}
+    partial.outcomes = {k: v for k, v in snapshot.outcomes.items() if k not in gone}
+    partial.switches = {k: v for k, v in snapshot.switches.items() if k not in gone}
     partial.tokens = dict(snapshot.tokens)
     if on_rows is not None:
         on_rows(partial, delta)  # the rows update now; the listing follows

@@ -14,7 +14,7 @@ from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.core.versions.installed import detect_installed_claude
 from skillmanager.gui.engine import Snapshot
-from skillmanager.gui.toggling import ToggleController
+from skillmanager.gui.toggling import NOTICE_MS, ToggleController
 from skillmanager.gui.watcher import SkillWatcher
 from skillmanager.gui.widgets.about_dialog import AboutDialog
 from skillmanager.gui.widgets.conflicts_panel import ConflictsPanel
@@ -60,6 +60,16 @@ class MainWindow(QMainWindow):
         self.registry_panel = RegistryPanel(context, self)
         self.detail = DetailPane(context, self, controller=self.toggles)
         self.registry_panel.problem_activated.connect(self.detail.show_problem)
+        self.registry_panel.switch_requested.connect(self.toggles.switch)
+        self.registry_panel.remedy_requested.connect(self.toggles.apply_remedy)
+        self.registry_panel.show_in_listing.connect(self._show_in_listing)
+        self.toggles.changed.connect(self._show_notice)
+        self._notice_timer = QTimer(self)
+        self._notice_timer.setSingleShot(True)
+        self._notice_timer.setInterval(NOTICE_MS)  # a configured duration (toggling.NOTICE_MS)
+        self._notice_timer.timeout.connect(lambda: self.message_bar.retract("notice"))
+        self.notice_change = None  # the AppliedChange the notice's Undo undoes
+        self._notice_workspace_cwd = ""
         self._problems_noted: tuple | None = None  # (workspace, count) the message bar last spoke about
         self.preview = PreviewPanel(context, self)
         self.conflicts = ConflictsPanel(context, self)
@@ -119,12 +129,23 @@ class MainWindow(QMainWindow):
         self._refresh_timer.timeout.connect(self._refresh_now)
         self._pending_paths: set[str] = set()
         self.workspace_bar.set_recent(self._recent())
+        self.message_bar.close_button.setAccessibleName("Dismiss the message")
+        from skillmanager.gui.accessible import name_unnamed
+
+        name_unnamed(self)
         QTimer.singleShot(0, self._preset_profile_note)
 
     # --- actions -------------------------------------------------------------------------------
     def _build_actions(self) -> None:
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
+        self.open_action = QAction("&Open project folder…", self)
+        self.open_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_action.triggered.connect(self.open_project)
+        file_menu.addAction(self.open_action)
+        self.personal_action = QAction("My &personal skills", self)
+        self.personal_action.triggered.connect(lambda: self.open_folder(str(Path.home())))
+        file_menu.addAction(self.personal_action)
         self.demo_action = QAction("Open &demo workspace", self)
         self.demo_action.triggered.connect(self.open_demo)
         file_menu.addAction(self.demo_action)
@@ -148,7 +169,12 @@ class MainWindow(QMainWindow):
         self.undo_action.setToolTip("Put back what the last toggle replaced")
         self.undo_action.triggered.connect(self.toggles.undo)
         self.toggles.undo_changed.connect(self.undo_action.setEnabled)
+        self.toggles.undo_changed.connect(lambda _on: self.undo_action.setText(self.toggles.undo_label()))
         edit_menu.addAction(self.undo_action)
+        self.history_action = QAction("&History…", self)
+        self.history_action.setShortcut(QKeySequence("Ctrl+H"))
+        self.history_action.triggered.connect(self.show_history)
+        edit_menu.addAction(self.history_action)
         self.addAction(self.undo_action)
         find = QAction("&Find skill", self)
         find.setShortcut(QKeySequence.StandardKey.Find)
@@ -170,10 +196,63 @@ class MainWindow(QMainWindow):
         tools_menu.addAction(verify)
 
         help_menu = menu.addMenu("&Help")
+        guide = QAction("&Guide and legend of states", self)
+        guide.triggered.connect(self.show_guide)
+        help_menu.addAction(guide)
         about = QAction("&About skillmanager", self)
         about.setShortcut(QKeySequence(Qt.Key.Key_F1))
         about.triggered.connect(self.show_about)
         help_menu.addAction(about)
+
+    def show_guide(self):
+        from skillmanager.gui.widgets.guide_dialog import GuideDialog
+
+        dialog = GuideDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    def show_history(self):
+        from skillmanager.gui.widgets.history_dialog import HistoryDialog
+
+        dialog = HistoryDialog(self.context, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()  # non-modal
+        self.history_dialog = dialog
+        return dialog
+
+    def open_project(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        start = str(self.context.spec.cwd) if self.context.spec is not None else str(Path.home())
+        folder = QFileDialog.getExistingDirectory(self, "Open a project folder", start)
+        if folder:
+            self.open_folder(folder)
+
+    def open_folder(self, folder: str) -> None:
+        spec = self.context.spec
+        if spec is None:
+            from skillmanager.gui.engine import WorkspaceSpec
+
+            spec = WorkspaceSpec(cwd=Path(folder))
+        else:
+            import dataclasses
+
+            spec = dataclasses.replace(spec, cwd=Path(folder))
+        self._on_spec_requested(spec)
+
+    def _show_notice(self, change, sentence: str) -> None:
+        """What changed and where, with an Undo that names its target; it stays NOTICE_MS."""
+        self.notice_change = change
+        action = None
+        if change is not None:
+            action = (f"Undo {change.plan.name}", lambda c=change: self.toggles.undo_change(c))
+        self.message_bar.show_message(sentence, "info", action=action, topic="notice")
+        self._notice_timer.start()
+
+    def _show_in_listing(self, skill) -> None:
+        self.registry_panel.select_skill(skill)
+        self.tabs.setCurrentWidget(self.preview)
 
     def show_about(self) -> AboutDialog:
         dialog = AboutDialog(self)
@@ -256,6 +335,9 @@ class MainWindow(QMainWindow):
         if snapshot.partial:
             return  # the listing follows: keep the progress indicator
         self.progress.hide()
+        if self._notice_workspace_cwd != str(getattr(snapshot.workspace, "cwd", "")):
+            self.message_bar.retract("notice")  # another project: the last change's notice is not about it
+        self._notice_workspace_cwd = str(getattr(snapshot.workspace, "cwd", ""))
         cwd = str(getattr(snapshot.workspace, "cwd", ""))
         self.setWindowTitle(f"skillmanager — {cwd}")
         demo = getattr(snapshot.workspace, "demo_paths", None)
@@ -369,7 +451,8 @@ class MainWindow(QMainWindow):
             if not isinstance(self.context.settings.value("window/splitter"), QByteArray):
                 # proportions rather than fixed pixels: the tree keeps room for names at any window size
                 total = max(self.splitter.width(), 600)
-                self.splitter.setSizes([total * 35 // 100, total * 25 // 100, total - total * 60 // 100])
+                tree = 42 if total < 1400 else 35  # names stay readable on small screens
+                self.splitter.setSizes([total * tree // 100, total * 25 // 100, total - total * (tree + 25) // 100])
 
     def closeEvent(self, event) -> None:
         self.save_state()

@@ -79,10 +79,54 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(5):
             app.processEvents()
         window.detail.grab().save(str(options.out / f"toggle{options.suffix}.png"))
-        app.exit(0)
+        shoot_notice(skills)
+
+    def wait_then(condition, then, tries: int = 400) -> None:
+        if condition() or tries <= 0:
+            then()
+        else:
+            QTimer.singleShot(50, lambda: wait_then(condition, then, tries - 1))
+
+    def settled() -> bool:
+        snap = context.snapshot
+        return snap is not None and not context.scanning and not snap.partial and not context.tasks.busy("toggle-switch")
+
+    def shoot_notice(skills) -> None:
+        """The row switch turned env-check off: the notice with its Undo; then Edit > History."""
+        from PySide6.QtCore import Qt
+
+        from skillmanager.gui.engine import skill_identity
+        from skillmanager.gui.models.registry_model import Column
+
+        model = window.registry_panel.model
+        index = model.index_for_identity(skill_identity(skills["env-check"])).siblingAtColumn(Column.State)
+        model.setData(index, Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
+
+        def after() -> None:
+            shoot("notice")
+            dialog = window.show_history()
+            for _ in range(5):
+                app.processEvents()
+            dialog.grab().save(str(options.out / f"history{options.suffix}.png"))
+            dialog.close()
+            window.context.set_workspace(app_module.new_demo_workspace(profile=context.profile_name, budget=1800))
+            wait_then(lambda: settled() and context.snapshot.remedy is not None, shoot_banner)
+        wait_then(lambda: bool(window.toggles.history) and settled() and window.message_bar.isVisible(), after)
+
+    def shoot_banner() -> None:
+        shoot("budget-banner")
+        window.context.set_workspace(_empty_home())
+        wait_then(lambda: settled() and window.banner.isVisible(), lambda: (shoot("welcome"), app.exit(0)))
+
+    def _empty_home():
+        from skillmanager.core.load.workspace import Workspace
+
+        home = temp_dirs.register(tempfile.mkdtemp(prefix="skillmanager-empty-home-"))
+        (home / "project").mkdir()
+        return Workspace.create(home=home, cwd=home / "project", managed_root=None, env={"HOME": str(home)})
 
     context.checks_changed.connect(run)
-    QTimer.singleShot(20_000, lambda: app.exit(1))
+    QTimer.singleShot(60_000, lambda: app.exit(1))
     code = app.exec()
     app_module._shut_down(context, window)  # the demo copy is removed
     return 1 if errors else code

@@ -17,6 +17,7 @@ from skillmanager.gui.plural import counted
 
 class Visual(enum.Enum):
     ACTIVE = "active"
+    SHORTENED = "shortened"  # listed, but the budget or the per-entry limit cut its description
     NAME_ONLY = "name-only"
     HIDDEN = "hidden"
     BLOCKED = "blocked"
@@ -30,31 +31,46 @@ class Visual(enum.Enum):
         return _LABELS[self]
 
 
-_LABELS = {
-    Visual.ACTIVE: "Active",
+_LABELS = {  # one short word each (docs/glossary.md)
+    Visual.ACTIVE: "Listed",
+    Visual.SHORTENED: "Shortened",
     Visual.NAME_ONLY: "Name only",
-    Visual.HIDDEN: "Hidden from Claude",
+    Visual.HIDDEN: "Hidden",
     Visual.BLOCKED: "Blocked",
     Visual.OFF: "Off",
     Visual.SHADOWED: "Shadowed",
     Visual.CONDITIONAL: "Waiting",
-    Visual.INVALID: "Invalid",
+    Visual.INVALID: "Error",
 }
 
-# Colours chosen to read on both light and dark palettes.
+# Text colours per palette, each at least 4.5:1 (WCAG AA) on that palette's base and alternate-row
+# colours (tests/test_gui_app.py computes it). Icons use the light set: their glyph is white.
 _COLOURS = {
-    Visual.ACTIVE: "#2e9d4f",
-    Visual.NAME_ONLY: "#3a7bd5",
-    Visual.HIDDEN: "#8a8f98",
-    Visual.BLOCKED: "#d0453b",
-    Visual.OFF: "#6b7280",
-    Visual.SHADOWED: "#9a7b4f",
-    Visual.CONDITIONAL: "#d69a1c",
-    Visual.INVALID: "#c2185b",
+    Visual.ACTIVE: "#1b7a3a",
+    Visual.SHORTENED: "#8a5a00",
+    Visual.NAME_ONLY: "#2b62b0",
+    Visual.HIDDEN: "#5f636b",
+    Visual.BLOCKED: "#b3261e",
+    Visual.OFF: "#565b66",
+    Visual.SHADOWED: "#7a5c30",
+    Visual.CONDITIONAL: "#8a5a00",
+    Visual.INVALID: "#ad1457",
+}
+_DARK_COLOURS = {
+    Visual.ACTIVE: "#6fd38f",
+    Visual.SHORTENED: "#f0b94a",
+    Visual.NAME_ONLY: "#8fb8f5",
+    Visual.HIDDEN: "#b4b8c0",
+    Visual.BLOCKED: "#ff8a80",
+    Visual.OFF: "#b0b5bf",
+    Visual.SHADOWED: "#d9b98a",
+    Visual.CONDITIONAL: "#f0b94a",
+    Visual.INVALID: "#f48fb1",
 }
 
 _GLYPHS = {
     Visual.ACTIVE: "✓",
+    Visual.SHORTENED: "✂",
     Visual.NAME_ONLY: "N",
     Visual.HIDDEN: "–",
     Visual.BLOCKED: "×",
@@ -69,7 +85,8 @@ def is_deny_blocked(skill: Skill) -> bool:
     return any(d.kind == "deny" for d in skill.state.decided_by)
 
 
-def visual_state(skill: Skill, entry=None) -> Visual:
+def visual_state(skill: Skill, entry=None, outcome=None) -> Visual:
+    """`outcome`: core's ListingOutcome (what the start-up listing carries after the budget)."""
     state = skill.state
     if skill.has_errors and not _in_play(skill):
         return Visual.INVALID  # Claude Code neither lists nor runs it: the error is the whole story
@@ -85,6 +102,11 @@ def visual_state(skill: Skill, entry=None) -> Visual:
         return Visual.HIDDEN
     if state.listed is Listed.NAME_ONLY or bool(getattr(entry, "name_only", False)):
         return Visual.NAME_ONLY
+    kind = getattr(getattr(outcome, "outcome", None), "value", None)
+    if kind == "name-only":
+        return Visual.NAME_ONLY
+    if kind == "shortened":
+        return Visual.SHORTENED
     return Visual.ACTIVE
 
 
@@ -95,8 +117,28 @@ def _in_play(skill: Skill) -> bool:
     return state.listed is not Listed.NO or state.invocable_by is not Invoker.NONE
 
 
-def colour(visual: Visual) -> QColor:
-    return QColor(_COLOURS[visual])
+def is_dark(palette=None) -> bool:
+    from PySide6.QtGui import QGuiApplication, QPalette
+
+    palette = palette or QGuiApplication.palette()
+    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+
+
+def colour(visual: Visual, dark: bool | None = None) -> QColor:
+    """The state's text colour for the palette in use (`dark` None: the application's palette)."""
+    if dark is None:
+        dark = is_dark()
+    return QColor((_DARK_COLOURS if dark else _COLOURS)[visual])
+
+
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG 2 contrast ratio of two colours."""
+    def luminance(c: QColor) -> float:
+        def channel(v: float) -> float:
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
 
 
 def _glyph_icon(fill: QColor, glyph: str, draw_shape, glyph_scale: float, glyph_top: float = 0.0) -> QIcon:
@@ -142,7 +184,7 @@ def _triangle(painter: QPainter, size: int) -> None:
 @lru_cache(maxsize=None)
 def icon(visual: Visual) -> QIcon:
     """A round state badge with a glyph."""
-    return _glyph_icon(colour(visual), _GLYPHS[visual], _circle(0.08), 0.62)
+    return _glyph_icon(colour(visual, dark=False), _GLYPHS[visual], _circle(0.08), 0.62)
 
 
 @lru_cache(maxsize=None)

@@ -10,6 +10,9 @@ from PySide6.QtCore import QObject, Signal
 
 from skillmanager.gui.context import AppContext
 
+# How long the notice after a change stays (it also stays while the pointer is over it).
+NOTICE_MS = 10_000
+
 PLAIN_STATES = {
     "on": "On",
     "name-only": "Name only",
@@ -32,6 +35,7 @@ class ToggleController(QObject):
     applied = Signal(str)  # a plain sentence: what was written where
     failed = Signal(str)  # a plain reason (external change, unparseable file, …)
     undo_changed = Signal(bool)  # whether there is something to undo
+    changed = Signal(object, str)  # (the AppliedChange, a plain sentence) after every write: the notice
 
     def __init__(self, context: AppContext, parent=None):
         super().__init__(parent)
@@ -74,10 +78,43 @@ class ToggleController(QObject):
         self._after_write(change)
         self.history.append(change)
         self.undo_changed.emit(True)
-        where = "; ".join(f"{e.change} in {e.path}" for e in plan.edits)
-        self.applied.emit(f"{PLAIN_STATES.get(plan.state, plan.state)} for {plan.name}: {where}. "
-                          "Ctrl+Z undoes it.")
+        sentence = change_sentence(plan)
+        self.applied.emit(sentence + " Ctrl+Z undoes it.")
+        self.changed.emit(change, sentence)
         return True
+
+    # --- one click: the row switch, several rows, the budget remedy (planned off the UI thread) --------
+    def switch(self, skills, turn_on: bool) -> None:
+        """Turn `skills` on or off with the mechanism core picks for one click; one undoable change."""
+        registry = self.context.registry
+        skills = [s for s in skills if s is not None]
+        if registry is None or not skills:
+            return
+        from skillmanager.core.edit.switch import plan_switch
+
+        self.context.tasks.run("toggle-switch", lambda: plan_switch(registry, skills, turn_on), self.apply)
+
+    def apply_remedy(self, remedy) -> None:
+        """The budget banner's one click: every skill of core's remedy in one change."""
+        registry = self.context.registry
+        if registry is None or remedy is None:
+            return
+        from skillmanager.core.edit.batch import plan_batch
+
+        by_key = {s.key: s for s in registry.skills}
+        items = [(by_key[k], remedy.state) for k in remedy.keys if k in by_key]
+
+        def work():
+            return plan_batch(registry, items, label=f"{len(items)} skills (listing budget)")
+        self.context.tasks.run("toggle-remedy", work, self.apply)
+
+    def undo_change(self, change) -> bool:
+        """Undo this very change (the notice's Undo names it); refused when it is not the latest."""
+        if not self.history or self.history[-1] is not change:
+            self.failed.emit(f"Only the latest change can be undone here; use Edit > History to restore "
+                             f"“{change.plan.name}”.")
+            return False
+        return self.undo()
 
     def undo(self) -> bool:
         if not self.history:
@@ -93,7 +130,15 @@ class ToggleController(QObject):
         self._after_write(reverse, removed_when_created=change)
         self.undo_changed.emit(bool(self.history))
         self.applied.emit(f"Undone: {change.plan.message}")
+        self.changed.emit(None, f"Undone: {change_sentence(change.plan)}")
         return True
+
+    def undo_label(self) -> str:
+        """The Undo action names its target: "Undo: turn off review"."""
+        if not self.history:
+            return "&Undo"
+        plan = self.history[-1].plan
+        return f"&Undo: {PLAIN_STATES.get(plan.state, plan.state).lower()} for {plan.name}"
 
     def _after_write(self, change, removed_when_created=None) -> None:
         paths = []
@@ -105,3 +150,10 @@ class ToggleController(QObject):
                 self.context.remember_write(path, data)
             paths.append(str(edit.path))  # as Claude Code reads it (the target may be outside every source)
         self.context.refresh(paths)  # the tree, the listing and the meter update now, not via the watcher
+
+
+def change_sentence(plan) -> str:
+    """What changed and where, in one sentence: "Off for review: skillOverrides… in ~/.claude/settings.json"."""
+    files = sorted({str(e.path) for e in plan.edits})
+    state = PLAIN_STATES.get(plan.state, plan.state)
+    return f"{state} for {plan.name} — written to {', '.join(files)}."

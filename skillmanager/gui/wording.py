@@ -19,10 +19,11 @@ def short_path(path: Path | None, home: Path | None = None) -> str:
     return str(path)
 
 
-def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None = None) -> str:
-    """The first line of the detail pane: what Claude sees of this skill, and why."""
+def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None = None, outcome=None) -> str:
+    """The first line of the detail pane: what Claude sees of this skill, and why (`outcome`: core's
+    ListingOutcome, whose sentence says what the listing really carries)."""
     state = skill.state
-    visual = states.visual_state(skill, entry)
+    visual = states.visual_state(skill, entry, outcome)
     if visual is states.Visual.INVALID:
         first = next((d.message for d in skill.diagnostics if d.severity.value == "error"), "")
         return f"Invalid — {first}" if first else "Invalid — the file could not be read as a skill"
@@ -51,18 +52,17 @@ def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None 
                      + (f" ({state.listed_reason})" if state.listed_reason else ""))
         if state.invocable_by in (Invoker.USER, Invoker.BOTH):
             parts.append(f"you can still run /{skill.name}")
+    elif outcome is not None and visual in (states.Visual.ACTIVE, states.Visual.SHORTENED, states.Visual.NAME_ONLY):
+        parts.append(outcome.reason.rstrip("."))
     elif visual is states.Visual.NAME_ONLY:
         parts.append("Name only — Claude sees just its name"
                      + (f" ({state.listed_reason})" if state.listed_reason else ""))
     else:
-        parts.append("Active — listed to the model")
+        parts.append("Listed — the model sees its name and description")
     if entry is not None and visual is not states.Visual.HIDDEN:
-        shown = entry.shown_text
-        if shown:
-            parts.append(f"{len(shown)} chars")
         if tokens:
-            parts.append(f"≈{tokens} tokens")
-        if entry.cut and entry.reasons:
+            parts.append(f"≈{tokens} tokens in the listing")
+        if entry.cut and entry.reasons and outcome is None:
             parts.append(cut_reason_words(entry.reasons))
     if state.activated_by:
         pattern, path = state.activated_by

@@ -23,6 +23,7 @@ only the intended key or line changes, through symlinks, with a backup in the ap
 """
 from __future__ import annotations
 
+import contextvars
 import difflib
 import hashlib
 import json
@@ -209,6 +210,11 @@ class AppliedChange:
         return {"plan": self.plan.to_json(), "written": [str(e.target) for e in self.edits],
                 "backups": [str(e.backup) if e.backup else None for e in self.edits], "undone": self.undone}
 
+
+# Texts a batch has already planned for a settings file (path → (snapshot read first, text so far)): the next
+# plan of the same batch edits that text, so several toggles become one write (core.edit.batch).
+pending_texts: contextvars.ContextVar[dict[Path, tuple[Any, str]] | None] = contextvars.ContextVar(
+    "pending_texts", default=None)
 
 # --------------------------------------------------------------------------- facts about a skill
 
@@ -528,9 +534,13 @@ def _diff(path: Path, old: str, new: str, created: bool) -> str:
 def _json_edit(registry: Any, plan: TogglePlan, scope: str, change: str, edit) -> FileEdit | None:
     """Read the scope's settings file, apply `edit(text) -> new text`; refuse on any problem."""
     path = _scope_path(registry, scope)
+    pending = (pending_texts.get() or {}).get(path)
     refusal = None if plan.allow_outside_link else _outside_link_refusal(registry, path, scope)
-    snap, text, refusal = (None, None, refusal) if refusal else _read_for_edit(path)
-    if refusal is None:
+    if pending is not None and refusal is None:
+        snap, text = pending  # already read and checked by an earlier plan of the same batch
+    else:
+        snap, text, refusal = (None, None, refusal) if refusal else _read_for_edit(path)
+    if refusal is None and pending is None:
         refusal = _changed_since_load(registry, path, snap.exists)
     if refusal is not None:
         _refuse(plan, refusal)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import enum
 from typing import Any, Callable, Hashable, Sequence
 
-from PySide6.QtCore import (QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt)
+from PySide6.QtCore import (QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt,
+                            Signal)
 from PySide6.QtGui import QBrush, QFont
 
 from skillmanager.core.model import Skill
@@ -37,6 +38,8 @@ class Role(enum.IntEnum):
     Checks = _USER + 11  # core.skill_checks.SkillChecks | None (audit + lint, filled off the UI thread)
     Simulated = _USER + 12  # str | None: how the simulator changed this row ("discovered", "activated")
     Problem = _USER + 13  # core Diagnostic of a row in the Problems group (None elsewhere)
+    Switch = _USER + 14  # core.edit.switch.SwitchFacts of the row switch (None: no switch)
+    Outcome = _USER + 15  # core ListingOutcome: what the start-up listing carries
 
 
 class Column(enum.IntEnum):
@@ -101,6 +104,8 @@ def _fingerprint(skill: Skill) -> tuple:
 
 
 class RegistryModel(QAbstractItemModel):
+    switch_requested = Signal(object, bool)  # (skill, turn on): the row switch was clicked
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self._root = TreeItem(None, "root")
@@ -153,7 +158,29 @@ class RegistryModel(QAbstractItemModel):
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return _ROW_FLAGS
+        flags = _ROW_FLAGS
+        if index.column() == Column.State:
+            facts = self._switch(index.internalPointer())
+            if facts is not None and facts.enabled:
+                flags |= Qt.ItemFlag.ItemIsUserCheckable
+        return flags
+
+    def _switch(self, item: TreeItem):
+        if item.skill is None or self._snapshot is None or item.simulated is not None:
+            return None
+        return self._snapshot.switches.get(item.key)
+
+    def setData(self, index: QModelIndex, value, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+        """The row switch: ask for the change (core plans and writes it; the refresh shows the result)."""
+        if role != Qt.ItemDataRole.CheckStateRole or not index.isValid() or index.column() != Column.State:
+            return False
+        item: TreeItem = index.internalPointer()
+        facts = self._switch(item)
+        if facts is None or not facts.enabled:
+            return False
+        turn_on = Qt.CheckState(value) == Qt.CheckState.Checked if not isinstance(value, bool) else value
+        self.switch_requested.emit(item.skill, bool(turn_on))
+        return False  # the state changes when the files say so
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation is Qt.Orientation.Horizontal and 0 <= section < len(Column):
@@ -213,12 +240,31 @@ class RegistryModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if column is Column.Name:
                 mark = self._marks.get(item.key)
-                return mark.name if mark is not None else skill.name
+                name = mark.name if mark is not None else skill.name
+                first = skill.description.splitlines()[0][:200] if skill.description else ""
+                if skill.source.value in ("bundled", "builtin-command"):
+                    first = "Claude Code's own"  # its text is Anthropic's: never width figures here
+                return f"{name}\u2002{first}" if first else name  # the view shows the description dimmer
             if column is Column.State:
                 simulated = getattr(item, "simulated", None)
                 return f"{item.visual.label} (simulated)" if simulated else item.visual.label
             return str(item.tokens) if item.tokens else "—"
-        if role == Qt.ItemDataRole.DecorationRole and column is Column.Name:
+        if role == Qt.ItemDataRole.BackgroundRole:
+            checks = self._checks.get(item.key)
+            if checks is not None and checks.badge == "danger":  # critical / high audit findings colour the row
+                from PySide6.QtGui import QColor
+
+                return QBrush(QColor(208, 69, 59, 46))
+            return None
+        if role == Qt.ItemDataRole.CheckStateRole and column is Column.State:
+            facts = self._switch(item)
+            if facts is not None:
+                return Qt.CheckState.Checked if facts.is_on else Qt.CheckState.Unchecked
+            return None
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            outcome = self._snapshot.outcomes.get(item.key) if self._snapshot else None
+            return f"{skill.name}: {item.visual.label}" + (f". {outcome.reason}" if outcome else "")
+        if role == Qt.ItemDataRole.DecorationRole and column is Column.State:
             return states.icon(item.visual)
         if role == Qt.ItemDataRole.ForegroundRole and column is Column.State:
             return QBrush(states.colour(item.visual))
@@ -231,8 +277,12 @@ class RegistryModel(QAbstractItemModel):
             font.setItalic(True)  # simulated rows read differently from what a fresh start has
             return font
         if role == Qt.ItemDataRole.ToolTipRole:
+            if column is Column.State and self._switch(item) is not None:
+                return self._switch(item).tooltip
             mark = self._marks.get(item.key)
-            return _tooltip(skill, item.visual) + (f"\nSimulated: {mark.detail}" if mark is not None else "")
+            outcome = self._snapshot.outcomes.get(item.key) if self._snapshot else None
+            return (_tooltip(skill, item.visual) + (f"\n{outcome.reason}" if outcome else "")
+                    + (f"\nSimulated: {mark.detail}" if mark is not None else ""))
         if role == Qt.ItemDataRole.TextAlignmentRole and column is Column.Tokens:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Role.Name:
@@ -257,6 +307,10 @@ class RegistryModel(QAbstractItemModel):
             return self._checks.get(item.key)
         if role == Role.Simulated:
             return getattr(item, "simulated", None)
+        if role == Role.Switch:
+            return self._switch(item)
+        if role == Role.Outcome:
+            return self._snapshot.outcomes.get(item.key) if self._snapshot else None
         if role == Role.SortKey:
             return item.tokens if column is Column.Tokens else skill.name.casefold()
         return None
@@ -546,7 +600,7 @@ class RegistryModel(QAbstractItemModel):
         if (item.skill is skill and item.entry is entry and item.tokens == tokens and item.visual is not None
                 and item.simulated == simulated):
             return False  # same objects: nothing can differ
-        visual = states.visual_state(skill, entry)
+        visual = states.visual_state(skill, entry, snapshot.outcomes.get(identity) if snapshot else None)
         if simulated is not None:
             visual = states.Visual.ACTIVE  # for the simulated session only (the State column says so)
         fingerprint = _fingerprint(skill) if item.skill is not skill else item.fingerprint

@@ -133,11 +133,12 @@ class DetailPane(QWidget):
         entry = snapshot.entries.get(identity) if snapshot else None
         tokens = snapshot.tokens.get(identity, 0) if snapshot else 0
         home = getattr(snapshot.workspace, "home", None) if snapshot else None
-        visual = states.visual_state(skill, entry)
+        outcome = snapshot.outcomes.get(identity) if snapshot else None
+        visual = states.visual_state(skill, entry, outcome)
         self.title.setText(skill.name)
         colour = states.colour(visual).name()
         self.sentence.setText(f"<span style='color:{colour}'>●</span> "
-                              f"{html.escape(state_sentence(skill, entry, tokens, home))}")
+                              f"{html.escape(state_sentence(skill, entry, tokens, home, outcome))}")
         added = self.context.simulated_addition(skill)
         self.simulated.setVisible(added is not None)
         if added is not None:

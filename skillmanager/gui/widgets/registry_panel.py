@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QTreeView, QVBoxLayout, QWidget)
+from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QMenu, QPushButton, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView,
+                               QVBoxLayout, QWidget)
 
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
@@ -12,9 +14,49 @@ from skillmanager.gui.models.registry_model import Column, RegistryFilterProxy, 
 from skillmanager.gui.plural import counted
 
 
+NAME_GAP = "\u2002"  # between a skill's name and its description in the Name column
+
+
+class NameDelegate(QStyledItemDelegate):
+    """The name in full where it fits, else elided in the middle (look-alike names differ at both ends);
+    the first line of the description after it, dimmer."""
+
+    def paint(self, painter, option, index) -> None:
+        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        if index.data(Role.IsGroup) or NAME_GAP not in text:
+            super().paint(painter, option, index)
+            return
+        name, description = text.split(NAME_GAP, 1)
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else QGuiApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, opt.widget)
+        metrics = opt.fontMetrics
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        palette = opt.palette
+        painter.save()
+        painter.setFont(opt.font)
+        painter.setPen(palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text))
+        shown_name = metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, rect.width())
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown_name)
+        used = metrics.horizontalAdvance(shown_name) + metrics.horizontalAdvance("  ")
+        rest = rect.adjusted(used, 0, 0, 0)
+        if rest.width() > metrics.horizontalAdvance("…") * 4:
+            dim = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.PlaceholderText)
+            painter.setPen(dim)
+            painter.drawText(rest, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                             metrics.elidedText(description, Qt.TextElideMode.ElideRight, rest.width()))
+        painter.restore()
+
+
 class RegistryPanel(QWidget):
     skill_activated = Signal(object)
     problem_activated = Signal(object)  # core Diagnostic of the selected Problems row, or None
+    switch_requested = Signal(object, bool)  # (list of skills, turn on): row switch, Space, context menu
+    remedy_requested = Signal(object)  # core BudgetRemedy: the budget banner's button
+    show_in_listing = Signal(object)  # a skill: the context menu's "Show in listing"
 
     def __init__(self, context: AppContext, parent=None):
         super().__init__(parent)
@@ -25,6 +67,7 @@ class RegistryPanel(QWidget):
 
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setPlaceholderText("Filter skills (Ctrl+F)")
+        self.filter_edit.setAccessibleName("Filter skills")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self._on_filter)
         self.filter_edit.returnPressed.connect(self.focus_first_match)
@@ -32,13 +75,20 @@ class RegistryPanel(QWidget):
         self.sort_combo = QComboBox(self)
         self.sort_combo.addItems(["Load order", "Name", "Tokens"])
         self.sort_combo.setToolTip("Sort skills inside each source")
+        self.sort_combo.setAccessibleName("Sort skills")
         self.sort_combo.currentIndexChanged.connect(self._on_sort)
 
         self.view = QTreeView(self)
         self.view.setModel(self.proxy)
         self.view.setUniformRowHeights(True)
         self.view.setAlternatingRowColors(True)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)  # several rows: one switch
+        self.view.setAccessibleName("Skills")
+        self.view.setItemDelegateForColumn(Column.Name, NameDelegate(self.view))
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._context_menu)
+        self.view.installEventFilter(self)  # Space: the switch of the selected rows
+        self.model.switch_requested.connect(lambda skill, on: self.switch_requested.emit([skill], on))
         self.view.setAllColumnsShowFocus(True)
         self.view.setExpandsOnDoubleClick(True)
         header = self.view.header()
@@ -48,7 +98,7 @@ class RegistryPanel(QWidget):
         # State and Tokens: as wide as their widest possible text (ResizeToContents would measure every
         # row on every change); group rows span all columns, so long source names get the full width
         metrics = self.fontMetrics()
-        widest_state = max(metrics.horizontalAdvance(v.label) for v in states.Visual)
+        widest_state = max(metrics.horizontalAdvance(v.label) for v in states.Visual) + 36  # switch and icon
         for column, width in ((Column.State, widest_state), (Column.Checks, metrics.horizontalAdvance("Checks") - 6),
                               (Column.Tokens, metrics.horizontalAdvance("Tokens") - 4)):
             # Interactive: a user who wants the longer "(simulated)" state or a wider name can drag
@@ -66,12 +116,34 @@ class RegistryPanel(QWidget):
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
 
+        # the budget banner: how many descriptions are cut and why, and core's remedy in one click
+        self.budget_banner = QFrame(self)
+        self.budget_banner.setObjectName("budget-banner")
+        self.budget_banner.setStyleSheet("QFrame#budget-banner { border: 1px solid #b07a00; border-radius: 4px; "
+                                         "background: rgba(214, 154, 28, 0.14); }")
+        self.budget_text = QLabel(self.budget_banner)
+        self.budget_text.setWordWrap(True)
+        self.budget_apply = QPushButton("Apply", self.budget_banner)
+        self.budget_apply.setAccessibleName("Apply the budget remedy")
+        self.budget_apply.clicked.connect(lambda: self.remedy_requested.emit(self._remedy))
+        banner_layout = QHBoxLayout(self.budget_banner)
+        banner_layout.setContentsMargins(8, 4, 4, 4)
+        banner_layout.addWidget(self.budget_text, 1)
+        banner_layout.addWidget(self.budget_apply, 0, Qt.AlignmentFlag.AlignTop)
+        self.budget_banner.hide()
+        self._remedy = None
+        self.no_results = QLabel("No skill matches the filter. Press Esc to clear it.", self)
+        self.no_results.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.no_results.hide()
+
         top = QHBoxLayout()
         top.addWidget(self.filter_edit, 1)
         top.addWidget(self.sort_combo)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
+        layout.addWidget(self.budget_banner)
+        layout.addWidget(self.no_results)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.summary)
 
@@ -91,6 +163,7 @@ class RegistryPanel(QWidget):
         self._known = set(self.model.group_keys())
         self.model.apply_snapshot(snapshot)
         self._expand_new_groups()
+        self._show_remedy(snapshot)
         if current.isValid():
             self.view.scrollTo(QModelIndex(current))
         elif self.context.selected is not None:
@@ -157,7 +230,17 @@ class RegistryPanel(QWidget):
         conflicts = len(registry.conflicts()) if registry is not None and hasattr(registry, "conflicts") else 0
         waiting = sum(1 for s in skills if s.state.conditional and not s.state.active)
         invalid = sum(1 for s in skills if states.visual_state(s) is states.Visual.INVALID)
-        parts = [f"{len(skills)} skills and commands"]
+        total = len(skills)
+        if self.model.filter_text:
+            shown = sum(self.proxy.rowCount(self.proxy.index(r, 0)) for r in range(self.proxy.rowCount()))
+            parts = [f"{shown:,} of {total:,} shown"]
+        else:
+            parts = [f"{total:,} skills and commands"]
+        outcomes = getattr(snapshot, "outcomes", {}) or {}
+        shortened = sum(1 for o in outcomes.values() if o.outcome.value in ("shortened", "name-only")
+                        and o.cause in ("budget", "per-entry-cap"))
+        if shortened:
+            parts.append(f"{shortened} cut in the listing")
         problem_count = self.model.problem_count()
         if problem_count:
             parts.append(counted(problem_count, "problem"))
@@ -181,6 +264,74 @@ class RegistryPanel(QWidget):
         self._known = set(self.model.group_keys())
         self.proxy.set_text(text)
         self._expand_new_groups()  # groups that come back with the filter open (unless closed by hand)
+        shown = sum(self.proxy.rowCount(self.proxy.index(r, 0)) for r in range(self.proxy.rowCount()))
+        self.no_results.setVisible(bool(text) and shown == 0)
+        if self.model.snapshot is not None:
+            self._summarise(self.model.snapshot)
+
+    def _show_remedy(self, snapshot: Snapshot) -> None:
+        remedy = getattr(snapshot, "remedy", None)
+        if snapshot.partial:
+            return
+        self._remedy = remedy
+        self.budget_banner.setVisible(remedy is not None)
+        if remedy is not None:
+            self.budget_text.setText(f"<b>{remedy.headline}</b> {remedy.proposal}")
+            self.budget_text.setToolTip("\n".join(remedy.names))
+            self.budget_apply.setToolTip(f"{remedy.proposal}\nSkills: {', '.join(remedy.names[:20])}"
+                                         + (" …" if len(remedy.names) > 20 else ""))
+
+    # --- the switch, for the selected rows --------------------------------------------------------
+    def selected_skills(self) -> list:
+        rows = self.view.selectionModel().selectedRows(0)
+        skills = [i.data(Role.Skill) for i in rows]
+        return [s for s in skills if s is not None]
+
+    def toggle_selected(self) -> bool:
+        """Space: turn the selected skills off when all are on, else on (one change)."""
+        indexes = [i for i in self.view.selectionModel().selectedRows(0) if i.data(Role.Switch) is not None]
+        facts = [i.data(Role.Switch) for i in indexes]
+        if not indexes or not any(f.enabled for f in facts):
+            return False
+        turn_on = not all(f.is_on for f in facts)
+        self.switch_requested.emit([i.data(Role.Skill) for i, f in zip(indexes, facts) if f.enabled], turn_on)
+        return True
+
+    def _context_menu(self, pos) -> None:
+        index = self.view.indexAt(pos)
+        skill = index.data(Role.Skill) if index.isValid() else None
+        if skill is None:
+            return
+        menu = self._row_menu(skill, index)
+        menu.exec(self.view.viewport().mapToGlobal(pos))
+
+    def _row_menu(self, skill, index) -> QMenu:
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
+        menu = QMenu(self)
+        facts = index.data(Role.Switch)
+        selected = self.selected_skills() or [skill]
+        if facts is not None:
+            label = "Turn off" if facts.is_on else "Turn on"
+            if len(selected) > 1:
+                label += f" ({len(selected)} skills)"
+            action = menu.addAction(label)
+            action.setEnabled(facts.enabled)
+            action.setToolTip(facts.tooltip)
+            action.triggered.connect(lambda: self.switch_requested.emit(selected, not facts.is_on))
+        folder = skill.skill_dir or (skill.path.parent if skill.path else None)
+        open_folder = menu.addAction("Open folder")
+        open_folder.setEnabled(folder is not None)
+        open_folder.triggered.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))))
+        open_file = menu.addAction("Open in editor")
+        open_file.setEnabled(skill.path is not None)
+        open_file.triggered.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(skill.path))))
+        copy = menu.addAction("Copy name")
+        copy.triggered.connect(lambda: QGuiApplication.clipboard().setText(skill.name))
+        listing = menu.addAction("Show in listing")
+        listing.triggered.connect(lambda: self.show_in_listing.emit(skill))
+        return menu
 
     def _on_sort(self, choice: int) -> None:
         if choice == 0:
@@ -245,6 +396,13 @@ class RegistryPanel(QWidget):
                 and event.key() == Qt.Key.Key_Down):
             self.focus_first_match()
             return True
+        if (watched is self.filter_edit and event.type() == QEvent.Type.KeyPress
+                and event.key() == Qt.Key.Key_Escape and self.filter_edit.text()):
+            self.filter_edit.clear()
+            return True
+        if (watched is self.view and event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Space
+                and not event.modifiers()):
+            return self.toggle_selected() or super().eventFilter(watched, event)
         return super().eventFilter(watched, event)
 
     def focus_first_match(self) -> None:

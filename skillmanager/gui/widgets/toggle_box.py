@@ -83,10 +83,12 @@ class ToggleBox(QGroupBox):
         self.note = QLabel(self)
         self.note.setWordWrap(True)
         self.choice = QComboBox(self)
+        self.choice.setAccessibleName("How Claude Code should treat this skill")
         self.choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.choice.setMinimumContentsLength(16)
         self.choice.currentIndexChanged.connect(self._on_choice)
         self.scope = QComboBox(self)
+        self.scope.setAccessibleName("Settings file to write")
         for scope in ("user", "project", "local"):
             self.scope.addItem(SCOPE_WORDS[scope], scope)
         self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

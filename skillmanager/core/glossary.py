@@ -1,0 +1,25 @@
+"""The plain words every screen and command uses (docs/glossary.md says the same, for people)."""
+from __future__ import annotations
+
+# state key (the GUI's row states) -> (one short word, one sentence)
+STATE_LEGEND = {
+    "active": ("Listed", "Claude sees its name and full description at the start of every session."),
+    "shortened": ("Shortened", "Listed, but its description was cut to fit the listing budget or the per-entry limit."),
+    "name-only": ("Name only", "Claude sees just its name: the budget or a setting dropped the description."),
+    "hidden": ("Hidden", "Not listed to Claude; you can still run it as /name."),
+    "blocked": ("Blocked", "A deny rule refuses Claude's calls to it; it may still be listed."),
+    "off": ("Off", "Neither listed to Claude nor callable."),
+    "shadowed": ("Shadowed", "Another skill with the same name wins; this copy is not used."),
+    "conditional": ("Waiting", "Listed only once a file matching its paths is touched."),
+    "invalid": ("Error", "The file could not be read as a skill."),
+}
+
+GUIDE = (
+    "Claude Code reads skills from your personal folder (~/.claude/skills), from the project you open, and "
+    "from plugins. At the start of a session it sends the model a listing: one line per skill, squeezed into "
+    "a budget counted in characters. What does not fit is shortened or reduced to the name.",
+    "The switch on a row turns a skill on or off the way your Claude Code version reads it, in your personal "
+    "settings; its tooltip names the file. Space does the same for the selected rows. Every change can be "
+    "undone from the notice, with Ctrl+Z, or later from Edit > History.",
+    "Costs are shown in tokens (what the model pays); the budget is in characters (what Claude Code counts).",
+)

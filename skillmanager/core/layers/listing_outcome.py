@@ -1,0 +1,125 @@
+"""What the start-up listing actually did with each skill, after the character budget.
+
+`Skill.state.listed` says how a skill *asks* to be listed (full, name only, not at all) before the budget;
+the outcome says what the model is really sent: the description in full, a shortened description, the name
+only (because of the budget, or because a setting asks for it), or nothing (and why). It is read from the
+`ListingResult` that `build_listing` makes — the same code as `skillmanager listing` — never re-derived.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Listed, Skill
+from .listing import (BUILTIN_COMMAND, BUNDLED, CUT_BUDGET, CUT_NAME_ONLY_OVERRIDE, CUT_NAMES_ONLY_LEVEL,
+                      CUT_PER_ENTRY_CAP, EntryResult, ListingResult, build_listing)
+
+
+class Outcome(enum.Enum):
+    FULL = "full"
+    SHORTENED = "shortened"
+    NAME_ONLY = "name-only"
+    NOT_LISTED = "not-listed"
+
+
+# Why — stable keys (JSON `listing_outcome_cause`), each worded once in OUTCOME_WORDS / CAUSE_SENTENCES.
+CAUSE_FITS = "fits"
+CAUSE_CLAUDE_CODE_OWN = "claude-code-own"
+CAUSE_PER_ENTRY_CAP = "per-entry-cap"
+CAUSE_BUDGET = "budget"
+CAUSE_SETTING = "setting"
+CAUSE_WAITING = "waiting"
+CAUSE_DUPLICATE = "duplicate"
+CAUSE_SHADOWED = "shadowed"
+CAUSE_HIDDEN = "hidden"  # state.listed is NO: its own reason says which rule
+
+# One short word for a row (plain words, docs/glossary.md).
+OUTCOME_WORDS = {
+    Outcome.FULL: "Listed",
+    Outcome.SHORTENED: "Shortened",
+    Outcome.NAME_ONLY: "Name only",
+    Outcome.NOT_LISTED: "Not listed",
+}
+
+
+@dataclass(frozen=True)
+class ListingOutcome:
+    outcome: Outcome
+    cause: str  # one of CAUSE_*
+    reason: str  # one plain sentence: what the model sees and what decided it
+    shown_text: str | None = None  # the line the listing carries for it (None when not listed)
+    full_width: int | None = None  # characters of its full entry, as the budget counts them
+    shown_width: int | None = None
+
+    @property
+    def word(self) -> str:
+        return OUTCOME_WORDS[self.outcome]
+
+    @property
+    def cut(self) -> bool:
+        return self.outcome in (Outcome.SHORTENED, Outcome.NAME_ONLY)
+
+
+def _listed_outcome(entry: EntryResult) -> ListingOutcome:
+    widths = dict(shown_text=entry.shown_text, full_width=entry.width, shown_width=entry.shown_width)
+    if entry.placeholder or entry.kind in (BUNDLED, BUILTIN_COMMAND):
+        return ListingOutcome(Outcome.FULL, CAUSE_CLAUDE_CODE_OWN,
+                              "Claude Code's own entry: listed as Claude Code writes it.", **widths)
+    reasons = entry.reasons
+    if CUT_NAME_ONLY_OVERRIDE in reasons:
+        return ListingOutcome(Outcome.NAME_ONLY, CAUSE_SETTING,
+                              "Listed by name only, because a setting asks for it (skillOverrides: name-only).",
+                              **widths)
+    name_only = entry.shown_text.rstrip() in (f"- {entry.name}", f"- {entry.shown_name}")
+    if CUT_NAMES_ONLY_LEVEL in reasons or (CUT_BUDGET in reasons and name_only):
+        return ListingOutcome(Outcome.NAME_ONLY, CAUSE_BUDGET,
+                              f"Listed by name only: the listing is over its character budget, so its "
+                              f"description ({entry.width:,} characters in full) was dropped.", **widths)
+    if CUT_BUDGET in reasons:
+        return ListingOutcome(Outcome.SHORTENED, CAUSE_BUDGET,
+                              f"Description shortened to fit the listing budget: {entry.shown_width:,} of "
+                              f"{entry.width:,} characters are sent.", **widths)
+    if CUT_PER_ENTRY_CAP in reasons:
+        return ListingOutcome(Outcome.SHORTENED, CAUSE_PER_ENTRY_CAP,
+                              "Description shortened: it is longer than the limit Claude Code allows one entry.",
+                              **widths)
+    return ListingOutcome(Outcome.FULL, CAUSE_FITS, "Listed in full: the model sees its name and description.",
+                          **widths)
+
+
+def _unlisted_outcome(skill: Skill) -> ListingOutcome:
+    state = skill.state
+    if state.duplicate_of is not None:
+        return ListingOutcome(Outcome.NOT_LISTED, CAUSE_DUPLICATE,
+                              f"Not listed: the same file was already loaded as {state.duplicate_of.name}.")
+    if state.listed is Listed.NO:
+        if state.shadowed_by is not None:
+            return ListingOutcome(Outcome.NOT_LISTED, CAUSE_SHADOWED,
+                                  f"Not listed: another copy named {state.shadowed_by.name} "
+                                  f"({state.shadowed_by.source.value}) wins the name.")
+        return ListingOutcome(Outcome.NOT_LISTED, CAUSE_HIDDEN, f"Not listed. {state.listed_reason}".strip())
+    if not state.active:
+        return ListingOutcome(Outcome.NOT_LISTED, CAUSE_WAITING,
+                              "Not listed yet: it waits until a file matching its paths is touched.")
+    if state.shadowed_by is not None:
+        return ListingOutcome(Outcome.NOT_LISTED, CAUSE_SHADOWED,
+                              f"Not listed: another copy named {state.shadowed_by.name} "
+                              f"({state.shadowed_by.source.value}) wins the name.")
+    return ListingOutcome(Outcome.NOT_LISTED, CAUSE_HIDDEN, "Not listed in the start-up listing.")
+
+
+def listing_outcomes(registry: Any, listing: ListingResult | None = None) -> dict[str, ListingOutcome]:
+    """Skill.key → its outcome in the start-up listing, for every skill of the registry (shadowed copies,
+    duplicates, bundled skills and built-in commands included). `listing` defaults to build_listing(registry)."""
+    listing = listing if listing is not None else build_listing(registry)
+    by_key = {e.key: e for e in listing.entries if e.key is not None}
+    return {skill.key: (_listed_outcome(by_key[skill.key]) if skill.key in by_key else _unlisted_outcome(skill))
+            for skill in registry.skills}
+
+
+def outcome_counts(outcomes: dict[str, ListingOutcome]) -> dict[Outcome, int]:
+    counts = {o: 0 for o in Outcome}
+    for value in outcomes.values():
+        counts[value.outcome] += 1
+    return counts

@@ -1,0 +1,241 @@
+"""Journeys of a new user through the real window: the row switch, several rows at once, the notice's Undo,
+Edit > History, the budget banner's remedy; accessible names; the contrast of state colours.
+
+Asserts read the model's data and the files on disk (never timings).
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
+from PySide6.QtGui import QColor  # noqa: E402
+from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QComboBox, QLineEdit  # noqa: E402
+
+from skillmanager.gui import states  # noqa: E402
+from skillmanager.gui.engine import skill_identity  # noqa: E402
+from skillmanager.gui.models.registry_model import Column, Role  # noqa: E402
+from skillmanager.gui.toggling import NOTICE_MS  # noqa: E402
+
+LONG = 20_000
+
+
+@pytest.fixture(params=["current", "legacy"])
+def profile(request):
+    return request.param
+
+
+def _window(qtbot, tmp_path, monkeypatch, workspace):
+    monkeypatch.setenv("SKILLMANAGER_DATA_DIR", str(tmp_path / "data"))
+    from skillmanager.gui.context import AppContext
+    from skillmanager.gui.main_window import MainWindow
+
+    context = AppContext(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    win = MainWindow(context, watch=False)
+    qtbot.addWidget(win)
+    win.resize(1024, 700)
+    win.show()
+    context.set_workspace(workspace)
+    _settled(qtbot, win)
+    return win
+
+
+def _settled(qtbot, win):
+    qtbot.waitUntil(lambda: win.context.snapshot is not None and not win.context.scanning
+                    and not win.context.snapshot.partial and not win.context.tasks.busy("toggle-switch")
+                    and not win.context.tasks.busy("toggle-remedy"), timeout=LONG)
+
+
+@pytest.fixture()
+def demo(qtbot, tmp_path, monkeypatch, profile):
+    from skillmanager.core.demo import create_demo_workspace
+
+    win = _window(qtbot, tmp_path, monkeypatch, create_demo_workspace(tmp_path / "demo", profile=profile))
+    yield win
+    win.context.wait_for_scans(5000)
+
+
+def _index(win, name, source="project"):
+    skill = next(s for s in win.context.snapshot.skills if s.name == name and s.source.value == source)
+    return win.registry_panel.model.index_for_identity(skill_identity(skill))
+
+
+def _switch(win, name, source="project"):
+    return _index(win, name, source).siblingAtColumn(Column.State)
+
+
+def _is_on(win, name, source="project"):
+    return _switch(win, name, source).data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
+
+
+def _wait_on(qtbot, win, name, on):
+    qtbot.waitUntil(lambda: _is_on(win, name) is on, timeout=LONG)
+    _settled(qtbot, win)
+
+
+def test_row_switch_turns_a_skill_off_and_back(qtbot, demo, profile, tmp_path):
+    win = demo
+    model = win.registry_panel.model
+    switch = _switch(win, "env-check")
+    facts = switch.data(Role.Switch)
+    assert facts.enabled and facts.is_on and "settings.local.json" in facts.tooltip
+    assert switch.data(Qt.ItemDataRole.ToolTipRole) == facts.tooltip  # the tooltip names the file it writes
+    assert model.flags(switch) & Qt.ItemFlag.ItemIsUserCheckable
+    skill_md = _index(win, "env-check").data(Role.Skill).path
+    before_md = skill_md.read_bytes()
+    model.setData(switch, Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
+    _wait_on(qtbot, win, "env-check", False)
+    local = facts.target
+    data = json.loads(local.read_text())
+    if profile == "current":
+        assert data["skillOverrides"]["env-check"] == "off"
+    else:  # 2.1.88 has no skillOverrides: a deny rule in the same personal file
+        assert "Skill(env-check)" in data["permissions"]["deny"]
+    assert skill_md.read_bytes() == before_md  # one click never edits a SKILL.md
+    # the notice says what changed and where, and names what its Undo undoes; it stays NOTICE_MS
+    assert win.message_bar.topic == "notice" and str(local) in win.message_bar.message()
+    assert win.message_bar.action_button.text() == "Undo env-check"
+    assert win._notice_timer.interval() == NOTICE_MS and NOTICE_MS >= 5000 and win._notice_timer.isActive()
+    assert "env-check" in win.undo_action.text()
+    model.setData(_switch(win, "env-check"), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    _wait_on(qtbot, win, "env-check", True)
+
+
+def test_space_turns_three_off_in_one_undoable_step(qtbot, demo, profile):
+    win = demo
+    panel = win.registry_panel
+    names = [s.name for s in win.context.snapshot.skills
+             if s.source.value == "project" and s.state.is_winner
+             and win.context.snapshot.switches.get(skill_identity(s)) is not None
+             and win.context.snapshot.switches[skill_identity(s)].enabled
+             and win.context.snapshot.switches[skill_identity(s)].is_on][:3]
+    assert len(names) == 3
+    selection = panel.view.selectionModel()
+    selection.clearSelection()
+    for name in names:
+        index = panel.proxy.mapFromSource(_index(win, name))
+        selection.select(index, selection.SelectionFlag.Select | selection.SelectionFlag.Rows)
+    panel.view.setFocus()
+    qtbot.keyClick(panel.view, Qt.Key.Key_Space)
+    for name in names:
+        _wait_on(qtbot, win, name, False)
+    assert len(win.toggles.history) == 1  # one change for the three
+    entries = _journal()
+    assert entries[-1]["summary"].startswith("3 skills")
+    win.message_bar.action_button.click()  # the notice's Undo
+    for name in names:
+        _wait_on(qtbot, win, name, True)
+    assert not win.toggles.history
+
+
+def _journal():
+    from skillmanager.core.edit import history
+
+    return [e.to_json() for e in history.load_journal().entries]
+
+
+def test_restore_from_history(qtbot, demo, profile):
+    win = demo
+    switch = _switch(win, "env-check")
+    target = switch.data(Role.Switch).target
+    existed = target.exists()
+    before = target.read_bytes() if existed else None
+    win.registry_panel.model.setData(switch, Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
+    _wait_on(qtbot, win, "env-check", False)
+    dialog = win.show_history()
+    assert dialog.tree.topLevelItemCount() >= 1 and "env-check" in dialog.tree.topLevelItem(0).text(1)
+    assert dialog.restore_button.isEnabled()
+    dialog.restore_button.click()
+    _wait_on(qtbot, win, "env-check", True)
+    assert (target.read_bytes() if target.exists() else None) == before
+    assert dialog.tree.topLevelItem(0).text(1).startswith("Restored")
+    dialog.close()
+
+
+def _crowded_home(tmp_path, profile):
+    from skillmanager.core.load.workspace import Workspace
+
+    home = tmp_path / "home"
+    for i in range(40):
+        folder = home / ".claude" / "skills" / f"tool-{i:02d}"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(f"---\ndescription: Tool {i} {'does a careful thing ' * (2 + i % 9)}\n---\nb\n")
+    (home / "proj").mkdir()
+    return Workspace.create(home=home, cwd=home / "proj", managed_root=None, profile=profile,
+                            env={"HOME": str(home)}, budget=2600)
+
+
+def test_budget_banner_remedy_applied_and_undone(qtbot, tmp_path, monkeypatch, profile):
+    win = _window(qtbot, tmp_path, monkeypatch, _crowded_home(tmp_path, profile))
+    panel = win.registry_panel
+    snapshot = win.context.snapshot
+    remedy = snapshot.remedy
+    assert remedy is not None and panel.budget_banner.isVisible()
+    assert remedy.headline in panel.budget_text.text()
+    cut_before = {k for k, o in snapshot.outcomes.items() if o.cause == "budget"}
+    assert cut_before
+    before = {p: p.read_bytes() for p in (tmp_path / "home").rglob("*") if p.is_file()}
+    panel.budget_apply.click()
+    qtbot.waitUntil(lambda: win.context.snapshot.remedy is None and len(win.toggles.history) == 1, timeout=LONG)
+    _settled(qtbot, win)
+    after = win.context.snapshot
+    assert not any(o.cause == "budget" for o in after.outcomes.values())
+    assert not panel.budget_banner.isVisible()
+    win.undo_action.trigger()
+    qtbot.waitUntil(lambda: win.context.snapshot.remedy is not None, timeout=LONG)
+    _settled(qtbot, win)
+    assert {p: p.read_bytes() for p in (tmp_path / "home").rglob("*") if p.is_file()} == before
+    win.context.wait_for_scans(5000)
+
+
+@pytest.mark.parametrize("profile", ["current"])
+def test_every_interactive_widget_has_an_accessible_name(qtbot, demo):
+    win = demo
+    missing = []
+    from PySide6.QtWidgets import QWidget
+
+    interactive = (QAbstractButton, QLineEdit, QComboBox, QAbstractItemView)
+    for widget in win.findChildren(QWidget):
+        if not isinstance(widget, interactive) or not widget.isVisibleTo(win):
+            continue
+        if widget.parent() is not None and isinstance(widget.parent(), (QComboBox, QAbstractItemView)):
+            continue  # a combo's own popup / a view's internal editor
+        name = widget.accessibleName() or (widget.text() if isinstance(widget, QAbstractButton) else "")
+        if not name.strip() or name.strip() in ("✕", "…"):
+            missing.append(f"{type(widget).__name__} {widget.objectName() or ''} {widget.toolTip()[:40]!r}")
+    assert not missing, missing
+
+
+def test_state_colours_reach_aa_contrast_on_both_palettes(qapp):
+    from skillmanager.gui.app import dark_palette
+    from PySide6.QtGui import QPalette
+
+    light_backgrounds = [QColor("#ffffff"), QColor("#f7f7f7"), QColor("#efefef")]
+    dark = dark_palette()
+    dark_backgrounds = [dark.color(QPalette.ColorRole.Base), dark.color(QPalette.ColorRole.AlternateBase),
+                        dark.color(QPalette.ColorRole.Window)]
+    failures = []
+    for visual in states.Visual:
+        for background in light_backgrounds:
+            ratio = states.contrast_ratio(states.colour(visual, dark=False), background)
+            if ratio < 4.5:
+                failures.append((visual.value, "light", background.name(), round(ratio, 2)))
+        for background in dark_backgrounds:
+            ratio = states.contrast_ratio(states.colour(visual, dark=True), background)
+            if ratio < 4.5:
+                failures.append((visual.value, "dark", background.name(), round(ratio, 2)))
+    assert not failures, failures
+    assert states.contrast_ratio(QColor("#2e9d4f"), QColor("#ffffff")) < 4.5  # the old "Active" green fails
+
+
+def test_filter_says_no_results_and_esc_clears(qtbot, demo):
+    panel = demo.registry_panel
+    panel.filter_edit.setFocus()
+    qtbot.keyClicks(panel.filter_edit, "zzzz-no-such-skill")
+    assert panel.no_results.isVisibleTo(panel) and "0 of" in panel.summary.text()
+    qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Escape)
+    assert panel.filter_edit.text() == "" and not panel.no_results.isVisibleTo(panel)
+    time.sleep(0)  # nothing timed: the filter runs in the keystroke
