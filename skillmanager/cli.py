@@ -18,13 +18,16 @@ from typing import Sequence, TextIO
 from skillmanager import __version__
 
 COMMAND_MODULES = (
-    "list", "conflicts", "show", "info", "listing", "expand", "simulate", "toggle", "validate", "audit",
+    "list", "conflicts", "show", "info", "listing", "expand", "simulate", "toggle", "validate", "audit", "history",
 )
 
 EXIT_CODES_HELP = """exit codes:
   0  success (audit: no finding at or above --fail-on)
   1  the command ran and found a problem (audit findings, validate errors, refused toggle, unknown skill)
-  2  usage error: bad option, missing directory, unreadable input file
+  2  usage error: bad option, missing or unreadable --home or directory, unreadable input file
+Errors and warnings go to stderr; stdout holds only the answer (valid JSON with --json, whatever the
+exit code). A settings file or skill folder that cannot be read is skipped as Claude Code skips it, said
+on stderr, and makes the exit code 1.
 """
 
 
@@ -87,12 +90,41 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = _Utf8SafeOut(out or sys.stdout)
     if args.command is None:
         return _open_gui(args, parser)
+    return _run_command(args, out)
+
+
+def _run_command(args: argparse.Namespace, out: TextIO) -> int:
+    """One error path for every command: usage errors exit 2, problems 1, everything on stderr
+    (stdout keeps only the command's documented output, so --json/--sarif stay parseable)."""
+    from skillmanager.commands import errors
+
+    handler = errors.install_stderr_logging()
+    errors.forget_registries()
     try:
-        return int(args._module.run(args, out) or 0)
+        code = int(args._module.run(args, out) or 0)
+        return errors.settle(code)
+    except errors.UsageError as error:
+        errors.forget_registries()
+        sys.stderr.write(errors.error_line(str(error)) + "\n")
+        return 2
+    except errors.CommandProblem as error:
+        return errors.settle(_problem(errors.error_line(str(error))))
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
+    except OSError as error:  # a path the OS refuses (name too long, permission, …) reached a command
+        errors.log.debug("OSError in %s", args.command, exc_info=True)
+        return errors.settle(_problem(errors.error_line(errors.os_error_text(error))))
+    except RecursionError:
+        return errors.settle(_problem(errors.error_line("the input is nested too deeply to process")))
+    finally:
+        errors.log.removeHandler(handler)
+
+
+def _problem(line: str) -> int:
+    sys.stderr.write(line + "\n")
+    return 1
 
 
 def _open_gui(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -113,7 +113,11 @@ def test_symlinked_settings_file_is_written_through_the_link(tree):
     link.parent.mkdir(parents=True, exist_ok=True)
     os.symlink(os.path.relpath(real, link.parent), link)
     registry = registry_for(tree)
-    done = apply_plan(plan_toggle(registry, skill_of(registry, "p-skill"), "off"))
+    # the link leaves the home dir and the project: refused until the user confirms
+    refused = plan_toggle(registry, skill_of(registry, "p-skill"), "off")
+    assert refused.refusal and "symbolic link" in refused.refusal and str(real.resolve()) in refused.refusal
+    assert "--allow-outside-link" in refused.refusal and not refused.edits
+    done = apply_plan(plan_toggle(registry, skill_of(registry, "p-skill"), "off", allow_outside_link=True))
     assert link.is_symlink() and os.readlink(link) == os.path.relpath(real, link.parent)
     assert json.loads(real.read_text()) == {"env": {"A": "1"}, "skillOverrides": {"p-skill": "off"}}
     assert done.written_paths == [real.resolve()]

@@ -1,6 +1,7 @@
 """`skillmanager toggle`: prints the file and the change, writes nothing on --dry-run, exit 1 on refusal."""
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from pathlib import Path
@@ -22,10 +23,16 @@ def work(tmp_path, monkeypatch):
 
 
 def run(work: Path, *argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(["toggle", *argv, "--home", str(work / "home"), "--cwd", str(work / "home" / "proj"),
-                 "--managed-dir", str(work / "managed")], out=out)
-    return code, out.getvalue()
+    code, out, _err = run_with_stderr(work, *argv)
+    return code, out
+
+
+def run_with_stderr(work: Path, *argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["toggle", *argv, "--home", str(work / "home"), "--cwd", str(work / "home" / "proj"),
+                     "--managed-dir", str(work / "managed")], out=out)
+    return code, out.getvalue(), err.getvalue()
 
 
 def test_dry_run_shows_the_file_and_change_and_writes_nothing(work):
@@ -52,16 +59,26 @@ def test_write_then_json_plan(work):
     assert code == 0 and json.loads(path.read_text())["permissions"] == {"deny": []}
 
 
-def test_refusals_exit_1_with_the_reason(work):
-    code, text = run(work, "demo", "--state", "off", "--profile", "legacy")
-    assert code == 1 and text.startswith("Refused: Claude Code 2.1.88 (legacy profile) has no skillOverrides")
+def test_refusals_exit_1_with_the_reason_on_stderr(work):
+    code, out, err = run_with_stderr(work, "demo", "--state", "off", "--profile", "legacy")
+    assert code == 1 and out == ""
+    assert err.startswith("Refused: Claude Code 2.1.88 (legacy profile) has no skillOverrides")
     local = work / "home" / "proj" / ".claude" / "settings.local.json"
     local.write_bytes(b'{"skillOverrides": {"demo": "on",}}')
-    code, text = run(work, "demo", "--state", "off")
-    assert code == 1 and f"{local}:1:" in text and "trailing comma" in text
+    code, out, err = run_with_stderr(work, "demo", "--state", "off")
+    assert code == 1 and f"{local}:1:" in err and "trailing comma" in err
     assert local.read_bytes() == b'{"skillOverrides": {"demo": "on",}}'
-    code, text = run(work, "nope", "--state", "off")
-    assert code == 1 and "No skill named 'nope'" in text
+    code, out, err = run_with_stderr(work, "nope", "--state", "off")
+    assert code == 1 and "No skill named 'nope'" in err and out == ""
+
+
+def test_json_stays_one_document_on_refusal_and_unknown_name(work):
+    code, out, err = run_with_stderr(work, "demo", "--state", "off", "--profile", "legacy", "--json")
+    assert code == 1 and json.loads(out)["plan"]["refusal"].startswith("Claude Code 2.1.88") and "Refused:" in err
+    code, out, err = run_with_stderr(work, "nope", "--state", "off", "--json")
+    assert code == 1 and json.loads(out) == {"plan": None, "dry_run": False, "written": False,
+                                             "error": "No skill named 'nope'."}
+    assert "No skill named 'nope'" in err
 
 
 def test_hidden_in_legacy_edits_the_front_matter(work):
@@ -77,5 +94,5 @@ def test_disable_bundled_skills_and_usage(work):
     code, text = run(work, "--disable-bundled-skills", "true")
     assert code == 0
     assert json.loads((work / "home" / ".claude" / "settings.json").read_text()) == {"disableBundledSkills": True}
-    code, text = run(work, "demo")
-    assert code == 2 and "give NAME and --state" in text
+    code, out, err = run_with_stderr(work, "demo")
+    assert code == 2 and out == "" and "give NAME and --state" in err

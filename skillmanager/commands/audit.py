@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
 from pathlib import Path
 from typing import TextIO
 
 from skillmanager.core.checks.audit import LEVELS, SkillAudit, audit_paths, audit_skill, level_index, summarize
+
+from .errors import UsageError
 
 NAME = "audit"
 HELP = ("security audit of skills: inline shell, download-and-execute, hidden Unicode, prompt injection, "
@@ -29,10 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _workspace_audits(args: argparse.Namespace) -> list[SkillAudit]:
-    from skillmanager.commands.common import workspace_from_args
-    from skillmanager.core.rules.registry import load_registry
+    from skillmanager.commands.common import registry_or_exit
 
-    registry = load_registry(workspace_from_args(args))
+    registry, _ = registry_or_exit(args)  # an unreadable skill folder: on stderr, exit 1 (errors.settle)
     skills = getattr(registry, "skills", registry)
     audits, seen = [], set()
     for skill in skills:
@@ -45,21 +48,14 @@ def _workspace_audits(args: argparse.Namespace) -> list[SkillAudit]:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    missing = [p for p in args.paths if not p.exists()]
-    if missing:
-        out.write(f"skillmanager: error: no such file or directory: {missing[0]}\n")
-        return 2
+    check_paths_exist(args.paths)
+    unreadable: list[str] = []
     if args.paths:
-        audits = audit_paths(args.paths)
+        audits = audit_readable_paths(args.paths, unreadable)
     else:
-        try:
-            audits = _workspace_audits(args)
-        except ImportError as error:
-            out.write(f"skillmanager: error: workspace mode is not available ({error}); pass a PATH\n")
-            return 2
-        except ValueError as error:
-            out.write(f"skillmanager: error: {error}\n")
-            return 2
+        audits = _workspace_audits(args)
+    for line in unreadable:
+        print(f"skillmanager: error: {line}", file=sys.stderr)
     if args.sarif:
         from skillmanager.core.checks.sarif import to_sarif
         out.write(json.dumps(to_sarif(audits, base=Path.cwd()), indent=2, ensure_ascii=False) + "\n")
@@ -69,7 +65,58 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     else:
         _write_text(audits, out)
     threshold = level_index(args.fail_on)
+    if unreadable:
+        return 1
     return 1 if any(level_index(f.severity) >= threshold for a in audits for f in a.findings) else 0
+
+
+def check_paths_exist(paths: list[Path]) -> None:
+    """A PATH that does not exist (or that the OS refuses, e.g. a name too long) is a usage error."""
+    for path in paths:
+        try:
+            os.stat(path)
+        except FileNotFoundError:
+            raise UsageError(f"no such file or directory: {path}") from None
+        except OSError as error:
+            raise UsageError(f"{path}: {error.strerror or error}") from None
+
+
+def unreadable_reason(path: Path) -> str | None:
+    """Why a directory cannot be listed (None when it can, or is not a directory)."""
+    if not path.is_dir():
+        return None
+    try:
+        with os.scandir(path) as entries:
+            next(entries, None)
+    except OSError as error:
+        return f"cannot read {path}: {error.strerror or error}; it was not checked"
+    return None
+
+
+def audit_readable_paths(paths: list[Path], unreadable: list[str]) -> list[SkillAudit]:
+    """audit_paths per PATH, one level down into a skills dir, so one folder it cannot read is reported
+    (in `unreadable`) and skipped instead of ending the run."""
+    audits: list[SkillAudit] = []
+    for path in paths:
+        reason = unreadable_reason(path)
+        if reason is not None:
+            unreadable.append(reason)
+            continue
+        try:
+            audits += audit_paths([path])
+            continue
+        except OSError:
+            pass
+        for child in sorted(path.iterdir()) if path.is_dir() else []:
+            reason = unreadable_reason(child)
+            if reason is not None:
+                unreadable.append(reason)
+                continue
+            try:
+                audits += audit_paths([child])
+            except OSError as error:
+                unreadable.append(f"cannot read {child}: {error.strerror or error}; it was not checked")
+    return audits
 
 
 def _write_text(audits: list[SkillAudit], out: TextIO) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -9,6 +10,8 @@ from skillmanager.core.model import Skill
 from skillmanager.core.versions.profiles import CURRENT, PROFILE_NAMES
 from skillmanager.core.rules.registry import load_registry
 from skillmanager.core.load.workspace import Workspace, WorkspaceError
+
+from .errors import UsageError, remember_registry, workspace_diagnostic_lines
 
 
 def add_workspace_options(parser: argparse.ArgumentParser) -> None:
@@ -31,25 +34,37 @@ def add_workspace_options(parser: argparse.ArgumentParser) -> None:
 
 
 def workspace_from_args(args: argparse.Namespace) -> Workspace:
-    """Raises WorkspaceError with a one-line message; callers print it and exit 2."""
+    """The workspace of the shared options. Raises UsageError (exit 2) with a one-line message for a
+    missing, unusable or unreadable directory or file."""
     managed: Any = True
     if getattr(args, "no_managed", False):
         managed = None
     elif getattr(args, "managed_dir", None):
         managed = args.managed_dir
-    return Workspace.create(home=args.home, cwd=args.cwd, managed_root=managed, add_dirs=args.add_dir or [],
-                            plugin_dirs=args.plugin_dir or [], mcp_skills_file=args.mcp_skills,
-                            profile=args.profile, model=args.model, context_window=args.context_window,
-                            budget=args.budget)
+    try:
+        workspace = Workspace.create(home=args.home, cwd=args.cwd, managed_root=managed, add_dirs=args.add_dir or [],
+                                     plugin_dirs=args.plugin_dir or [], mcp_skills_file=args.mcp_skills,
+                                     profile=args.profile, model=args.model, context_window=args.context_window,
+                                     budget=args.budget)
+    except WorkspaceError as error:
+        raise UsageError(str(error)) from None
+    _readable_dir_or_error(workspace.home, "home directory")
+    return workspace
+
+
+def _readable_dir_or_error(path, what: str) -> None:
+    """Claude Code reads everything under the home dir: one it cannot list is a usage error, not an
+    empty workspace (which would make `audit` say clean)."""
+    try:
+        with os.scandir(path) as entries:
+            next(entries, None)
+    except OSError as error:
+        raise UsageError(f"{what} cannot be read ({error.strerror or error}): {path}") from None
 
 
 def workspace_or_exit(args: argparse.Namespace):
-    """(workspace, None) or (None, exit code 2) after printing the one-line error."""
-    try:
-        return workspace_from_args(args), None
-    except WorkspaceError as error:
-        print(f"skillmanager: error: {error}", file=sys.stderr)
-        return None, 2
+    """(workspace, None); a problem raises UsageError, which the CLI prints and exits 2 for."""
+    return workspace_from_args(args), None
 
 
 def _path(value) -> str | None:
@@ -101,20 +116,16 @@ def _ref(other: Skill | None) -> dict[str, Any] | None:
 
 def report_workspace_diagnostics(registry, stream=None) -> None:
     """Problems that belong to no skill (unreadable files, bad settings) as one stderr line each.
-
-    Used where stdout must stay machine-readable (`--json`); lone surrogates from undecodable file names
-    become U+FFFD so a UTF-8 stderr never raises."""
-    from skillmanager.core.js.textwidth import safe_for_output
-
+    Lone surrogates from undecodable file names become U+FFFD so a UTF-8 stderr never raises."""
     stream = stream or sys.stderr
-    for d in registry.diagnostics:
-        where = f" ({d.path})" if d.path else ""
-        stream.write(safe_for_output(f"skillmanager: {d.severity.value}: {d.message}{where}") + "\n")
+    for _severity, line in workspace_diagnostic_lines(registry):
+        stream.write(line + "\n")
 
 
 def registry_or_exit(args: argparse.Namespace):
-    """The loaded registry for the shared workspace options, or (None, exit code) after a one-line error."""
-    workspace, code = workspace_or_exit(args)
-    if workspace is None:
-        return None, code
-    return load_registry(workspace), 0
+    """The loaded registry for the shared workspace options (its workspace diagnostics are reported on
+    stderr, and turn the exit code to 1 when one is an error, after the command's output)."""
+    workspace = workspace_from_args(args)
+    registry = load_registry(workspace)
+    remember_registry(registry)
+    return registry, 0

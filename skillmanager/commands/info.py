@@ -7,15 +7,19 @@ from typing import TextIO
 from skillmanager.core.versions.installed import detect_installed_claude
 from skillmanager.core.versions.profiles import get_profile
 
+from .common import add_workspace_options, workspace_from_args
+
 NAME = "info"
 HELP = "show the installed Claude Code version (if `claude` is on PATH) and the profile it maps to"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--claude", metavar="PATH", help="the claude executable to ask (default: `claude` on PATH)")
+    add_workspace_options(parser)  # accepted (and checked) like every command; the answer does not use them
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
+    workspace_from_args(args)  # a missing or unreadable --home / --cwd is a usage error here too
     found = detect_installed_claude(args.claude)
     if found.exe is None:
         out.write("Claude Code: not found on PATH; use --profile legacy|current explicitly (default: current).\n")

@@ -6,7 +6,7 @@ import json
 from typing import TextIO
 
 
-from .common import add_workspace_options, registry_or_exit, report_workspace_diagnostics, skill_to_json
+from .common import add_workspace_options, registry_or_exit, skill_to_json
 
 NAME = "list"
 HELP = "list every skill Claude Code would load, with source, state and shadowing"
@@ -24,8 +24,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         json.dump([skill_to_json(s) for s in registry.skills], out, indent=1, ensure_ascii=False)
         out.write("\n")
-        # stdout stays one JSON array; problems that belong to no skill (unreadable files, bad settings) go to stderr
-        report_workspace_diagnostics(registry)
+        # stdout stays one JSON array; problems that belong to no skill (unreadable files, bad settings) go to
+        # stderr after it, with exit 1 for an error (cli.py: errors.settle)
         return 0
     for _key, label, skills in registry.by_source():
         out.write(f"{label}\n")
@@ -42,6 +42,4 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 flags.append(f"{len(s.diagnostics)} diagnostic(s)")
             out.write(f"  {s.name.ljust(width)}  listed={s.state.listed.value:<9} invocable={s.state.invocable_by.value:<5}"
                       f"  {', '.join(flags)}".rstrip() + "\n")
-    for d in registry.diagnostics:
-        out.write(f"! {d.severity.value}: {d.message}{' (' + str(d.path) + ')' if d.path else ''}\n")
-    return 0
+    return 0  # workspace diagnostics: on stderr (errors.settle)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TextIO
 
 
@@ -24,7 +25,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return code
     copies = registry.copies(args.name)
     if not copies:
-        out.write(f"No skill named {args.name!r}.\n")
+        if args.json:  # stdout stays the documented JSON shape: no copies
+            json.dump({"name": args.name.lstrip("/"), "copies": []}, out, indent=1, ensure_ascii=False)
+            out.write("\n")
+            print(f"skillmanager: error: no skill named {args.name!r}", file=sys.stderr)
+        else:
+            out.write(f"No skill named {args.name!r}.\n")
         return 1
     winner = registry.find(args.name)
     if args.json:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -15,7 +17,11 @@ from skillmanager.core.versions.profiles import CURRENT
 from skillmanager.core.rules.registry import load_registry
 from skillmanager.core.simulator.session import Scenario, Session, Step
 
-from .common import add_workspace_options, workspace_or_exit
+from skillmanager.core.edit.atomic_write import write_atomic
+from skillmanager.core.load.safe_read import special_file_kind
+
+from .common import add_workspace_options, workspace_from_args
+from .errors import UsageError, remember_registry
 
 NAME = "simulate"
 HELP = "replay Read/Edit/Write (and Bash/Grep/Glob) steps: discovered skill dirs, activations, the model's text"
@@ -52,27 +58,26 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         try:
             scenario = Scenario.load(args.scenario)
         except ValueError as error:
-            print(f"skillmanager: error: {error}", file=sys.stderr)
-            return 2
+            raise UsageError(str(error)) from None
     if scenario is not None:
         args.profile = args.profile or scenario.profile
         args.cwd = args.cwd or scenario.cwd
         args.model = args.model or scenario.model
     args.profile = args.profile or CURRENT
-    workspace, code = workspace_or_exit(args)
-    if workspace is None:
-        return code
+    if args.save_scenario:
+        _check_writable_target(args.save_scenario)  # before the replay: a FIFO here must not block
+    workspace = workspace_from_args(args)
     steps = list(scenario.steps if scenario else []) + [Step(op, value) for op, value in args.sim_steps]
     registry = load_registry(workspace)
+    remember_registry(registry)
     session = Session(registry, model=args.model)
     results = session.replay(steps)
     if args.save_scenario:
+        data = (json.dumps(session.to_json(), indent=1, ensure_ascii=False) + "\n").encode("utf-8")
         try:
-            Path(args.save_scenario).write_text(json.dumps(session.to_json(), indent=1, ensure_ascii=False) + "\n",
-                                                encoding="utf-8")
+            write_atomic(args.save_scenario, data, create=True)  # a regular file only, never half-written
         except OSError as error:
-            print(f"skillmanager: error: cannot write {args.save_scenario}: {error.strerror or error}", file=sys.stderr)
-            return 2
+            raise UsageError(f"cannot write {args.save_scenario}: {error.strerror or error}") from None
     if args.json:
         json.dump(_as_json(session, results), out, indent=1, ensure_ascii=False)
         out.write("\n")
@@ -91,6 +96,20 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         for d in result.diagnostics:
             out.write(f"# {d.severity.value}: {d.message}{' (' + str(d.path) + ')' if d.path else ''}\n")
     return 0
+
+
+def _check_writable_target(path: str) -> None:
+    """--save-scenario must name a regular file (or a new one): writing to a FIFO blocks until a reader
+    comes, to a device never ends."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+    if not stat.S_ISREG(mode):
+        kind = special_file_kind(mode) or "a directory"
+        raise UsageError(f"cannot write {path}: it is {kind}, not a regular file")
 
 
 def _as_json(session: Session, results) -> dict[str, Any]:

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import TextIO
 
 from skillmanager.core.model import Severity
-from skillmanager.core.checks.validate import AGENTSKILLS, STANDARDS, ValidationReport, validate_paths
+from skillmanager.commands.audit import check_paths_exist, unreadable_reason
+from skillmanager.core.checks.validate import AGENTSKILLS, CLAUDE_CODE, STANDARDS, ValidationReport, validate_paths
 
 NAME = "validate"
 HELP = ("check skills against the Agent Skills standard or lint them for Claude Code "
@@ -27,36 +29,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _workspace_report(args: argparse.Namespace) -> ValidationReport:
-    from skillmanager.commands.common import workspace_from_args
-    from skillmanager.core.rules.registry import load_registry
+    from skillmanager.commands.common import registry_or_exit
     from skillmanager.core.checks.validate import validate_registry
 
-    workspace = workspace_from_args(args)
-    return validate_registry(load_registry(workspace), workspace, standard=args.standard)
+    registry, _ = registry_or_exit(args)  # an unreadable skill folder: on stderr, exit 1 (errors.settle)
+    return validate_registry(registry, registry.workspace, standard=args.standard)
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    missing = [p for p in args.paths if not p.exists()]
-    if missing:
-        out.write(f"skillmanager: error: no such file or directory: {missing[0]}\n")
-        return 2
+    check_paths_exist(args.paths)
     profile = getattr(args, "profile", None) or "current"
+    unreadable: list[str] = []
     if args.paths:
-        report = validate_paths(args.paths, standard=args.standard, profile=profile)
-    else:
+        readable = []
+        for path in args.paths:
+            reason = unreadable_reason(path)
+            (unreadable.append(reason) if reason else readable.append(path))
         try:
-            report = _workspace_report(args)
-        except ImportError as error:
-            out.write(f"skillmanager: error: workspace mode is not available ({error}); pass a PATH\n")
-            return 2
-        except ValueError as error:  # WorkspaceError
-            out.write(f"skillmanager: error: {error}\n")
-            return 2
+            report = validate_paths(readable, standard=args.standard, profile=profile)
+        except OSError as error:  # a folder inside that cannot be read
+            unreadable.append(f"cannot read {error.filename}: {error.strerror or error}; it was not checked")
+            report = ValidationReport(args.standard)
+    else:
+        report = _workspace_report(args)
+    for line in unreadable:
+        print(f"skillmanager: error: {line}", file=sys.stderr)
     if args.json:
         out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         _write_text(report, out)
-    return 1 if report.error_count else 0
+    return 1 if (report.error_count or unreadable) else 0
 
 
 def _write_text(report: ValidationReport, out: TextIO) -> None:

@@ -37,6 +37,23 @@ BACKUP_DIR_NAME = "backups"
 BACKUP_INDEX_NAME = "index.jsonl"
 
 
+class ReadOnlyFileError(PermissionError):
+    """The file was made read-only (no write bit for its owner): replacing it would undo that choice."""
+
+
+def read_only_reason(path: str | os.PathLike[str]) -> str | None:
+    """Why `path` (followed through symlinks) must not be replaced, or None. A rename would replace
+    even a 0444 file (the directory is writable), and as root even permission checks pass."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if stat.S_ISREG(st.st_mode) and not st.st_mode & stat.S_IWUSR:
+        return (f"{path} is read-only (mode {stat.S_IMODE(st.st_mode):04o}); skillmanager does not replace a file "
+                "that was made read-only. Make it writable (chmod u+w) if the change is wanted.")
+    return None
+
+
 class ExternalChangeError(RuntimeError):
     """The file changed on disk after skillmanager loaded it; writing would lose that change."""
 
@@ -122,6 +139,8 @@ def write_atomic(
         raise FileNotFoundError(errno.ENOENT, "file does not exist (pass create=True to create it)", str(path))
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, "not a regular file", str(target))
+    if st is not None and not st.st_mode & stat.S_IWUSR:
+        raise ReadOnlyFileError(errno.EACCES, "the file is read-only; it was not replaced", str(target))
     directory = target.parent
     if st is None:
         directory.mkdir(parents=True, exist_ok=True)
@@ -218,7 +237,7 @@ def backup_previous(
     which original path each backup belongs to. Returns the backup file's path.
     """
     backups = Path(app_data_dir) / BACKUP_DIR_NAME
-    backups.mkdir(parents=True, exist_ok=True)
+    backups.mkdir(parents=True, exist_ok=True, mode=0o700)  # backups can hold secrets (settings `env`)
     original = Path(os.path.abspath(os.fspath(path)))
     now = _dt.datetime.now(_dt.timezone.utc)
     stem = f"{now.strftime('%Y%m%dT%H%M%S.%fZ')}-{_safe_name(original.name)}"
@@ -252,7 +271,11 @@ def backup_previous(
         "sha256": _hash(content),
     }
     # Append-only JSON lines: one small write per backup, no rewrite that could lose the index.
-    with open(backups / BACKUP_INDEX_NAME, "a", encoding="utf-8") as index:
+    from .file_lock import locked  # noqa: PLC0415 - file_lock imports app_dirs; keep this module light
+
+    with locked(backups / BACKUP_INDEX_NAME, app_data_dir), \
+            open(os.open(backups / BACKUP_INDEX_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600),
+                 "a", encoding="utf-8") as index:
         index.write(json.dumps(record, ensure_ascii=False) + "\n")
         index.flush()
         os.fsync(index.fileno())

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from .json_text_edit import strict_equal
+from ..load.yaml12 import load_bounded
 
 __all__ = ["FrontMatterEditError", "set_front_matter_bool", "find_front_matter"]
 
@@ -33,7 +34,10 @@ _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _safe_load(text: str) -> Any:
-    return yaml.load(text, Loader=_SafeLoader)  # noqa: S506 - a safe loader
+    try:
+        return load_bounded(text, _SafeLoader)  # a safe loader; alias bombs refused
+    except (ValueError, RecursionError) as exc:  # e.g. an integer of more than 4,300 digits
+        raise yaml.YAMLError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
 
 
 class FrontMatterEditError(ValueError):

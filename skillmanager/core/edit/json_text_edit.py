@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from ..js.strings import JS_WHITESPACE_SET  # Claude Code uses trim() to call a settings file "empty" ({})
+from ..js.json_parse import js_json_loads
 
 __all__ = [
     "JsonEditError",
@@ -131,7 +132,7 @@ class _Parser:
         match = _NUMBER_RE.match(self.text, self.pos)
         if match and match.end() > self.pos:
             self.pos = match.end()
-            return Node("number", match.start(), match.end(), json.loads(match.group()), parent=parent)
+            return Node("number", match.start(), match.end(), js_json_loads(match.group()), parent=parent)
         for word, value in (("true", True), ("false", False), ("null", None)):
             if self.text.startswith(word, self.pos):
                 start = self.pos
@@ -295,6 +296,7 @@ def _children_starts(node: Node) -> list[int]:
 
 
 def _detect_style(text: str, root: Node | None) -> _Style:
+    # Linear in the file size: no slice of the text per member (a 2.5 MB settings file has ~100k of them).
     newline = "\r\n" if "\r\n" in text else "\n"
     units: Counter[str] = Counter()
     key_seps: Counter[str] = Counter()
@@ -302,19 +304,20 @@ def _detect_style(text: str, root: Node | None) -> _Style:
     if root is not None:
         for container in _containers(root):
             parent_indent = _line_indent(text, container.start)
-            for child_start in _children_starts(container):
-                before = text[: child_start]
-                if "\n" not in text[container.start : child_start]:
-                    continue
-                child_indent = before[_line_start(text, child_start) : child_start]
-                if child_indent.strip(" \t"):
-                    continue
-                if child_indent.startswith(parent_indent) and len(child_indent) > len(parent_indent):
-                    units[child_indent[len(parent_indent) :]] += 1
+            first_newline = text.find("\n", container.start, container.end)
+            if first_newline != -1:
+                for child_start in _children_starts(container):
+                    if child_start < first_newline:
+                        continue  # on the container's first line: not indented
+                    child_indent = text[_line_start(text, child_start): child_start]
+                    if child_indent.strip(" \t"):
+                        continue
+                    if child_indent.startswith(parent_indent) and len(child_indent) > len(parent_indent):
+                        units[child_indent[len(parent_indent):]] += 1
             if container.kind == "object":
                 for member in container.members:
-                    key_seps[text[member.key_end : member.value.start]] += 1
-            if not _is_multiline(text, container):
+                    key_seps[text[member.key_end: member.value.start]] += 1
+            if first_newline == -1:
                 sep = _item_sep_of(text, container)
                 if sep is not None:
                     item_seps[sep] += 1
@@ -328,13 +331,14 @@ def _detect_style(text: str, root: Node | None) -> _Style:
 
 def _detect_ensure_ascii(text: str) -> bool:
     """True only if the document escapes non-ASCII and never writes it literally."""
-    has_literal = any(ord(c) > 0x7F for c in text.lstrip(BOM))
-    has_escaped = any(int(m.group()[2:], 16) > 0x7F for m in _NON_ASCII_ESCAPE_RE.finditer(text))
-    return has_escaped and not has_literal
+    has_literal = not text.lstrip(BOM).isascii()
+    if has_literal:
+        return False
+    return any(int(m.group()[2:], 16) > 0x7F for m in _NON_ASCII_ESCAPE_RE.finditer(text))
 
 
 def _is_multiline(text: str, node: Node) -> bool:
-    return "\n" in text[node.start : node.end]
+    return text.find("\n", node.start, node.end) != -1
 
 
 def _layout_context(text: str, container: Node, style: _Style) -> tuple[bool, str]:
@@ -359,16 +363,15 @@ def _layout_context(text: str, container: Node, style: _Style) -> tuple[bool, st
 def _item_sep_of(text: str, node: Node) -> str | None:
     """Whitespace that follows commas in a container (None with fewer than 2 children)."""
     if node.kind == "object":
-        ends = [m.value.end for m in node.members]
-        starts = [m.key_start for m in node.members]
+        if len(node.members) < 2:
+            return None
+        end, nxt = node.members[0].value.end, node.members[1].key_start
     else:
-        ends = [i.end for i in node.items]
-        starts = [i.start for i in node.items]
-    for end, nxt in zip(ends, starts[1:]):
-        between = text[end:nxt]
-        comma = between.find(",")
-        return between[comma + 1 :]
-    return None
+        if len(node.items) < 2:
+            return None
+        end, nxt = node.items[0].end, node.items[1].start
+    between = text[end:nxt]
+    return between[between.find(",") + 1:]
 
 
 def _serialize(value: Any, style: _Style, multiline: bool, base_indent: str, item_sep: str) -> str:
@@ -418,7 +421,7 @@ def _reject_constant(name: str) -> Any:
 def _loads(text: str) -> Any:
     if _is_blank(text):
         return {}
-    return json.loads(text[1:] if text.startswith(BOM) else text, parse_constant=_reject_constant)
+    return js_json_loads(text[1:] if text.startswith(BOM) else text, parse_constant=_reject_constant)
 
 
 def _checked(old_text: str, new_text: str, expected: Any) -> str:

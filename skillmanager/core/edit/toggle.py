@@ -33,7 +33,9 @@ from typing import Any
 
 from . import atomic_write
 from . import frontmatter_edit
+from . import history
 from . import json_text_edit
+from .file_lock import locked
 from ..app_dirs import app_data_dir as default_app_data_dir
 from ..model import SettingDecision, Skill, SourceKind
 from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, settings_paths
@@ -156,6 +158,7 @@ class TogglePlan:
     refusal: str | None = None
     message: str = ""  # what the plan does, or why there is nothing to do
     notes: list[str] = field(default_factory=list)  # effects worth knowing that the plan does not change
+    allow_outside_link: bool = field(default=False, repr=False)  # the user confirmed a link leaving home/project
 
     @property
     def ok(self) -> bool:
@@ -193,6 +196,7 @@ class AppliedChange:
     plan: TogglePlan
     edits: list[AppliedEdit]
     undone: bool = False
+    history_id: str | None = None  # its entry in the History journal (None: the journal could not be written)
 
     @property
     def written_paths(self) -> list[Path]:
@@ -447,6 +451,9 @@ def _read_for_edit(path: Path) -> tuple[atomic_write.Snapshot | None, str | None
         return None, None, f"{path} cannot be read ({exc.strerror or exc}); nothing was written."
     if snap.exists and not os.path.isfile(path):
         return None, None, f"{path} is not a regular file; nothing was written."
+    read_only = atomic_write.read_only_reason(path) if snap.exists else None
+    if read_only is not None:
+        return None, None, read_only
     try:
         text = snap.data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -488,6 +495,26 @@ def _changed_since_load(registry: Any, path: Path, now_exists: bool) -> str | No
     return None
 
 
+def _outside_link_refusal(registry: Any, path: Path) -> str | None:
+    """A settings path whose real file (symlinks followed, also a dangling link's target) lies outside the
+    home dir and the project: a repository could ship `.claude/settings.local.json` pointing anywhere."""
+    real = Path(os.path.realpath(path))
+    ws = registry.workspace
+    roots = [ws.home, ws.cwd, getattr(ws, "config_home", None)]
+    try:
+        from ..load.sources import find_git_root  # noqa: PLC0415 - only needed here
+
+        roots.append(find_git_root(ws.cwd))
+    except OSError:
+        pass
+    for root in roots:
+        if root is not None and _under(real, Path(os.path.realpath(root))):
+            return None
+    dangling = "" if os.path.exists(path) else " (which does not exist yet)"
+    return (f"{path} is a symbolic link to {real}{dangling}, outside your home directory and the project; "
+            "skillmanager does not write through it unless you confirm (toggle --allow-outside-link).")
+
+
 def _diff(path: Path, old: str, new: str, created: bool) -> str:
     lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                  fromfile="/dev/null" if created else str(path), tofile=str(path))
@@ -500,7 +527,8 @@ def _diff(path: Path, old: str, new: str, created: bool) -> str:
 def _json_edit(registry: Any, plan: TogglePlan, scope: str, change: str, edit) -> FileEdit | None:
     """Read the scope's settings file, apply `edit(text) -> new text`; refuse on any problem."""
     path = _scope_path(registry, scope)
-    snap, text, refusal = _read_for_edit(path)
+    refusal = None if plan.allow_outside_link else _outside_link_refusal(registry, path)
+    snap, text, refusal = (None, None, refusal) if refusal else _read_for_edit(path)
     if refusal is None:
         refusal = _changed_since_load(registry, path, snap.exists)
     if refusal is not None:
@@ -692,13 +720,15 @@ def _plan_unblock(registry: Any, skill: Skill, plan: TogglePlan, scope: str | No
     return plan
 
 
-def plan_toggle(registry: Any, skill: Skill, state: str, scope: str | None = None) -> TogglePlan:
+def plan_toggle(registry: Any, skill: Skill, state: str, scope: str | None = None, *,
+                allow_outside_link: bool = False) -> TogglePlan:
     """Plan one toggle; never writes. `state` is one of STATES; `scope` one of WRITABLE_SCOPES or None
     (None: the file that decides now if the user may write it, else `default_scope`).
 
     Returns a TogglePlan: `refusal` (a plain reason) or `edits` (file, exact key/line, preview diff) or
     neither (`message` says there is nothing to do). Legacy "on" = unhide + unblock."""
-    plan = TogglePlan(name=skill.name, state=state, profile=registry.profile.name, scope=scope, mechanism=None)
+    plan = TogglePlan(name=skill.name, state=state, profile=registry.profile.name, scope=scope, mechanism=None,
+                      allow_outside_link=allow_outside_link)
     if state not in STATES:
         return _refuse(plan, f"unknown state {state!r}; choose one of {', '.join(STATES)}")
     if scope is not None and scope not in WRITABLE_SCOPES:
@@ -719,7 +749,7 @@ def plan_toggle(registry: Any, skill: Skill, state: str, scope: str | None = Non
 def _plan_legacy_on(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
     parts = []
     for sub in ("unhide", "unblock"):
-        sub_plan = plan_toggle(registry, skill, sub, scope)
+        sub_plan = plan_toggle(registry, skill, sub, scope, allow_outside_link=plan.allow_outside_link)
         if not sub_plan.ok:
             plan.mechanism = sub_plan.mechanism
             return _refuse(plan, sub_plan.refusal or "")
@@ -732,11 +762,12 @@ def _plan_legacy_on(registry: Any, skill: Skill, plan: TogglePlan, scope: str | 
     return plan
 
 
-def plan_disable_bundled(registry: Any, disabled: bool, scope: str = "user") -> TogglePlan:
+def plan_disable_bundled(registry: Any, disabled: bool, scope: str = "user", *,
+                         allow_outside_link: bool = False) -> TogglePlan:
     """`disableBundledSkills` (current only): true removes every bundled skill (and hides the built-in
     prompt commands from the model); false removes the key (absent = false) unless a lower scope sets true."""
     plan = TogglePlan(name="(all bundled skills)", state="off" if disabled else "on", profile=registry.profile.name,
-                      scope=scope, mechanism="disableBundledSkills")
+                      scope=scope, mechanism="disableBundledSkills", allow_outside_link=allow_outside_link)
     if not getattr(registry.profile, "supports_disable_bundled", False):
         return _refuse(plan, "Claude Code 2.1.88 (legacy profile) has no disableBundledSkills setting.")
     if scope not in WRITABLE_SCOPES:
@@ -774,7 +805,15 @@ def _data_dir(app_data_dir: str | os.PathLike[str] | None) -> Path:
 
 def _write_all(items: list[tuple[Path, bytes, atomic_write.Snapshot, bool]], data_dir: Path,
                ) -> list[AppliedEdit]:
-    """Write (path, data, expected snapshot, create) in order; on a failure put back what was written."""
+    """Write (path, data, expected snapshot, create) in order, holding every file's lock from the re-read
+    check to the last rename (another skillmanager process cannot slip a write in between and lose it);
+    on a failure put back what was written."""
+    with locked([atomic_write.resolve_target(p) for p, _d, _s, _c in items], data_dir):
+        return _write_all_locked(items, data_dir)
+
+
+def _write_all_locked(items: list[tuple[Path, bytes, atomic_write.Snapshot, bool]], data_dir: Path,
+                      ) -> list[AppliedEdit]:
     for _path, _data, snap, _create in items:
         atomic_write.ensure_unchanged(snap)  # all files checked before the first write
     done: list[AppliedEdit] = []
@@ -815,7 +854,23 @@ def apply_plan(plan: TogglePlan, app_data_dir: str | os.PathLike[str] | None = N
         raise ToggleError(str(exc)) from exc
     except OSError as exc:
         raise ToggleError(f"{exc.filename or 'a file'}: {exc.strerror or exc}; nothing was changed.") from exc
-    return AppliedChange(plan, edits)
+    applied = AppliedChange(plan, edits)
+    applied.history_id = _journal(applied, "toggle", f"{plan.name} → {plan.state}: {plan.message}", data_dir)
+    return applied
+
+
+def _journal(applied: AppliedChange, action: str, summary: str, data_dir: Path) -> str | None:
+    """Record a written change in the History journal. The user's files are already written: a journal
+    that cannot be written is logged (the CLI shows it on stderr), not raised."""
+    files = [history.FileChange(str(e.path), str(e.target), str(e.backup) if e.backup else None,
+                                history.sha256(e.before) if e.existed else None,
+                                history.sha256(e.after) if os.path.lexists(e.path) else None)
+             for e in applied.edits]
+    try:
+        return history.record(history.new_entry(action, summary, files), data_dir).id
+    except (OSError, history.HistoryError) as error:
+        history.log.warning("the change was written, but the history journal could not be updated: %s", error)
+        return None
 
 
 def undo(applied: AppliedChange, app_data_dir: str | os.PathLike[str] | None = None) -> AppliedChange:
@@ -824,6 +879,14 @@ def undo(applied: AppliedChange, app_data_dir: str | os.PathLike[str] | None = N
     if applied.undone:
         raise ToggleError("This change was already undone.")
     data_dir = _data_dir(app_data_dir)
+    with locked([e.target for e in applied.edits], data_dir):
+        reverse = _undo_locked(applied, data_dir)
+    summary = f"undo of {applied.plan.name} → {applied.plan.state}: {applied.plan.message}"
+    reverse.history_id = _journal(reverse, "undo", summary, data_dir)
+    return reverse
+
+
+def _undo_locked(applied: AppliedChange, data_dir: Path) -> AppliedChange:
     for edit in applied.edits:
         snap = atomic_write.read_snapshot(edit.path, missing_ok=True)
         if not snap.exists or snap.data != edit.after:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..js.json_parse import js_int
 from .frontmatter import parse_document
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..versions.profiles import Profile
@@ -20,7 +21,7 @@ def load_mcp_skills(path: Path | None, profile: Profile, diagnostics: list[Diagn
     if path is None:
         return []
     try:
-        data = json.loads(read_regular_bytes(path).decode("utf-8", errors="replace").lstrip("\ufeff"))
+        data = json.loads(read_regular_bytes(path).decode("utf-8", errors="replace").lstrip("\ufeff"), parse_int=js_int)
     except OSError as error:
         diagnostics.append(Diagnostic(Severity.ERROR, "mcp-unreadable",
                                       f"Cannot read the MCP skills file ({error.strerror or error}).", path))

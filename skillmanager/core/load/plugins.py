@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..js.json_parse import js_int
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..versions.profiles import Profile
 from .safe_read import read_regular_bytes
@@ -47,7 +48,7 @@ def _read_json(path: Path, diagnostics: list[Diagnostic], what: str) -> Any:
                                       f"Cannot read the {what} ({error.strerror or error}).", path))
         return None
     try:
-        return json.loads(text.lstrip("\ufeff"))
+        return json.loads(text.lstrip("\ufeff"), parse_int=js_int)
     except (ValueError, RecursionError) as error:  # RecursionError: nesting deeper than the parser's stack
         diagnostics.append(Diagnostic(Severity.ERROR, "plugin-invalid-json",
                                       f"{path}:{getattr(error, 'lineno', '?')}:{getattr(error, 'colno', '?')}: "

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..js.json_parse import js_json_loads
 from ..model import Diagnostic, Severity, SettingDecision
 from .safe_read import read_regular_bytes
 
@@ -137,7 +138,7 @@ def read_settings_json(path: Path) -> tuple[dict[str, Any] | None, bool, list[Di
     if text.startswith(_BOM):
         text = text[1:]
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = js_json_loads(text)
     except (ValueError, RecursionError) as error:
         line = getattr(error, "lineno", None)
         col = getattr(error, "colno", None)

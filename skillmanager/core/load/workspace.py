@@ -5,6 +5,7 @@ Validation is strict and cheap; every problem becomes a one-line `WorkspaceError
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import unicodedata
 from dataclasses import dataclass, field
@@ -29,9 +30,13 @@ def default_managed_root(platform: str | None = None) -> Path:
 
 
 def _dir_or_error(path: Path, what: str) -> Path:
-    if not path.exists():
-        raise WorkspaceError(f"{what} does not exist: {path}")
-    if not path.is_dir():
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise WorkspaceError(f"{what} does not exist: {path}") from None
+    except OSError as error:  # name too long, loop, permission …
+        raise WorkspaceError(f"{what} cannot be used ({error.strerror or error}): {path}") from None
+    if not stat.S_ISDIR(st.st_mode):
         raise WorkspaceError(f"{what} is not a directory: {path}")
     return path
 
@@ -87,9 +92,15 @@ class Workspace:
             for p in plugins:
                 _dir_or_error(p, "--plugin-dir")
         mcp = Path(mcp_skills_file).expanduser().absolute() if mcp_skills_file else None
-        if mcp is not None and check_dirs and not mcp.is_file():
-            what = "is not a regular file" if os.path.lexists(mcp) and mcp.exists() else "does not exist"
-            raise WorkspaceError(f"--mcp-skills file {what}: {mcp}")
+        if mcp is not None and check_dirs:
+            try:
+                mode = os.stat(mcp).st_mode
+            except FileNotFoundError:
+                raise WorkspaceError(f"--mcp-skills file does not exist: {mcp}") from None
+            except OSError as error:
+                raise WorkspaceError(f"--mcp-skills file cannot be used ({error.strerror or error}): {mcp}") from None
+            if not stat.S_ISREG(mode):  # a FIFO or device would block or never end
+                raise WorkspaceError(f"--mcp-skills file is not a regular file: {mcp}")
         return cls(home=home_path, cwd=cwd_path, managed_root=managed, add_dirs=adds, plugin_dirs=plugins,
                    mcp_skills_file=mcp, profile=profile, model=model, env=env,
                    context_window=context_window, budget=budget)

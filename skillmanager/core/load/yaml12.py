@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from ..js.json_parse import js_int
+
 try:  # the C scanner/parser is several times faster on large trees
     _BaseLoader = yaml.CSafeLoader  # type: ignore[attr-defined]
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
@@ -23,6 +25,71 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
 
 class DuplicateKeyError(yaml.YAMLError):
     pass
+
+
+class YamlLimitError(yaml.YAMLError):
+    """The document is too big once its aliases are expanded, or nested too deeply (alias bombs)."""
+
+
+# PyYAML shares the object an alias points to, but everything that walks the result (JS conversion,
+# String(), comparisons) visits each alias as a copy: 9 aliases of 9 aliases … 9 levels deep is 344
+# bytes and hundreds of millions of nodes. Real front matter has a few dozen nodes.
+MAX_EXPANDED_NODES = 100_000
+MAX_DEPTH = 500
+
+
+def _check_expansion(root: yaml.Node) -> None:
+    """Raise YamlLimitError when `root`, with every alias expanded, has more than MAX_EXPANDED_NODES
+    nodes or is nested deeper than MAX_DEPTH. Linear in the distinct nodes (memoized, iterative)."""
+    sizes: dict[int, tuple[int, int]] = {}  # id(node) -> (expanded nodes, depth)
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if children_done:
+            on_path.discard(key)
+            if isinstance(node, yaml.MappingNode):
+                children = [n for pair in node.value for n in pair]
+            elif isinstance(node, yaml.SequenceNode):
+                children = node.value
+            else:
+                children = []
+            total = 1 + sum(sizes[id(c)][0] for c in children)
+            depth = 1 + max((sizes[id(c)][1] for c in children), default=0)
+            if total > MAX_EXPANDED_NODES:
+                raise YamlLimitError(f"aliases expand the front matter to more than {MAX_EXPANDED_NODES:,} "
+                                     "values (an alias bomb); skillmanager does not expand it")
+            if depth > MAX_DEPTH:
+                raise YamlLimitError(f"the YAML is nested more than {MAX_DEPTH} levels deep")
+            sizes[key] = (total, depth)
+            continue
+        if key in sizes:
+            continue
+        if key in on_path:
+            raise YamlLimitError("an alias refers to a collection that contains it (a recursive alias)")
+        on_path.add(key)
+        stack.append((node, True))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend((n, False) for pair in node.value for n in pair if id(n) not in sizes)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((n, False) for n in node.value if id(n) not in sizes)
+        if len(on_path) > MAX_DEPTH:
+            raise YamlLimitError(f"the YAML is nested more than {MAX_DEPTH} levels deep")
+
+
+def load_bounded(text: str, loader_class: type) -> Any:
+    """`yaml.load(text, Loader=loader_class)` that refuses alias bombs and absurd nesting (YamlLimitError)
+    before anything is constructed."""
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 class Yaml12Loader(_BaseLoader):  # type: ignore[misc, valid-type]
@@ -51,7 +118,7 @@ def _construct_int(loader: yaml.Loader, node: yaml.Node) -> int:
         return int(value[2:], 8)
     if value.startswith("0x"):
         return int(value[2:], 16)
-    return int(value, 10)
+    return js_int(value.lstrip("+"))  # thousands of digits: a float (Infinity), as in JavaScript
 
 
 def _construct_float(loader: yaml.Loader, node: yaml.Node) -> float:
@@ -109,7 +176,10 @@ def js_number_string(value: float | int) -> str:
     if isinstance(value, int):
         if abs(value) < 10**21:
             return str(value)
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:  # a huge hex literal: Infinity in JavaScript
+            value = math.inf if value > 0 else -math.inf
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
@@ -201,9 +271,9 @@ def load_yaml12_full(text: str, *, unique_keys: bool = True) -> Any:
         raise yaml.YAMLError("a NUL character is not allowed in YAML")
     stand_ins = _stand_ins(text)
     if stand_ins is None:
-        return _to_js(yaml.load(text, Loader=loader))  # noqa: S506 - safe loader subclass
+        return _to_js(load_bounded(text, loader))
     placed, originals = stand_ins
-    return _restore(_to_js(yaml.load(placed, Loader=loader)), originals)  # noqa: S506
+    return _restore(_to_js(load_bounded(placed, loader)), originals)
 
 
 # Characters both CLIs' parsers take as ordinary content but PyYAML refuses (C0/C1 controls, U+FFFE/FFFF) or

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..js.json_parse import js_int
 from .discovery import IgnoredDir, SkillDirDiscovery, expand_path
 from ..js.collation import locale_compare_key
 from ..model import Diagnostic, Listed, Skill, SourceKind
@@ -618,7 +619,7 @@ class Scenario:
     @classmethod
     def load(cls, path: str | Path) -> "Scenario":
         try:
-            data = json.loads(read_regular_bytes(path).decode("utf-8"))  # a FIFO or device: an error, no hang
+            data = json.loads(read_regular_bytes(path).decode("utf-8"), parse_int=js_int)  # a FIFO or device: an error, no hang
         except (OSError, UnicodeDecodeError) as error:
             raise ValueError(f"cannot read scenario {path}: {error}") from error
         except (json.JSONDecodeError, RecursionError) as error:  # RecursionError: absurdly deep nesting
