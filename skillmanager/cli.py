@@ -19,11 +19,13 @@ from skillmanager import __version__
 
 COMMAND_MODULES = (
     "list", "conflicts", "show", "info", "listing", "expand", "simulate", "toggle", "validate", "audit", "history",
+    "install", "new", "rename", "move", "remove", "update",
 )
 
 EXIT_CODES_HELP = """exit codes:
   0  success (audit: no finding at or above --fail-on)
-  1  the command ran and found a problem (audit findings, validate errors, refused toggle, unknown skill)
+  1  the command ran and found a problem (audit findings, validate errors, refused toggle, unknown skill,
+     an install or update blocked by a finding or refused, a refused rename/move/remove)
   2  usage error: bad option, missing or unreadable --home or directory, unreadable input file
 Errors and warnings go to stderr; stdout holds only the answer (valid JSON with --json, whatever the
 exit code). A settings file or skill folder that cannot be read is skipped as Claude Code skips it, said

@@ -54,6 +54,9 @@ class Workspace:
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     context_window: int | None = None
     budget: int | None = None
+    # An install preview: skill folders staged elsewhere, loaded as if they were already in a skills dir
+    # ({skills dir: {entry name: staged folder}}); an entry of the same name there is replaced.
+    staged_skills: Mapping[str, Mapping[str, Path]] = field(default_factory=dict)
 
     @classmethod
     def create(cls, *, home: str | Path | None = None, cwd: str | Path | None = None,
