@@ -13,6 +13,20 @@ GATE_WORDS = {
 }
 
 
+STANDARD_LABELS = (("claude-code", "Claude Code lint"),
+                   ("agentskills", "Agent Skills standard (portability to other agents)"))
+
+
+def validation_groups(plan) -> list[tuple[str, list, list]]:
+    """(label, errors, warnings) per standard, Claude Code first: what decides loading, then portability."""
+    out = []
+    for prefix, label in STANDARD_LABELS:
+        mine = [d for d in plan.validation if d.code.startswith(prefix + ":")]
+        out.append((label, [d for d in mine if d.severity is Severity.ERROR],
+                    [d for d in mine if d.severity is Severity.WARNING]))
+    return out
+
+
 def budget_line(preview: InstallPreview) -> str:
     delta = preview.delta
     if delta is None:
@@ -41,12 +55,11 @@ def preview_lines(preview: InstallPreview) -> list[str]:
     for plan in preview.skills:
         verb = "replaces" if plan.replaces else "new"
         lines.append(f"Skill {plan.name} → {plan.dest} ({verb})")
-        errors = [d for d in plan.validation if d.severity is Severity.ERROR]
-        warnings = [d for d in plan.validation if d.severity is Severity.WARNING]
-        lines.append(f"  Validation: {len(errors)} error(s), {len(warnings)} warning(s)")
-        for d in errors + warnings:
-            where = f" (line {d.line})" if d.line else ""
-            lines.append(f"    {d.severity.value} {d.code}{where}: {d.message}")
+        for label, errors, warnings in validation_groups(plan):
+            lines.append(f"  {label}: {len(errors)} error(s), {len(warnings)} warning(s)")
+            for d in errors + warnings:
+                where = f" (line {d.line})" if d.line else ""
+                lines.append(f"    {d.severity.value} {d.code.split(':', 1)[-1]}{where}: {d.message}")
         findings = plan.audit.findings if plan.audit else []
         if findings:
             lines.append(f"  Audit: {len(findings)} finding(s), worst {plan.worst}")

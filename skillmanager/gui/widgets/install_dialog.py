@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton,
                                QTextBrowser, QVBoxLayout)
 
-from skillmanager.core.manage.preview_text import GATE_WORDS, budget_line
+from skillmanager.core.manage.preview_text import GATE_WORDS, budget_line, validation_groups
 
 TARGETS = (("Personal (~/.claude/skills)", "personal"), ("This project (.claude/skills)", "project"),
            ("Another folder or nested package…", None))
@@ -35,12 +35,14 @@ def preview_html(preview) -> str:
                      f"({e(preview.target.label)})</p>")
     for plan in preview.skills:
         parts.append(f"<h3>{e(plan.name)} <small>→ {e(str(plan.dest))}</small></h3>")
-        errors = [d for d in plan.validation if d.severity.value == "error"]
-        warnings = [d for d in plan.validation if d.severity.value == "warning"]
-        parts.append(f"<p><b>Validation</b>: {len(errors)} error(s), {len(warnings)} warning(s)</p><ul>")
-        for d in errors + warnings:
-            parts.append(f"<li>{_badge(d.severity.value, d.severity.value)} {e(d.code)}: {e(d.message)}</li>")
-        parts.append("</ul>")
+        for label, errors, warnings in validation_groups(plan):
+            parts.append(f"<p><b>{e(label)}</b>: {len(errors)} error(s), {len(warnings)} warning(s)</p>")
+            if errors or warnings:
+                parts.append("<ul>")
+                for d in errors + warnings:
+                    parts.append(f"<li>{_badge(d.severity.value, d.severity.value)} {e(d.code.split(':', 1)[-1])}: "
+                                 f"{e(d.message)}</li>")
+                parts.append("</ul>")
         findings = plan.audit.findings if plan.audit else []
         if findings:
             parts.append(f"<p><b>Audit</b>: {len(findings)} finding(s)</p><ul>")

@@ -74,9 +74,11 @@ class NewSkillDialog(QDialog):
         if not description.strip():
             problems.append("A description is needed: the model reads it to decide when to use the skill.")
         self.blocking = problems
-        self._show(problems, [])
         if problems:
+            self._show(problems, [])
             return
+        self.findings.setText("Checking…")
+        self.create_button.setEnabled(False)
         profile = self.controller.workspace.profile if self.controller.workspace is not None else "current"
 
         def work():
@@ -89,7 +91,8 @@ class NewSkillDialog(QDialog):
     def _on_findings(self, findings) -> None:
         errors = [f"{d.code}: {d.message}" for d in findings
                   if d.severity.value == "error" and d.code.startswith(CLAUDE_CODE + ":")]
-        notes = [f"{d.severity.value} {d.code}: {d.message}" for d in findings if f"{d.code}: {d.message}" not in errors]
+        notes = [f"{'Agent Skills standard (portability; Claude Code loads it)' if d.code.startswith('agentskills:') else 'Claude Code'}"
+                 f" {d.severity.value}: {d.message}" for d in findings if f"{d.code}: {d.message}" not in errors]
         self.blocking = errors
         self._show(errors, notes)
 
