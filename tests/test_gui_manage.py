@@ -16,6 +16,7 @@ LONG = 20_000
 @pytest.fixture()
 def window(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("SKILLMANAGER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # the system trash of this test
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     from skillmanager.core.load.workspace import Workspace
     from skillmanager.gui.context import AppContext
@@ -147,3 +148,25 @@ def test_bundled_skills_cannot_be_deleted(qtbot, window):
     assert window.registry_panel.select_skill(bundled)
     window.delete_action.trigger()
     assert "built into Claude Code" in window.message_bar.message()
+
+
+def test_dropping_a_folder_on_the_window_opens_the_install_preview(qtbot, window, tmp_path):
+    from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDropEvent
+    from PySide6.QtWidgets import QApplication
+
+    from skillmanager.gui.widgets.install_dialog import InstallDialog
+
+    src = tmp_path / "src" / "dropped"
+    src.mkdir(parents=True)
+    (src / "SKILL.md").write_text("---\ndescription: Arrived by drag and drop.\n---\nx\n")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(src))])
+    event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, InstallDialog) and w.isVisible())
+    assert dialog.source_edit.text() == str(src)
+    qtbot.waitUntil(lambda: dialog.preview is not None, timeout=LONG)
+    assert dialog.preview.delta.added == ["dropped"]
+    dialog.reject()

@@ -21,6 +21,7 @@ from skillmanager.core.edit import history
 @pytest.fixture
 def work(tmp_path, monkeypatch):
     monkeypatch.setenv("SKILLMANAGER_DATA_DIR", str(tmp_path / "appdata"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # the system trash of this test
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     (tmp_path / "home" / "proj").mkdir(parents=True)
     existing = tmp_path / "home" / ".claude" / "skills" / "existing" / "SKILL.md"
@@ -354,7 +355,10 @@ def test_new_rename_move_remove_round_trip_with_undo(work):
     code, out, err = cli(work, "remove", "existing")
     assert code == 0, err
     assert not (personal(work) / "existing").exists()
-    assert list((work / "appdata" / "trash").iterdir())
+    trash = work / "xdg" / "Trash"
+    assert (trash / "files" / "existing" / "SKILL.md").is_file()
+    info = (trash / "info" / "existing.trashinfo").read_text()
+    assert info.startswith("[Trash Info]\nPath=") and str(personal(work) / "existing") in info
     assert listing_text(work) != before
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stderr(err):

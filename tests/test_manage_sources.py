@@ -24,6 +24,7 @@ SKILL = b"---\nname: pkg\ndescription: A package.\n---\nbody\n"
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("SKILLMANAGER_DATA_DIR", str(tmp_path / "appdata"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # the system trash of this test
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
 
 
@@ -231,3 +232,21 @@ def test_renaming_onto_an_existing_skill_is_refused(tmp_path):
     with pytest.raises(operations.OperationError, match="already exists"):
         operations.rename(skills / "alpha", "beta")
     assert "Alpha" in (skills / "alpha" / "SKILL.md").read_text()
+
+
+def test_remove_falls_back_to_the_app_trash_without_a_system_trash(tmp_path, monkeypatch):
+    monkeypatch.setattr(operations, "system_trash_dir", lambda env=None, platform=None: None)
+    skills = tmp_path / "skills"
+    operations.create(skills, "alpha", "Alpha things.")
+    result = operations.remove(skills / "alpha")
+    kept = list((tmp_path / "appdata" / "trash").iterdir())
+    assert len(kept) == 1 and (kept[0] / "SKILL.md").is_file() and not (skills / "alpha").exists()
+    history.restore(result.history_id)
+    assert "Alpha" in (skills / "alpha" / "SKILL.md").read_text()
+
+
+def test_system_trash_location_follows_xdg():
+    assert operations.system_trash_dir({"XDG_DATA_HOME": "/x/data", "HOME": "/h"}, "linux") == Path("/x/data/Trash")
+    assert operations.system_trash_dir({"XDG_DATA_HOME": "rel", "HOME": "/h"}, "linux") == \
+        Path("/h/.local/share/Trash")
+    assert operations.system_trash_dir({"HOME": "/h"}, "darwin") is None

@@ -13,7 +13,9 @@ import difflib
 import os
 import re
 import shutil
+import sys
 import tempfile
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -360,19 +362,69 @@ def remove(skill_dir: Path, data_dir: str | os.PathLike[str] | None = None) -> O
         raise OperationError(f"{skill_dir} is not a skill folder; nothing was removed.")
     with locked(skill_dir, base):
         files = _removed(skill_dir, base)
-        trash = base / TRASH_DIR_NAME
-        trash.mkdir(parents=True, exist_ok=True, mode=0o700)
-        stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-        kept = trash / f"{stamp}-{skill_dir.name}"
-        try:
-            shutil.move(str(skill_dir), str(kept))
-        except OSError as error:
-            raise OperationError(f"{skill_dir} could not be moved to the trash ({error.strerror or error}); "
-                                 "nothing was removed.") from None
+        kept = _to_system_trash(skill_dir)
+        where = "the system trash"
+        if kept is None:
+            trash = base / TRASH_DIR_NAME
+            trash.mkdir(parents=True, exist_ok=True, mode=0o700)
+            stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+            kept = trash / f"{stamp}-{skill_dir.name}"
+            where = "the app's trash"
+            try:
+                shutil.move(str(skill_dir), str(kept))
+            except OSError as error:
+                raise OperationError(f"{skill_dir} could not be moved to the trash ({error.strerror or error}); "
+                                     "nothing was removed.") from None
     notes.append(f"the folder was kept in {kept}")
-    summary = f"Removed the skill {skill_dir.name} from {skill_dir.parent} (kept in the app's trash)."
+    summary = f"Removed the skill {skill_dir.name} from {skill_dir.parent} (kept in {where})."
     history_id = _journal("remove", summary, files, base, notes)
     return OperationResult("remove", summary, [skill_dir], history_id, notes)
+
+
+def system_trash_dir(env=None, platform: str | None = None) -> Path | None:
+    """The freedesktop.org home trash (Linux and BSDs): $XDG_DATA_HOME/Trash, else ~/.local/share/Trash.
+    None elsewhere (macOS and Windows trashes need their system APIs; the app's trash is used there)."""
+    env = os.environ if env is None else env
+    platform = platform or sys.platform
+    if not (platform.startswith("linux") or "bsd" in platform):
+        return None
+    xdg = env.get("XDG_DATA_HOME")
+    home = env.get("HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "Trash"
+    return Path(home) / ".local" / "share" / "Trash" if home else None
+
+
+def _to_system_trash(skill_dir: Path) -> Path | None:
+    """Move the folder into the home trash with its .trashinfo (restorable from the file manager too).
+    None (nothing moved) when there is no home trash or it is on another filesystem."""
+    trash = system_trash_dir()
+    if trash is None:
+        return None
+    try:
+        (trash / "files").mkdir(parents=True, exist_ok=True, mode=0o700)
+        (trash / "info").mkdir(parents=True, exist_ok=True, mode=0o700)
+        if os.stat(trash / "files").st_dev != os.stat(skill_dir).st_dev:
+            return None  # a cross-device move would be a copy: the app's trash is used instead
+        for counter in range(1, 1000):
+            name = skill_dir.name if counter == 1 else f"{skill_dir.name}.{counter}"
+            try:
+                fd = os.open(trash / "info" / f"{name}.trashinfo", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                continue
+            with os.fdopen(fd, "w", encoding="utf-8") as info:
+                when = _dt.datetime.now().strftime("%Y-%m-%dT%H:%M:%S")
+                info.write(f"[Trash Info]\nPath={urllib.parse.quote(str(skill_dir.absolute()))}\n"
+                           f"DeletionDate={when}\n")
+            try:
+                os.rename(skill_dir, trash / "files" / name)
+            except OSError:
+                os.unlink(trash / "info" / f"{name}.trashinfo")
+                raise
+            return trash / "files" / name
+    except OSError:
+        return None
+    return None
 
 
 # --- update ---------------------------------------------------------------------------------------------
