@@ -188,8 +188,9 @@ def test_git_refuses_other_protocols(work):
     code, _out, err = cli(work, "install", "ext::sh -c touch% /tmp/pwned")
     assert code in (1, 2)
     assert not Path("/tmp/pwned").exists()
-    code, _out, err = cli(work, "install", "--git", "ftp://example.invalid/repo.git")
-    assert code == 1 and "only https, ssh" in err
+    for url in ("ftp://example.invalid/repo.git", "http://example.invalid/repo.git", "git://example.invalid/r.git"):
+        code, _out, err = cli(work, "install", "--git", url)
+        assert code == 1 and "only https, ssh" in err, url
 
 
 # --- unsafe archives --------------------------------------------------------------------------------------

@@ -411,7 +411,10 @@ def git_executable() -> str:
 def check_git_location(source: str) -> str:
     """https, ssh, `git@host:path` or a local path (made absolute); anything else is refused."""
     lowered = source.lower()
-    if lowered.startswith(("https://", "http://", "ssh://", "git://")) or _SCP_LIKE.match(source):
+    if lowered.startswith(("http://", "git://")):
+        raise SourceError(f"{source}: unencrypted transports are not used; only https, ssh, git@host:path and "
+                          "local repositories can be installed from.")
+    if lowered.startswith(("https://", "ssh://")) or _SCP_LIKE.match(source):
         if source.startswith("-") or "\n" in source:
             raise SourceError(f"{source!r} is not a repository address.")
         return source
