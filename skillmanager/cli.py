@@ -20,12 +20,14 @@ from skillmanager import __version__
 COMMAND_MODULES = (
     "list", "conflicts", "show", "info", "listing", "expand", "simulate", "toggle", "validate", "audit", "history",
     "verify",
+    "install", "new", "rename", "move", "remove", "update",
 )
 VERIFY_CHILD = "__verify-child"  # internal: the sandboxed half of `verify` (the frozen app has no `python -m`)
 
 EXIT_CODES_HELP = """exit codes:
   0  success (audit: no finding at or above --fail-on)
-  1  the command ran and found a problem (audit findings, validate errors, refused toggle, unknown skill)
+  1  the command ran and found a problem (audit findings, validate errors, refused toggle, unknown skill,
+     an install or update blocked by a finding or refused, a refused rename/move/remove)
   2  usage error: bad option, missing or unreadable --home or directory, unreadable input file
      (verify: it cannot run safely)
 Errors and warnings go to stderr; stdout holds only the answer (valid JSON with --json, whatever the

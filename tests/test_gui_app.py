@@ -145,13 +145,14 @@ def test_restore_from_history(qtbot, demo, profile):
     before = target.read_bytes() if existed else None
     win.registry_panel.model.setData(switch, Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
     _wait_on(qtbot, win, "env-check", False)
-    dialog = win.show_history()
-    assert dialog.tree.topLevelItemCount() >= 1 and "env-check" in dialog.tree.topLevelItem(0).text(1)
+    dialog = win.open_history()
+    qtbot.waitUntil(lambda: dialog.tree.topLevelItemCount() >= 1)
+    assert "env-check" in dialog.tree.topLevelItem(0).text(2)
     assert dialog.restore_button.isEnabled()
     dialog.restore_button.click()
     _wait_on(qtbot, win, "env-check", True)
     assert (target.read_bytes() if target.exists() else None) == before
-    assert dialog.tree.topLevelItem(0).text(1).startswith("Restored")
+    qtbot.waitUntil(lambda: dialog.tree.topLevelItem(0).text(1) == "restore")
     dialog.close()
 
 

@@ -14,6 +14,7 @@ from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.core.versions.installed import detect_installed_claude
 from skillmanager.gui.engine import Snapshot
+from skillmanager.gui.managing import ManageController
 from skillmanager.gui.toggling import NOTICE_MS, ToggleController
 from skillmanager.gui.watcher import SkillWatcher
 from skillmanager.gui.widgets.about_dialog import AboutDialog
@@ -57,6 +58,9 @@ class MainWindow(QMainWindow):
         self.toggles = ToggleController(context, self)
         self.toggles.failed.connect(lambda text: self.message_bar.show_message(text, "error"))
         self.toggles.applied.connect(self._on_toggled)
+        self.manage = ManageController(context, self)
+        self.manage.failed.connect(lambda text: self.message_bar.show_message(text, "error"))
+        self.manage.applied.connect(lambda text: self.message_bar.show_message(text, "info"))
         self.registry_panel = RegistryPanel(context, self)
         self.detail = DetailPane(context, self, controller=self.toggles)
         self.registry_panel.problem_activated.connect(self.detail.show_problem)
@@ -171,16 +175,49 @@ class MainWindow(QMainWindow):
         self.toggles.undo_changed.connect(self.undo_action.setEnabled)
         self.toggles.undo_changed.connect(lambda _on: self.undo_action.setText(self.toggles.undo_label()))
         edit_menu.addAction(self.undo_action)
-        self.history_action = QAction("&History…", self)
-        self.history_action.setShortcut(QKeySequence("Ctrl+H"))
-        self.history_action.triggered.connect(self.show_history)
-        edit_menu.addAction(self.history_action)
         self.addAction(self.undo_action)
         find = QAction("&Find skill", self)
         find.setShortcut(QKeySequence.StandardKey.Find)
         find.triggered.connect(self.registry_panel.focus_filter)
         edit_menu.addAction(find)
         self.addAction(find)
+
+        skills_menu = menu.addMenu("&Skills")
+        self.install_action = QAction("&Install…", self)
+        self.install_action.setShortcut(QKeySequence("Ctrl+I"))
+        self.install_action.triggered.connect(lambda: self.open_install())
+        self.new_action = QAction("&New skill…", self)
+        self.new_action.setShortcut(QKeySequence.StandardKey.New)
+        self.new_action.triggered.connect(self.open_new_skill)
+        self.rename_action = QAction("&Rename…", self)
+        self.rename_action.setShortcut(QKeySequence(Qt.Key.Key_F2))
+        self.rename_action.triggered.connect(self.rename_selected)
+        self.move_action = QAction("&Move to…", self)
+        self.move_action.triggered.connect(self.move_selected)
+        self.delete_action = QAction("&Delete", self)
+        self.delete_action.setShortcut(QKeySequence.StandardKey.Delete)
+        self.delete_action.triggered.connect(self.delete_selected)
+        self.update_action = QAction("&Update from its repository", self)
+        self.update_action.triggered.connect(self.update_selected)
+        self.history_action = QAction("&History…", self)
+        self.history_action.setShortcut(QKeySequence("Ctrl+H"))
+        self.history_action.triggered.connect(self.open_history)
+        for action in (self.install_action, self.new_action):
+            skills_menu.addAction(action)
+        skills_menu.addSeparator()
+        self.row_actions = (self.rename_action, self.move_action, self.delete_action, self.update_action)
+        for action in self.row_actions:
+            skills_menu.addAction(action)
+        skills_menu.addSeparator()
+        skills_menu.addAction(self.history_action)
+        edit_menu.addAction(self.history_action)  # where people look for undo and history too
+        for action in (self.install_action, self.new_action, self.history_action):
+            self.addAction(action)
+        view = self.registry_panel.view
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for action in self.row_actions:
+            view.addAction(action)
+        self.setAcceptDrops(True)
 
         view_menu = menu.addMenu("&View")
         for index, title in enumerate(("&Listing and expansion", "&Conflicts", "&Simulator")):
@@ -212,14 +249,106 @@ class MainWindow(QMainWindow):
         dialog.show()
         return dialog
 
-    def show_history(self):
+    # --- managing skills (core/manage through gui/managing) -------------------------------------------
+    def open_install(self, source: str = ""):
+        from skillmanager.gui.widgets.install_dialog import InstallDialog
+
+        dialog = InstallDialog(self.context, self.manage, self, source=source)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        if source:
+            dialog.start_preview()
+        return dialog
+
+    def open_new_skill(self):
+        from skillmanager.gui.widgets.new_skill_dialog import NewSkillDialog
+
+        dialog = NewSkillDialog(self.context, self.manage, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    def open_history(self):
         from skillmanager.gui.widgets.history_dialog import HistoryDialog
 
-        dialog = HistoryDialog(self.context, self)
+        dialog = HistoryDialog(self.context, self.manage, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()  # non-modal
         self.history_dialog = dialog
         return dialog
+
+    def _selected_manageable(self):
+        skill = self.context.selected_skill()
+        reason = self.manage.refusal(skill)
+        if reason:
+            self.message_bar.show_message(reason, "error")
+            return None
+        return skill
+
+    def rename_selected(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        skill = self._selected_manageable()
+        if skill is None:
+            return
+        name, ok = QInputDialog.getText(self, "Rename skill", f"New name for {skill.name}:", text=skill.name)
+        if ok and name.strip() and name.strip() != skill.name:
+            self.manage.rename(skill, name.strip())
+
+    def move_selected(self) -> None:
+        from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+        skill = self._selected_manageable()
+        if skill is None:
+            return
+        choices = ["Personal (~/.claude/skills)", "This project (.claude/skills)", "Another folder or package…"]
+        choice, ok = QInputDialog.getItem(self, "Move skill", f"Move {skill.name} to:", choices, 0, False)
+        if not ok:
+            return
+        to = {choices[0]: "personal", choices[1]: "project"}.get(choice)
+        if to is None:
+            to = QFileDialog.getExistingDirectory(self, "Package or skills folder")
+            if not to:
+                return
+        self.manage.move(skill, to)
+
+    def delete_selected(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        skill = self._selected_manageable()
+        if skill is None:
+            return
+        answer = QMessageBox.question(self, "Delete skill",
+                                      f"Delete {skill.name} ({skill.skill_dir})?\n\nIts files are kept in History "
+                                      "(Skills ▸ History… restores them).")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.manage.remove(skill)
+
+    def update_selected(self) -> None:
+        from skillmanager.gui.widgets.update_dialog import UpdateDialog
+
+        skill = self._selected_manageable()
+        if skill is None:
+            return
+        self.message_bar.show_message(f"Fetching {skill.name}'s repository…", "info")
+
+        def show(plan) -> None:
+            dialog = UpdateDialog(self.manage, plan, self)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dialog.show()
+            self.update_dialog = dialog
+
+        self.manage.plan_update(skill, show)
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt API
+        local = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if local:
+            event.acceptProposedAction()
+            self.open_install(local[0])
 
     def open_project(self) -> None:
         from PySide6.QtWidgets import QFileDialog

@@ -4,7 +4,7 @@
 
 Offscreen unless QT_QPA_PLATFORM / DISPLAY say otherwise (works under Xvfb too). Writes
 tree.png (registry tree + detail), preview.png (listing beside expansion), conflicts.png,
-simulator.png (after two steps, the tree showing the simulated session) and toggle.png (the detail pane's toggle control previewing a change).
+simulator.png (after two steps, the tree showing the simulated session), toggle.png (the detail pane's toggle control previewing a change) and install-preview.png (Install… on a shared skill with a high audit finding).
 """
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
 
         def after() -> None:
             shoot("notice")
-            dialog = window.show_history()
+            dialog = window.open_history()
             for _ in range(5):
                 app.processEvents()
             dialog.grab().save(str(options.out / f"history{options.suffix}.png"))
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     def shoot_banner() -> None:
         shoot("budget-banner")
         window.context.set_workspace(_empty_home())
-        wait_then(lambda: settled() and window.banner.isVisible(), lambda: (shoot("welcome"), app.exit(0)))
+        wait_then(lambda: settled() and window.banner.isVisible(), lambda: (shoot("welcome"), shoot_install()))
 
     def _empty_home():
         from skillmanager.core.load.workspace import Workspace
@@ -124,6 +124,30 @@ def main(argv: list[str] | None = None) -> int:
         home = temp_dirs.register(tempfile.mkdtemp(prefix="skillmanager-empty-home-"))
         (home / "project").mkdir()
         return Workspace.create(home=home, cwd=home / "project", managed_root=None, env={"HOME": str(home)})
+
+    def shoot_install() -> None:
+        """The install preview of a shared skill that pre-approves every shell command (a high finding)."""
+        source = temp_dirs.register(tempfile.mkdtemp(prefix="skillmanager-shots-src-")) / "release-train"
+        source.mkdir()
+        (source / "SKILL.md").write_text(
+            "---\nname: release-train\ndescription: Cuts a release branch, bumps versions in every package and "
+            "drafts the changelog from merged pull requests.\nwhen_to_use: When the user asks to prepare, cut or "
+            "ship a release.\nallowed-tools: Bash\n---\n# Release train\n\nRun `scripts/bump.sh` for each "
+            "package, then summarise.\n", encoding="utf-8")
+        dialog = window.open_install(str(source))
+        dialog.resize(900, 760)
+
+        def wait() -> None:
+            if dialog.preview is None:
+                QTimer.singleShot(100, wait)
+                return
+            for _ in range(5):
+                app.processEvents()
+            dialog.grab().save(str(options.out / f"install-preview{options.suffix}.png"))
+            dialog.reject()
+            app.exit(0)
+
+        wait()
 
     context.checks_changed.connect(run)
     QTimer.singleShot(60_000, lambda: app.exit(1))

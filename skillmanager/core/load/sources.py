@@ -13,7 +13,7 @@ import stat as _stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping
 
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import locale_compare_key
@@ -77,10 +77,34 @@ def _is_dir_or_link(entry: os.DirEntry) -> bool:
         return False
 
 
+class _StagedEntry:
+    """A staged skill folder standing in a skills dir's listing as the entry it would become."""
+
+    def __init__(self, name: str, staged_dir: Path) -> None:
+        self.name = name
+        self.staged_dir = staged_dir
+
+    def is_dir(self, follow_symlinks: bool = True) -> bool:
+        return True
+
+    def is_symlink(self) -> bool:
+        return False
+
+
+def _with_staged(entries: list | None, staged: Mapping[str, Path] | None) -> list | None:
+    if not staged:
+        return entries
+    kept = [e for e in entries or [] if e.name not in staged]
+    merged = kept + [_StagedEntry(name, Path(folder)) for name, folder in staged.items()]
+    merged.sort(key=lambda e: e.name)
+    return merged
+
+
 def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
-                    scope_dir: Path | None = None) -> list[Skill]:
-    """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored."""
-    entries = _scandir_sorted(base, diagnostics)
+                    scope_dir: Path | None = None, staged: Mapping[str, Path] | None = None) -> list[Skill]:
+    """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored.
+    `staged`: folders of an install preview, loaded as the entries they would become (see Workspace)."""
+    entries = _with_staged(_scandir_sorted(base, diagnostics), staged)
     if not entries:
         return []
     # current: `localeCompare` on the name (fuzz-reg seeds 21, 23, 1011)
@@ -96,14 +120,17 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
         name = entry.name
         skill_dir = base / name
         file_text = prefix + name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
+        read_text = file_text
+        if isinstance(entry, _StagedEntry):
+            read_text = os.path.join(entry.staged_dir, "SKILL.md")
         skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind=SkillKind.SKILL, source=source,
                                 profile=profile, source_root=base, skill_dir=skill_dir,
-                                fallback_label="Skill", scope_dir=scope_dir, path_text=file_text,
+                                fallback_label="Skill", scope_dir=scope_dir, path_text=read_text,
                                 skipped=diagnostics)
         if skill is not None:
             skill.group = group
             skill.via_link = entry.is_symlink()
-            skill.dir_entry = (base_text, name, file_text)  # for realpath_dedupe
+            skill.dir_entry = (base_text, name, read_text)  # for realpath_dedupe
             out.append(skill)
     return out
 
@@ -320,16 +347,20 @@ def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
 
     if workspace.managed_root is not None and not _env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
         report("managed skills")
-        skills += load_skills_dir(workspace.managed_root / ".claude" / "skills", SourceKind.MANAGED, profile, diags,
-                                  scope_dir=workspace.managed_root)
+        managed_skills = workspace.managed_root / ".claude" / "skills"
+        skills += load_skills_dir(managed_skills, SourceKind.MANAGED, profile, diags,
+                                  scope_dir=workspace.managed_root, staged=_staged_for(workspace, managed_skills))
     report("user skills")
-    skills += load_skills_dir(config_home / "skills", SourceKind.USER, profile, diags, scope_dir=config_home)
-    for skills_dir in project_dirs_up_to_home("skills", workspace.cwd, workspace.home):
+    skills += load_skills_dir(config_home / "skills", SourceKind.USER, profile, diags, scope_dir=config_home,
+                              staged=_staged_for(workspace, config_home / "skills"))
+    for skills_dir in _project_skill_dirs(workspace):
         report(f"project skills: {skills_dir}")
-        skills += load_skills_dir(skills_dir, SourceKind.PROJECT, profile, diags, scope_dir=skills_dir.parent.parent)
+        skills += load_skills_dir(skills_dir, SourceKind.PROJECT, profile, diags, scope_dir=skills_dir.parent.parent,
+                                  staged=_staged_for(workspace, skills_dir))
     for add_dir in workspace.add_dirs:
         report(f"add-dir skills: {add_dir}")
-        skills += load_skills_dir(add_dir / ".claude" / "skills", SourceKind.ADD_DIR, profile, diags, scope_dir=add_dir)
+        skills += load_skills_dir(add_dir / ".claude" / "skills", SourceKind.ADD_DIR, profile, diags, scope_dir=add_dir,
+                                  staged=_staged_for(workspace, add_dir / ".claude" / "skills"))
 
     report("legacy commands")
     commands: list[Skill] = []
@@ -352,6 +383,21 @@ def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
     realpath_dedupe(skills)
     result.skills = skills
     return result
+
+
+def _project_skill_dirs(workspace) -> list[Path]:
+    """The existing project skills dirs, plus a missing one an install preview stages skills into."""
+    if not getattr(workspace, "staged_skills", None):
+        return project_dirs_up_to_home("skills", workspace.cwd, workspace.home)
+    return [level / ".claude" / "skills" for level in project_levels_up_to_home(workspace.cwd, workspace.home)
+            if os.path.isdir(level / ".claude" / "skills") or _staged_for(workspace, level / ".claude" / "skills")]
+
+
+def _staged_for(workspace, skills_dir: Path) -> Mapping[str, Path] | None:
+    staged = getattr(workspace, "staged_skills", None)
+    if not staged:
+        return None
+    return staged.get(os.path.normpath(os.fspath(skills_dir)))
 
 
 def _env_truthy(value: str | None) -> bool:

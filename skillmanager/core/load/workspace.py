@@ -56,6 +56,9 @@ class Workspace:
     budget: int | None = None
     use_parse_cache: bool = False  # read SKILL.md through the persistent parse cache (load/parse_cache.py)
     version_note: str | None = None  # how well the release is known (for stderr), None when studied
+    # An install preview: skill folders staged elsewhere, loaded as if they were already in a skills dir
+    # ({skills dir: {entry name: staged folder}}); an entry of the same name there is replaced.
+    staged_skills: Mapping[str, Mapping[str, Path]] = field(default_factory=dict)
 
     @classmethod
     def create(cls, *, home: str | Path | None = None, cwd: str | Path | None = None,

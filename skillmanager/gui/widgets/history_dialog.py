@@ -1,93 +1,100 @@
-"""Edit > History: every change the CLI and the app wrote (core's journal in the app data dir), each with
-its backup; a restorable one can be put back. Expired entries stay listed as "no longer restorable"."""
+"""History…: every change skillmanager made (toggles, installs, renames, moves, deletes, updates), newest
+first, each with its backup; Restore puts a change's files back (core/edit/history.py, on a worker thread;
+refused when a file changed since). Expired entries stay listed as "no longer restorable"."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPushButton, QTreeWidget,
-                               QTreeWidgetItem, QVBoxLayout)
-
-from skillmanager.gui.context import AppContext
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout
 
 
 class HistoryDialog(QDialog):
-    def __init__(self, context: AppContext, parent=None):
+    def __init__(self, context, controller, parent=None):
         super().__init__(parent)
-        self.context = context
+        self.context, self.controller = context, controller
         self.setWindowTitle("History of changes")
-        self.resize(820, 420)
+        self.resize(900, 480)
         self.tree = QTreeWidget(self)
         self.tree.setAccessibleName("Changes")
-        self.tree.setHeaderLabels(["When", "Change", "Files", "Restorable"])
+        self.tree.setHeaderLabels(["When", "Change", "Summary", "Files", "Restorable"])
         self.tree.setRootIsDecorated(False)
+        self.tree.setColumnWidth(0, 150)
+        self.tree.setColumnWidth(1, 80)
+        self.tree.setColumnWidth(2, 320)
         self.tree.currentItemChanged.connect(lambda *_: self._update_buttons())
-        self.note = QLabel(self)
-        self.note.setWordWrap(True)
-        self.restore_button = QPushButton("Restore the files as they were before", self)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.buttons = QDialogButtonBox(self)
+        self.restore_button = self.buttons.addButton("Restore the files as they were before",
+                                                     QDialogButtonBox.ButtonRole.ActionRole)
         self.restore_button.setAccessibleName("Restore the selected change")
         self.restore_button.clicked.connect(self.restore_selected)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.close)
-        row = QHBoxLayout()
-        row.addWidget(self.restore_button)
-        row.addStretch(1)
-        row.addWidget(buttons)
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree, 1)
-        layout.addWidget(self.note)
-        layout.addLayout(row)
-        self.entries = []
+        layout.addWidget(self.status)
+        layout.addWidget(self.buttons)
+        controller.failed.connect(self._on_failed)
         self.reload()
 
     def reload(self) -> None:
-        from skillmanager.core.edit import history
+        def work():
+            from skillmanager.core.edit import history
 
-        journal = history.load_journal()
-        self.entries = list(reversed(journal.entries))  # newest first
+            return history.load_journal()
+
+        self.context.tasks.run(("history", "load"), work, self._show)
+
+    def _show(self, journal) -> None:
         self.tree.clear()
-        for entry in self.entries:
-            files = "\n".join(f.path + (f" (backup: {f.backup})" if f.backup else " (created by the change)")
-                              for f in entry.files)
-            restorable = "yes" if entry.restorable else f"no longer restorable ({entry.expired_reason or 'expired'})"
-            item = QTreeWidgetItem([entry.when.astimezone().strftime("%Y-%m-%d %H:%M:%S"), entry.summary,
-                                    ", ".join(f.path for f in entry.files), restorable])
-            item.setToolTip(2, files)
-            item.setToolTip(1, entry.summary)
+        entries = list(reversed(journal.entries))  # newest first
+        for entry in entries:
+            restorable = "yes" if entry.restorable else (entry.expired_reason or "no longer restorable")
+            item = QTreeWidgetItem([entry.when.astimezone().strftime("%Y-%m-%d %H:%M:%S"), entry.action,
+                                    entry.summary, ", ".join(c.path for c in entry.files[:3])
+                                    + (f" and {len(entry.files) - 3} more" if len(entry.files) > 3 else ""),
+                                    restorable])
             item.setData(0, Qt.ItemDataRole.UserRole, entry.id)
+            item.setToolTip(2, entry.summary)
+            item.setToolTip(3, "\n".join(c.path + (f" (backup: {c.backup})" if c.backup else " (created by the change)")
+                                         for c in entry.files[:20]))
+            if not entry.restorable:
+                item.setDisabled(True)
             self.tree.addTopLevelItem(item)
-        for column in range(3):
-            self.tree.resizeColumnToContents(column)
-        if self.entries:
+        self.status.setText("; ".join(journal.diagnostics) if journal.diagnostics else
+                            f"{len(entries)} changes. Backups live in the app's data folder, never beside your files.")
+        if self.tree.topLevelItemCount():
             self.tree.setCurrentItem(self.tree.topLevelItem(0))
-        self.note.setText("; ".join(journal.diagnostics) if journal.diagnostics else
-                          f"{len(self.entries)} changes. Backups live in the app's data folder, never beside "
-                          "your files.")
         self._update_buttons()
 
-    def _selected(self):
+    def _update_buttons(self) -> None:
+        item = self.tree.currentItem()
+        self.restore_button.setEnabled(item is not None and not item.isDisabled())
+
+    def select_entry(self, entry_id: str) -> bool:
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            if item.data(0, Qt.ItemDataRole.UserRole) == entry_id:
+                self.tree.setCurrentItem(item)
+                return True
+        return False
+
+    def restore_selected(self) -> None:
         item = self.tree.currentItem()
         if item is None:
-            return None
-        entry_id = item.data(0, Qt.ItemDataRole.UserRole)
-        return next((e for e in self.entries if e.id == entry_id), None)
+            return
+        self.controller.restore(item.data(0, Qt.ItemDataRole.UserRole), done=self._on_restored)
 
-    def _update_buttons(self) -> None:
-        entry = self._selected()
-        self.restore_button.setEnabled(entry is not None and entry.restorable)
-
-    def restore_selected(self) -> bool:
-        from skillmanager.core.edit import history
-
-        entry = self._selected()
-        if entry is None:
-            return False
-        try:
-            new = history.restore(entry.id)
-        except history.HistoryError as error:
-            self.note.setText(f"Not restored: {error}")
-            return False
-        for change in new.files:
-            self.context.remember_write(change.path, None)
-        self.context.refresh([f.path for f in new.files])
+    def _on_restored(self, result) -> None:
+        self.status.setText(result.summary)
         self.reload()
-        self.note.setText(f"Restored: {entry.summary}")
-        return True
+
+    def _on_failed(self, error: str) -> None:
+        self.status.setText(error)
+
+    def done(self, code: int) -> None:
+        try:
+            self.controller.failed.disconnect(self._on_failed)
+        except (RuntimeError, TypeError):
+            pass
+        super().done(code)

@@ -1,0 +1,75 @@
+"""`skillmanager new NAME --description …`: a skill folder from the template, validated before it is written."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from skillmanager.core.checks.validate import AGENTSKILLS, CLAUDE_CODE, validate_paths
+from skillmanager.core.manage import operations
+from skillmanager.core.manage.names import name_problem
+from skillmanager.core.model import Severity
+
+from .common import add_workspace_options, workspace_from_args
+from .manage_common import add_to_option, refuse, run_operation, target_or_usage
+
+NAME = "new"
+HELP = "create a skill from the template (name, description, when to use, optional paths:)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="the skill's folder name (what / invokes)")
+    parser.add_argument("--description", required=True, help="what the skill does (the model reads it)")
+    parser.add_argument("--when-to-use", help="when the model should use it (appended in the listing)")
+    parser.add_argument("--paths", metavar="GLOB", nargs="+", action="extend", default=[],
+                        help="make it conditional: listed once a matching file is touched")
+    add_to_option(parser, help_extra=" (default: personal)")
+    parser.add_argument("--dry-run", action="store_true", help="print the SKILL.md and its validation only")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_workspace_options(parser)
+
+
+def template_findings(name: str, text: str, profile: str):
+    """Validate the SKILL.md text in a scratch folder named like the skill."""
+    scratch = Path(tempfile.mkdtemp(prefix="skillmanager-new-check-"))
+    try:
+        folder = scratch / name
+        folder.mkdir()
+        (folder / "SKILL.md").write_text(text, encoding="utf-8")
+        out = []
+        for standard in (AGENTSKILLS, CLAUDE_CODE):
+            for report in validate_paths([folder], standard=standard, profile=profile).reports:
+                out += [dataclasses.replace(d, code=f"{standard}:{d.code}") for d in report.findings]
+        return out
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    workspace = workspace_from_args(args)
+    target = target_or_usage(workspace, args.to)
+    problem = name_problem(args.name)
+    if problem:
+        return refuse(f"`{args.name}` cannot be a skill name: {problem}.", out, args.json)
+    text = operations.skill_template(args.name, args.description, args.when_to_use, args.paths)
+    findings = [] if not args.description.strip() else template_findings(args.name, text, workspace.profile)
+    if args.dry_run:
+        if args.json:
+            json.dump({"done": False, "dry_run": True, "dest": str(target.skills_dir / args.name), "text": text,
+                       "findings": [d.to_json() for d in findings]}, out, indent=1, ensure_ascii=False)
+            out.write("\n")
+        else:
+            out.write(f"would create {target.skills_dir / args.name}/SKILL.md:\n{text}")
+            for d in findings:
+                out.write(f"{d.severity.value} {d.code}: {d.message}\n")
+        return 1 if any(d.severity is Severity.ERROR and d.code.startswith(CLAUDE_CODE + ":") for d in findings) else 0
+    # Claude Code's own rules decide; the Agent Skills standard has no `when_to_use`/`paths:` (shown, not blocking)
+    errors = [d for d in findings if d.severity is Severity.ERROR and d.code.startswith(CLAUDE_CODE + ":")]
+    if errors:
+        return refuse("; ".join(f"{d.code}: {d.message}" for d in errors), out, args.json)
+    return run_operation(operations.create, out, args.json, target.skills_dir, args.name, args.description,
+                         args.when_to_use, args.paths)

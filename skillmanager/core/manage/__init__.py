@@ -1,0 +1,1 @@
+"""Install, create, rename, move, remove and update skills: staged, previewed, audited, journalled."""
