@@ -31,7 +31,7 @@ GIT_TIMEOUT = 120.0  # seconds for a clone
 TEMP_STAGE_PREFIX = ".skillmanager-stage-"  # hidden folders beside a destination, renamed into place
 SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv"}
 ARCHIVE_SUFFIXES = (".zip", ".skill", ".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tar.xz")
-GIT_ENV = {"GIT_ALLOW_PROTOCOL": "file:git:http:https:ssh", "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "",
+GIT_ENV = {"GIT_ALLOW_PROTOCOL": "file:https:ssh", "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "",
            "SSH_ASKPASS": "", "GIT_CONFIG_NOSYSTEM": "1", "GIT_SSH_COMMAND": "ssh -o BatchMode=yes"}
 GIT_SAFE_CONFIG = ("-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null", "-c", "protocol.file.allow=always",
                    "-c", "submodule.recurse=false")
