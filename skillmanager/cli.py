@@ -131,6 +131,11 @@ def _run_command(args: argparse.Namespace, out: TextIO) -> int:
     except errors.UsageError as error:
         errors.forget_registries()
         sys.stderr.write(errors.error_line(str(error)) + "\n")
+        document = getattr(args._module, "usage_error_document", None)
+        if document is not None:  # a command whose machine output promises a document whatever the exit code
+            text = document(args, str(error))
+            if text:
+                out.write(text)
         return 2
     except errors.CommandProblem as error:
         return errors.settle(_problem(errors.error_line(str(error))))

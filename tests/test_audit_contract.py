@@ -47,11 +47,15 @@ def test_json_shape_one_entry_per_path(capsys):
     assert worst == {"clean": "low", "download-exec": "critical", "hidden-unicode": "critical"}
 
 
-def test_missing_path_is_a_usage_error_with_nothing_on_stdout(capsys):
-    """The CLI's one error path: a usage error is one line on stderr, exit 2, and no half answer on stdout."""
+def test_missing_path_is_a_usage_error_with_json_on_stdout(capsys):
+    """A usage error: the message on stderr, exit 2, and stdout still one valid (empty) document."""
     code, out, err = _run(["audit", str(CASES / "no-such-skill"), "--json"], capsys)
     assert code == 2 and "no such file or directory" in err
-    assert out == ""
+    document = json.loads(out)
+    assert document["skills"] == [] and "no such file or directory" in document["error"]
+    jsonschema.validate(document, SCHEMA)
+    code, out, err = _run(["audit", str(CASES / "no-such-skill"), "--sarif"], capsys)
+    assert code == 2 and json.loads(out)["runs"][0]["results"] == [] and "no such file" not in out
 
 
 def _deny(monkeypatch, denied: Path) -> None:

@@ -26,11 +26,11 @@ from test_listing_oracle import _golden_cases, _golden_options, entries_of, entr
 OUTCOMES = {o.value for o in Outcome}
 
 
-def list_json(work: Path, profile: str, *extra: str) -> list[dict]:
+def list_json(root: Path, profile: str, *extra: str) -> list[dict]:
     out = io.StringIO()
-    code = main(["list", "--json", "--profile", profile, "--home", str(work / "home"), "--cwd",
-                 str(work / "home" / "proj"), "--managed-dir", str(work / "managed" / "claude-code"), "--add-dir",
-                 str(work / "extra"), "--plugin-dir", str(work / "plugin"), *extra], out=out)
+    code = main(["list", "--json", "--profile", profile, "--home", str(root / "home"), "--cwd",
+                 str(root / "home" / "proj"), "--managed-dir", str(root / "managed" / "claude-code"), "--add-dir",
+                 str(root / "extra"), "--plugin-dir", str(root / "plugin"), *extra], out=out)
     assert code in (0, 1)
     return json.loads(out.getvalue())
 

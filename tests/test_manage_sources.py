@@ -158,7 +158,7 @@ def test_git_hooks_never_run(tmp_path, monkeypatch):
     monkeypatch.setattr(sources, "GIT_SAFE_CONFIG", unsafe)
     stage(str(repo), git=True).cleanup()
     assert marker.exists()  # control: without core.hooksPath the same clone runs the hook
-    assert sources.GIT_ENV["GIT_ALLOW_PROTOCOL"] == "file:git:http:https:ssh"
+    assert sources.GIT_ENV["GIT_ALLOW_PROTOCOL"] == "file:https:ssh"
     assert sources.GIT_ENV["GIT_TERMINAL_PROMPT"] == "0"
 
 

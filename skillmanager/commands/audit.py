@@ -47,6 +47,17 @@ def _workspace_audits(args: argparse.Namespace) -> list[SkillAudit]:
     return audits
 
 
+def usage_error_document(args: argparse.Namespace, message: str) -> str | None:
+    """`--json` / `--sarif` stdout is a valid document whatever the exit code: on a usage error, an empty
+    answer carrying the error (the message itself is on stderr)."""
+    if getattr(args, "sarif", False):
+        from skillmanager.core.checks.sarif import to_sarif
+        return json.dumps(to_sarif([], base=Path.cwd()), indent=2) + "\n"
+    if getattr(args, "json", False):
+        return json.dumps({"fail_on": args.fail_on, "summary": {}, "skills": [], "error": message}, indent=2) + "\n"
+    return None
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     check_paths_exist(args.paths)
     unreadable: list[str] = []

@@ -2,15 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
-import shutil
-import tempfile
-from pathlib import Path
 from typing import TextIO
 
-from skillmanager.core.checks.validate import AGENTSKILLS, CLAUDE_CODE, validate_paths
+from skillmanager.core.checks.validate import CLAUDE_CODE
 from skillmanager.core.manage import operations
+from skillmanager.core.manage.template import template_findings
 from skillmanager.core.manage.names import name_problem
 from skillmanager.core.model import Severity
 
@@ -31,22 +28,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="print the SKILL.md and its validation only")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     add_workspace_options(parser)
-
-
-def template_findings(name: str, text: str, profile: str):
-    """Validate the SKILL.md text in a scratch folder named like the skill."""
-    scratch = Path(tempfile.mkdtemp(prefix="skillmanager-new-check-"))
-    try:
-        folder = scratch / name
-        folder.mkdir()
-        (folder / "SKILL.md").write_text(text, encoding="utf-8")
-        out = []
-        for standard in (AGENTSKILLS, CLAUDE_CODE):
-            for report in validate_paths([folder], standard=standard, profile=profile).reports:
-                out += [dataclasses.replace(d, code=f"{standard}:{d.code}") for d in report.findings]
-        return out
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:

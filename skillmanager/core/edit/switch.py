@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..versions.features import Feature
 from ..model import Skill
 from .batch import plan_batch
 from .toggle import TogglePlan, _scope_path, default_scope, effective_toggle_state
@@ -30,13 +31,13 @@ class SwitchFacts:
 
 def switch_state_for(registry: Any, turn_on: bool) -> str:
     """The toggle state one click asks for (a version difference, read from the profile)."""
-    if registry.profile.supports_skill_overrides:
+    if registry.profile.supports(Feature.SKILL_OVERRIDES):
         return "on" if turn_on else "off"
     return "unblock" if turn_on else "blocked"
 
 
 def _is_on(registry: Any, skill: Skill, toggle_state: Any) -> bool:
-    if registry.profile.supports_skill_overrides:
+    if registry.profile.supports(Feature.SKILL_OVERRIDES):
         return toggle_state.state not in ("off",) and not toggle_state.blocked
     return not toggle_state.blocked
 
@@ -51,7 +52,7 @@ def switch_facts(registry: Any, skill: Skill) -> SwitchFacts:
         return SwitchFacts(is_on, False, None, "Use More options: this would change a file shared with the team.")
     target = _scope_path(registry, scope)
     verb = "Turn on" if not is_on else "Turn off"
-    how = ("" if registry.profile.supports_skill_overrides else
+    how = ("" if registry.profile.supports(Feature.SKILL_OVERRIDES) else
            " (Claude Code 2.1.88 has no off setting: a deny rule refuses the model's calls; the name stays listed)")
     return SwitchFacts(is_on, True, target, f"{verb}: writes {target}{how}")
 

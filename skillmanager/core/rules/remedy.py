@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ..versions.features import Feature
 from ..layers.listing import BUILTIN_COMMAND, BUNDLED, ListingResult, entry_width
 from ..layers.listing_outcome import CAUSE_BUDGET, ListingOutcome, Outcome
 from ..model import SourceKind
@@ -50,7 +51,7 @@ def budget_remedy(registry: Any, listing: ListingResult, outcomes: Mapping[str, 
         return None
     totals = listing.totals
     profile = registry.profile
-    state = "name-only" if profile.supports_skill_overrides else "hidden"
+    state = "name-only" if profile.supports(Feature.SKILL_OVERRIDES) else "hidden"
     skills = {s.key: s for s in registry.skills}
     candidates = []
     for entry in listing.entries:

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 from skillmanager.core.checks.validate import CLAUDE_CODE
 from skillmanager.core.manage.names import name_problem
 from skillmanager.core.manage.operations import skill_template
+from skillmanager.core.versions.profiles import default_profile
 
 
 class NewSkillDialog(QDialog):
@@ -79,10 +80,10 @@ class NewSkillDialog(QDialog):
             return
         self.findings.setText("Checking…")
         self.create_button.setEnabled(False)
-        profile = self.controller.workspace.profile if self.controller.workspace is not None else "current"
+        profile = self.controller.workspace.profile if self.controller.workspace is not None else default_profile()
 
         def work():
-            from skillmanager.commands.new import template_findings  # the CLI's check, shared
+            from skillmanager.core.manage.template import template_findings  # the CLI's check, shared
 
             return template_findings(name, skill_template(name, description, when, paths), profile)
 
