@@ -59,15 +59,19 @@ def timeline_text(results: list[dict]) -> str:
 def compare_text(result: dict) -> str:
     """What held and what changed for one release against the timeline's value at that release."""
     sys.path.insert(0, os.path.join(HERE, "..", ".."))
+    from skillmanager.core.versions.features import Feature  # noqa: PLC0415
     from skillmanager.core.versions.profiles import profile_for  # noqa: PLC0415
     profile = profile_for(result["version"])
+    values = {"per_entry_cap": profile.per_entry_cap, "default_model": profile.default_model}
     held, changed = [], []
     for name, value in sorted(result["found"].items()):
         if value is None:
             continue
-        try:
-            expected = profile.value(name)
-        except (KeyError, AttributeError, ValueError):
+        if name in Feature.__members__:
+            expected = profile.supports(Feature[name])
+        elif name in values:
+            expected = values[name]
+        else:
             continue
         (held if expected == value else changed).append(f"{name}: timeline {expected!r}, observed {value!r}")
     return "held:\n  " + "\n  ".join(held) + "\nchanged:\n  " + "\n  ".join(changed) + "\n"
