@@ -96,6 +96,26 @@ def test_every_feature_and_value_has_a_timeline_with_evidence():
                     assert isinstance(step["value"], bool), key
 
 
+def test_every_timeline_step_is_well_formed():
+    """Each step's observed releases lie in its own range; an 'after' lies before it and, once located, right
+    before it in the observed data (the previous step saw it)."""
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    for group in ("features", "values"):
+        for key, entry in data[group].items():
+            steps = entry["timeline"]
+            for index, step in enumerate(steps):
+                since = parse_version(step["since"])
+                end = parse_version(steps[index + 1]["since"]) if index + 1 < len(steps) else None
+                for seen in step["observed"]:
+                    assert since <= parse_version(seen) and (end is None or parse_version(seen) < end), (key, step)
+                if index:
+                    assert "after" in step and "located" in step, (key, step)
+                    after = parse_version(step["after"])
+                    assert after < since and after in {parse_version(v) for v in steps[index - 1]["observed"]}, \
+                        (key, step)
+                    assert isinstance(step["located"], bool), (key, step)
+
+
 def test_aliases_are_exact_releases():
     data = json.loads(DATA.read_text(encoding="utf-8"))
     assert set(data["aliases"]) == set(PROFILE_NAMES)

@@ -2,20 +2,25 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from .errors import UsageError
 
 
 def check_paths_exist(paths: list[Path]) -> None:
-    """A PATH that does not exist (or that the OS refuses, e.g. a name too long) is a usage error."""
+    """A PATH that does not exist (or that the OS refuses, e.g. a name too long) is a usage error, and so is
+    one that is neither a folder nor a regular file: reading a FIFO or a device (/dev/zero) blocks or never ends."""
     for path in paths:
         try:
-            os.stat(path)
+            mode = os.stat(path).st_mode
         except FileNotFoundError:
             raise UsageError(f"no such file or directory: {path}") from None
         except OSError as error:
             raise UsageError(f"{path}: {error.strerror or error}") from None
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+            kind = "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a device or socket"
+            raise UsageError(f"{path}: {kind}, not a file or folder; it is not read")
 
 
 def unreadable_reason(path: Path) -> str | None:
