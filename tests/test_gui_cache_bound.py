@@ -17,9 +17,16 @@ CHURN_ROUNDS = 40
 SLACK = 8  # objects a rescan may legitimately hold for a moment (the snapshot being replaced, session additions)
 
 
-def _live_skills() -> int:
+def _skills_alive() -> list[Skill]:
     gc.collect()
-    return sum(1 for obj in gc.get_objects() if isinstance(obj, Skill))
+    return [obj for obj in gc.get_objects() if isinstance(obj, Skill)]
+
+
+def _live_skills_made_since(earlier: list[Skill]) -> int:
+    """Skills alive now that were not alive before the test: earlier tests' windows may still hold theirs.
+    `earlier` keeps those objects alive, so no new Skill can reuse one of their ids."""
+    earlier_ids = {id(obj) for obj in earlier}
+    return sum(1 for obj in _skills_alive() if id(obj) not in earlier_ids)
 
 
 def _touch_every_row(model) -> None:
@@ -33,6 +40,7 @@ def _touch_every_row(model) -> None:
 
 
 def test_live_skill_objects_stay_bounded_by_the_snapshot_after_churn(qapp, tmp_path):
+    earlier = _skills_alive()
     demo = create_demo_workspace(tmp_path / "demo")
     skills_dir = demo.cwd / ".claude" / "skills"
     model = RegistryModel()
@@ -48,7 +56,7 @@ def test_live_skill_objects_stay_bounded_by_the_snapshot_after_churn(qapp, tmp_p
             _touch_every_row(model)
         del snapshot
     snapshot_size = len(model._snapshot.skills)
-    live = _live_skills()
+    live = _live_skills_made_since(earlier)
     # Unbounded caches would hold CHURN_ROUNDS x snapshot_size objects here (thousands).
     assert live <= snapshot_size + SLACK, (live, snapshot_size)
     assert len(model._haystacks) <= snapshot_size + SLACK
