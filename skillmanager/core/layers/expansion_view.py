@@ -33,6 +33,7 @@ class ExpansionView:
     argument_hint: str = ""
     result: Any = None  # the expansion.ExpansionResult the body came from
     reaches_model: bool = True
+    call: str = "model"  # how the body was expanded: model | allowed (after the permission question) | user | none
 
 
 def _kind(refusal: str, name: str, profile: Any) -> str:
@@ -86,8 +87,10 @@ def expansion_view(registry: Any, skill: Any, args: str = "") -> ExpansionView:
         kind = _kind(model_call.refusal, name, profile)
         if kind == "ask":
             chosen = expansion.expand(registry, name, args=args, assume_allowed=True)
+            view.call = "allowed"
         else:
             chosen = expansion.expand(registry, name, args=args, as_user=True)
+            view.call = "user"
         if chosen.refusal and skill.state.conditional and skill.paths:
             return _waiting(view, registry, skill, args)
         if chosen.refusal:  # nobody may invoke it: the raw body, which never reaches the model
@@ -95,6 +98,7 @@ def expansion_view(registry: Any, skill: Any, args: str = "") -> ExpansionView:
                            "never reaches the model. It is shown raw, as written in the file.").format(name=name)
             view.body = skill.body or ""
             view.reaches_model = False
+            view.call = "none"
             view.result = chosen
             return view
         view.banner = _BANNERS[kind].format(name=name)
@@ -114,6 +118,7 @@ def _waiting(view: ExpansionView, registry: Any, skill: Any, args: str) -> Expan
     import uuid
 
     patterns = ", ".join(f"`{p}`" for p in skill.paths or [])
+    view.call = "none"
     view.banner = (f"Waiting: Claude Code does not know {skill.name} until a file matching {patterns} is read, "
                    "edited or written in the session. Below is what it injects once that happens.")
     notes: list[str] = []
