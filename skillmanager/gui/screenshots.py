@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         simulator.add_step("Read", cwd / "vendor" / "old-sdk" / "index.js")
         simulator.add_step("Edit", cwd / "db" / "migrations" / "001_init.sql")
         simulator.wait_idle()
-        simulator.timeline.setCurrentRow(1)
+        simulator.timeline.setCurrentRow(0)  # the discovery and the exact text the model received
         for folder in ("packages", "packages/api", "db", "db/migrations"):
             simulator.files.expand(simulator.proxy.mapFromSource(simulator.fs_model.index(str(cwd / folder))))
 

@@ -175,6 +175,10 @@ class SimulatorPage(QWidget):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(QLabel("<b>Project map</b>", left))
+        legend = QLabel("[n skills]: the folder holds skills · dimmed: git ignores it (hover for the rule) · "
+                        "italic: touching the file activates a skill", left)
+        legend.setWordWrap(True)
+        left_layout.addWidget(legend)
         left_layout.addWidget(self.files, 1)
         row = QHBoxLayout()
         row.addWidget(self.path_edit, 1)
@@ -196,8 +200,9 @@ class SimulatorPage(QWidget):
         steps_split = QSplitter(Qt.Orientation.Vertical, right)
         steps_split.addWidget(self.timeline)
         steps_split.addWidget(self.details)
-        steps_split.setStretchFactor(0, 2)
+        steps_split.setStretchFactor(0, 1)
         steps_split.setStretchFactor(1, 3)
+        steps_split.setSizes([140, 420])  # a timeline line per step; the details get the room
         steps_split.setChildrenCollapsible(False)
         right_layout.addWidget(steps_split, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)

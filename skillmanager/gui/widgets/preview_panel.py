@@ -70,7 +70,6 @@ class ListingView(QWidget):
         self.text.setFont(monospace_font())
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.cuts = QListWidget(self)
-        self.cuts.setMaximumHeight(64)
         self.cuts.setWordWrap(True)  # the reason in plain words is long; wrap rather than scroll sideways
         self.cuts.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.cuts.setToolTip("Entries the budget or the per-entry cap shortened, and why")
@@ -157,6 +156,9 @@ class ListingView(QWidget):
             self.cuts.addItem(f"… and {hidden_cuts:,} more cut entries (not highlighted)")
         if not self._cut_spans:
             self.cuts.addItem("Nothing was cut: every entry is sent in full.")
+        # as tall as its lines, up to four: the listing text keeps the room on short windows
+        rows = min(self.cuts.count(), 4)
+        self.cuts.setFixedHeight(rows * self.cuts.sizeHintForRow(0) + 2 * self.cuts.frameWidth() + 4)
 
     def _reveal_cut(self, row: int) -> None:
         if 0 <= row < len(self._cut_spans):
@@ -246,7 +248,8 @@ class ExpansionView(QWidget):
         shell_layout = QVBoxLayout(self.shell_box)
         shell_layout.setContentsMargins(0, 0, 0, 0)
         shell_row = QHBoxLayout()
-        shell_row.addWidget(self.shell_toggle, 1)
+        shell_row.addWidget(self.shell_toggle)
+        shell_row.addStretch(1)
         shell_row.addWidget(self.run_button)
         shell_layout.addLayout(shell_row)
         shell_layout.addWidget(self.shell_list)
