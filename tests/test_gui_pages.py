@@ -250,10 +250,14 @@ def test_conflicts_compare_turn_the_loser_off_and_undo(qtbot, make_window):
     qtbot.waitUntil(lambda: any(s.path == path and s.disable_model_invocation for s in win.context.snapshot.skills),
                     timeout=LONG)
     qtbot.waitUntil(lambda: page.undo_button.isEnabled(), timeout=LONG)
+    assert page.current[1].skill.path == path  # the page still shows the copy after the rescan
+    win.registry_panel.select_skill(next(s for s in win.context.snapshot.skills if s.name == "env-check"))
     page.undo_button.click()
     assert path.read_bytes() == before
     qtbot.waitUntil(lambda: any(s.path == path and not s.disable_model_invocation
                                 for s in win.context.snapshot.skills), timeout=LONG)
+    # a rescan keeps the page's copy without taking the registry's selection away
+    assert win.registry_panel.view.currentIndex().data(Role.Name) == "env-check"
     # the realpath duplicate explains itself and offers nothing to turn off
     page.select_copy("team-style", 1)
     assert page.reason.text().startswith("The same file reached twice: ")

@@ -157,8 +157,11 @@ class ConflictsPage(QWidget):
                 if selected_identity is not None and skill_identity(loser.skill) == selected_identity:
                     restore = row
             top.setExpanded(True)
-        if restore is not None:
+        if restore is not None:  # the same copy again, without selecting it in the registry (a rescan is no click)
+            self.tree.blockSignals(True)
             self.tree.setCurrentItem(restore)
+            self.tree.blockSignals(False)
+            self._show(restore.data(0, _WORDS))
         else:
             self._show(None)
 
