@@ -266,3 +266,18 @@ def test_conflicts_compare_turn_the_loser_off_and_undo(qtbot, make_window):
     page.reveal_button.click()
     assert win.tabs.currentWidget() is win.skills_page
     assert win.registry_panel.view.currentIndex().data(Role.Name) == "team-style"
+
+
+def test_every_page_names_its_interactive_widgets(qtbot, make_window):
+    from PySide6.QtWidgets import QAbstractButton, QHeaderView, QWidget
+
+    from skillmanager.gui.accessible import INTERACTIVE
+
+    win = make_window(width=1024, height=700)
+    for widget in (win.preview, win.conflicts, win.simulator):
+        win.tabs.setCurrentWidget(widget)
+        page = win.tabs.currentIndex()
+        unnamed = [type(w).__name__ for w in widget.findChildren(QWidget)  # a header belongs to its named view
+                   if isinstance(w, INTERACTIVE) and not isinstance(w, QHeaderView) and w.isVisibleTo(win) and not (w.accessibleName() or (
+                       w.text() if isinstance(w, QAbstractButton) else "")).strip()]
+        assert not unnamed, (win.tabs.tabText(page), unnamed)

@@ -123,6 +123,7 @@ class SimulatorPage(QWidget):
         self.proxy.setSourceModel(self.fs_model)
         self.files = QTreeView(self)
         self.files.setModel(self.proxy)
+        self.files.setAccessibleName("Project files")
         self.files.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         for column in (1, 2, 3):
             self.files.hideColumn(column)
@@ -142,6 +143,7 @@ class SimulatorPage(QWidget):
         self.add_button.setToolTip("Simulate the tool on the typed path, or on the files selected in the map")
         self.add_button.clicked.connect(self._add_clicked)
         self.suggestions = QListWidget(self)
+        self.suggestions.setAccessibleName("Suggested next steps")
         self.suggestions.setWordWrap(True)
         self.suggestions.setMaximumHeight(84)
         self.suggestions.setToolTip("Steps that would change something now; double-click to add one")
@@ -161,6 +163,7 @@ class SimulatorPage(QWidget):
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.timeline = QListWidget(self)
+        self.timeline.setAccessibleName("Simulated steps")
         self.timeline.setWordWrap(True)
         self.timeline.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.timeline.currentRowChanged.connect(self._show_step)

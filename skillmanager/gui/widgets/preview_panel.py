@@ -240,6 +240,7 @@ class ExpansionView(QWidget):
         self.shell_toggle.setAutoRaise(True)
         self.shell_toggle.toggled.connect(self._fold_shell)
         self.shell_list = QListWidget(self.shell_box)
+        self.shell_list.setAccessibleName("Inline shell commands and their audit verdicts")
         self.shell_list.setWordWrap(True)
         self.shell_list.setMaximumHeight(110)
         self.run_button = QPushButton(self.shell_box)
