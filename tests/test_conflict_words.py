@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from skillmanager.core.demo import create_demo_workspace
-from skillmanager.core.rules.conflict_words import compare_copies, conflict_words, folder_words, plan_turn_off_copy
+from skillmanager.core.edit.copy_switch import plan_turn_off_copy
+from skillmanager.core.rules.conflict_words import compare_copies, conflict_words, folder_words
 
 
 @pytest.fixture()

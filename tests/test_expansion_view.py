@@ -5,7 +5,7 @@ import pytest
 
 from skillmanager.core.demo import create_demo_workspace
 from skillmanager.core.layers import expansion
-from skillmanager.core.layers.expansion_view import expansion_view
+from skillmanager.core.checks.shell_verdicts import preview_expansion as expansion_view
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """What the preview shows for a skill: its body as invoking it would inject it, with a plain banner when
-Claude Code would refuse the model's call or ask first, and each inline shell command with its audit verdict.
+Claude Code would refuse the model's call or ask first, and the inline shell commands it holds (their audit
+verdicts are added by checks.shell_verdicts, which may import this module).
 
 `skillmanager expand` keeps printing Claude Code's own answer (expansion.expand); this view is for people
 reading a skill: the body is always there, and the exact refusal text stays one click away (`refusal`).
@@ -10,15 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import expansion
-from ..checks.audit_base import LEVELS
-
-
-@dataclass(frozen=True)
-class ShellVerdict:
-    command: str
-    line: int
-    severity: str | None  # worst audit level when the command runs (None: no finding)
-    verdict: str  # "no audit finding" or "high: downloads and runs a script"
+from .inline_shell import ShellSnippet, find_inline_shell
 
 
 @dataclass
@@ -29,7 +22,8 @@ class ExpansionView:
     refusal: str | None = None  # Claude Code's exact answer to the model's call, when it is not the body
     launch_line: str | None = None
     notes: list[str] = field(default_factory=list)
-    shell: list[ShellVerdict] = field(default_factory=list)
+    snippets: list[ShellSnippet] = field(default_factory=list)  # inline shell in the body, in order
+    shell: list[Any] = field(default_factory=list)  # checks.shell_verdicts.ShellVerdict per snippet
     argument_hint: str = ""
     result: Any = None  # the expansion.ExpansionResult the body came from
     reaches_model: bool = True
@@ -59,20 +53,6 @@ _BANNERS = {
            "your permission. Below is what it injects once you allow it.",
     "other": "Claude Code refuses the model's call. Below is what typing /{name} yourself injects.",
 }
-
-
-def _shell_verdicts(snippets: Any) -> list[ShellVerdict]:
-    from ..checks.audit_commands import command_hits
-
-    out = []
-    for snippet in snippets or []:
-        hits = command_hits(snippet.command)
-        if not hits:
-            out.append(ShellVerdict(snippet.command, snippet.line, None, "no audit finding"))
-            continue
-        worst = max(hits, key=lambda h: LEVELS.index(h.executed) if h.executed in LEVELS else 0)
-        out.append(ShellVerdict(snippet.command, snippet.line, worst.executed, f"{worst.executed}: {worst.message}"))
-    return out
 
 
 def expansion_view(registry: Any, skill: Any, args: str = "") -> ExpansionView:
@@ -109,7 +89,7 @@ def expansion_view(registry: Any, skill: Any, args: str = "") -> ExpansionView:
         view.body = ""
     else:
         view.body = chosen.block or ""
-    view.shell = _shell_verdicts(chosen.shell_snippets)
+    view.snippets = list(chosen.shell_snippets)
     return view
 
 
@@ -128,5 +108,5 @@ def _waiting(view: ExpansionView, registry: Any, skill: Any, args: str) -> Expan
     except expansion.ArgumentsTooLong as error:
         view.body = str(error)
     view.notes = notes
-    view.shell = _shell_verdicts(expansion.find_inline_shell(view.body))
+    view.snippets = find_inline_shell(view.body)
     return view

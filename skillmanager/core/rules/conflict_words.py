@@ -1,5 +1,5 @@
-"""Conflicts in words a person can act on: which folder wins, which loses and why, how the copies differ,
-and what turning the losing copy off writes.
+"""Conflicts in words a person can act on: which folder wins, which loses and why, and how the copies
+differ (what turning a losing copy off writes is edit/copy_switch.py).
 
 Folders are named relative to the project (the cwd), or with `~` under the home folder. A realpath
 duplicate (one SKILL.md reached through two paths) explains itself as the same file reached twice:
@@ -16,14 +16,6 @@ from typing import Any
 from ..model import Skill
 
 SAME_FILE = "the same file reached twice"
-# Why one click turns a losing copy off in its own SKILL.md: every settings switch is keyed by the name.
-OFF_BY_FRONT_MATTER = (
-    "Claude Code's settings switches (skillOverrides, permissions.deny) are keyed by the skill's name, so they "
-    "would turn the winning copy off too. The one switch that reaches this copy alone is "
-    "disable-model-invocation: true in its own SKILL.md: this writes that line there (Undo removes it). The copy "
-    "is then hidden from the model; /{name} still reaches the winner.")
-
-
 def folder_words(path: Path | None, cwd: Path | str, home: Path | str | None = None) -> str:
     """A skill's folder relative to the project, `~/…` under home, else absolute."""
     if path is None:
@@ -139,26 +131,3 @@ def compare_copies(winner: Skill, loser: Skill, cwd: Path | str, home: Path | st
     parts.append(f"front matter differs in {', '.join(differ)}" if differ else "same front matter")
     parts.append("bodies differ" if diff else "same body")
     return Comparison(win_folder, lose_folder, rows, diff, "; ".join(parts).capitalize() + ".")
-
-
-@dataclass(frozen=True)
-class TurnOff:
-    plan: Any | None  # a toggle.TogglePlan, or None when there is nothing to turn off
-    explanation: str  # what the action writes and why that file (shown before it is pressed)
-
-
-def plan_turn_off_copy(registry: Any, loser: Skill) -> TurnOff:
-    """The one-copy switch for a losing copy (through core/edit/toggle, so it is undoable and in History)."""
-    from ..edit.toggle import plan_toggle
-
-    if loser.state.duplicate_of is not None:
-        return TurnOff(None, f"This is {SAME_FILE}: there is no separate copy to turn off. Remove the link or "
-                             "the folder that reaches it a second time.")
-    if loser.disable_model_invocation:
-        return TurnOff(None, f"This copy is already hidden from the model (disable-model-invocation: true in "
-                             f"{loser.path}).")
-    plan = plan_toggle(registry, loser, "hidden")
-    explanation = OFF_BY_FRONT_MATTER.format(name=loser.name)
-    if not plan.ok:
-        explanation = plan.refusal or explanation
-    return TurnOff(plan, explanation)

@@ -208,7 +208,8 @@ class ConflictsPage(QWidget):
         workspace = registry.workspace if registry is not None else None
         if registry is None:
             return
-        from skillmanager.core.rules.conflict_words import compare_copies, plan_turn_off_copy
+        from skillmanager.core.edit.copy_switch import plan_turn_off_copy
+        from skillmanager.core.rules.conflict_words import compare_copies
 
         winner, skill = conflict.winner, loser.skill
 

@@ -321,9 +321,9 @@ class ExpansionView(QWidget):
             return
         args = self.args_edit.text()
         self.result = None  # until the worker answers for this skill and these arguments
-        from skillmanager.core.layers.expansion_view import expansion_view
+        from skillmanager.core.checks.shell_verdicts import preview_expansion
 
-        self.context.tasks.run(("expansion", id(self)), lambda: expansion_view(registry, skill, args),
+        self.context.tasks.run(("expansion", id(self)), lambda: preview_expansion(registry, skill, args),
                                lambda view: self._show_view(skill, view), self._show_failure)
 
     def _show_failure(self, error: BaseException) -> None:
@@ -376,12 +376,11 @@ class ExpansionView(QWidget):
             item = QListWidgetItem(f"$ {verdict.command}\n    audit: {verdict.verdict}")
             item.setFont(monospace_font())
             self.shell_list.addItem(item)
-        count = len(view.shell)
-        worst = [v.severity for v in view.shell if v.severity]
-        from skillmanager.core.checks.audit_base import LEVELS
+        from skillmanager.core.checks.shell_verdicts import worst_level
 
-        worst_text = (f" — worst audit verdict: {max(worst, key=LEVELS.index)}" if worst
-                      else " — no audit finding")
+        count = len(view.shell)
+        worst = worst_level(view.shell)
+        worst_text = f" — worst audit verdict: {worst}" if worst else " — no audit finding"
         self.shell_toggle.setText(f"Inline shell: {count} command{'' if count == 1 else 's'} would run when "
                                   f"invoked{worst_text}")
         self.run_button.setText("Run this command" if count == 1 else f"Run these {count} commands")
