@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QDir, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QPalette
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFileSystemModel, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QFileDialog, QFileSystemModel, QHBoxLayout, QLabel,
                                QLineEdit, QListWidget, QListWidgetItem, QMenu, QPushButton, QSplitter, QTabWidget,
                                QTextBrowser, QTreeView, QVBoxLayout, QWidget)
 
@@ -82,7 +82,7 @@ class ProjectMapProxy(QSortFilterProxyModel):
             if role == Qt.ItemDataRole.ForegroundRole and getattr(facts, "skipped", False):
                 return QBrush(_dimmed())
             if role == Qt.ItemDataRole.FontRole and (badge or activates):
-                font = QFont()
+                font = QFont(super().data(index, role) or QApplication.font())
                 font.setBold(bool(badge))
                 font.setItalic(bool(activates))
                 return font
@@ -98,8 +98,6 @@ class ProjectMapProxy(QSortFilterProxyModel):
 
 
 def _dimmed() -> QColor:
-    from PySide6.QtWidgets import QApplication
-
     return QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
 
 
@@ -246,11 +244,12 @@ class SimulatorPage(QWidget):
         elif getattr(self.session, "registry", None) is not snapshot.registry:
             self._replay_on(snapshot)  # files changed: the same steps over the new registry
             self._publish()
+        if not self.busy:
+            self._show_listing()  # the start-up listing may have changed too
         self._update_buttons()
 
     def _map_ready(self, project_map) -> None:
-        self.project_map = project_map
-        self.proxy.facts.clear()
+        self.project_map = project_map  # the facts shown stay until the new map's replace them (no flicker)
         if self._root:
             self._load_facts(self._root)
         self._load_open_folders(self.files.rootIndex())
