@@ -295,7 +295,7 @@ class _FileValue:
 
 
 def _settings_files(registry: Any) -> list[Any]:
-    return list(getattr(registry.settings, "files", []) or [])
+    return list(registry.settings.files)
 
 
 def _override_sources(registry: Any, key: str) -> list[_FileValue]:
@@ -527,7 +527,7 @@ def _outside_link_refusal(registry: Any, path: Path, scope: str) -> str | None:
     real = Path(os.path.realpath(path))
     ws = registry.workspace
     if scope == "user":
-        roots, place = [ws.home, getattr(ws, "config_home", None)], "your home directory"
+        roots, place = [ws.home, ws.config_home], "your home directory"
     else:
         roots, place = [ws.cwd], "the project"
         roots.append(find_git_root(ws.cwd))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Sequence
 
-from ..model import Listed, SourceKind
+from ..model import Listed, Skill, SourceKind
 from ..versions.features import Feature
 from ..versions.profiles import Profile
 from ..rules.registry import model_command_list
@@ -676,8 +676,8 @@ _KIND_BY_SOURCE = {
 }
 
 
-def entry_from_skill(skill: Any, *, score: float = 0.0) -> ListingEntry:
-    listed = getattr(getattr(skill, "state", None), "listed", Listed.FULL)
+def entry_from_skill(skill: Skill, *, score: float = 0.0) -> ListingEntry:
+    listed = skill.state.listed
     return ListingEntry(
         name=skill.name,
         description=skill.description or "",

@@ -190,7 +190,7 @@ def load_registry(workspace: Workspace, progress: Callable[[str], None] | None =
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        if getattr(workspace, "use_parse_cache", False) and parse_cache.active() is None:
+        if workspace.use_parse_cache and parse_cache.active() is None:
             cache = parse_cache.ParseCache.open(workspace.profile, parse_cache.app_cache_dir(workspace.env))
             with parse_cache.using(cache):
                 return _load_registry(workspace, progress)
