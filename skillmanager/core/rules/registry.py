@@ -14,8 +14,8 @@ from typing import Callable, Mapping
 
 from ..load import parse_cache
 from ..load.mcp import load_mcp_skills
-from ..model import (BundledOff, BundledOffCause, Diagnostic, Invoker, Listed, SettingDecision, Skill, SkillKind,
-                     SourceKind)
+from ..model import (BundledOff, BundledOffCause, Diagnostic, Invoker, Listed, SettingDecision, Severity, Skill,
+                     SkillKind, SourceKind)
 from ..load.plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
 from ..versions.profiles import Profile
 from ..load.settings import EffectiveSettings, display_names, load_settings
@@ -206,6 +206,8 @@ def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None)
     report("settings")
     settings = load_settings(workspace.config_home, workspace.cwd, workspace.managed_root, profile)
     diagnostics: list[Diagnostic] = list(settings.diagnostics)
+    if profile.bundled_problem is not None:
+        diagnostics.append(Diagnostic(Severity.ERROR, "bundled-data-unreadable", profile.bundled_problem))
 
     scan = collect_file_sources(workspace, progress)
     diagnostics += scan.diagnostics
