@@ -59,7 +59,8 @@ def test_used_column_words_tooltip_role_and_sort(qapp, tmp_path):
     model.apply_snapshot(snapshot)
     rows = {i.data(Role.Name): i for i in _skill_rows(model) if not i.data(Role.IsGroup)}
     env = rows["env-check"].siblingAtColumn(Column.Used)
-    assert env.data(Qt.ItemDataRole.DisplayRole) == "used 14× in 30 days"
+    assert env.data(Qt.ItemDataRole.DisplayRole) == "14×"
+    assert env.data(Qt.ItemDataRole.ToolTipRole).startswith("Used 14× in 30 days: ")
     assert "called it 12×" in env.data(Qt.ItemDataRole.ToolTipRole) and "/name 2×" in env.data(Qt.ItemDataRole.ToolTipRole)
     assert rows["env-check"].data(Role.Usage).typed == 2
     assert rows["scratchpad"].siblingAtColumn(Column.Used).data(Qt.ItemDataRole.DisplayRole) == "never"

@@ -58,7 +58,9 @@ def test_words():
     assert usage_words(usage_log.SkillUsage(), 30) == "never"
     assert usage_words(usage_log.SkillUsage(typed=1), 7) == "used 1× in 7 days"
     assert "called it 10×" in usage_detail(usage_log.SkillUsage(by_model=10, typed=4))
-    assert usage_detail(usage_log.SkillUsage()).startswith("Not used in the last 30 days")
+    assert usage_detail(usage_log.SkillUsage()).startswith("Never: not used in the last 30 days")
+    assert usage_detail(usage_log.SkillUsage(typed=3)).startswith("Used 3× in 30 days: ")
+    assert usage_log.usage_short(usage_log.SkillUsage(by_model=1200)) == "1,200×"
 
 
 def _model_call(name: str, tool_id: str, when: str = "2026-12-01T10:00:00.000Z") -> str:

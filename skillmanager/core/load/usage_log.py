@@ -87,12 +87,17 @@ def usage_words(usage: SkillUsage, days: int = DEFAULT_DAYS) -> str:
     return f"used {usage.total:,}× in {days} day{'s' if days != 1 else ''}"
 
 
+def usage_short(usage: SkillUsage) -> str:
+    """The same count for a narrow column whose header says the window: "14×" or "never"."""
+    return f"{usage.total:,}×" if usage.total else "never"
+
+
 def usage_detail(usage: SkillUsage, days: int = DEFAULT_DAYS) -> str:
     """One sentence for a tooltip: who used it and when last."""
     if usage.total == 0:
-        return f"Not used in the last {days} days, by Claude or by typing /name (from Claude Code's session logs)."
+        return f"Never: not used in the last {days} days, by Claude or by typing /name (from Claude Code's session logs)."
     last = usage.last_used.strftime("%Y-%m-%d") if usage.last_used else "unknown"
-    return (f"In the last {days} days Claude called it {usage.by_model:,}× and it was typed as /name "
+    return (f"{usage_words(usage, days).capitalize()}: Claude called it {usage.by_model:,}× and it was typed as /name "
             f"{usage.typed:,}×; last used {last} (from Claude Code's session logs).")
 
 

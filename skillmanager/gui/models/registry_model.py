@@ -48,7 +48,7 @@ class Column(enum.IntEnum):
     State = 1
     Checks = 2  # audit / lint badge
     Tokens = 3
-    Used = 4  # "used 14× in 30 days" / "never"; sorts by the count
+    Used = 4  # "14×" / "never" (the tooltip: "used 14× in 30 days …"); sorts by the count
 
 
 _COLUMNS = len(Column)
@@ -291,7 +291,7 @@ class RegistryModel(QAbstractItemModel):
             outcome = self._snapshot.outcomes.get(item.key) if self._snapshot else None
             return (_tooltip(skill, item.visual) + (f"\n{outcome.reason}" if outcome else "")
                     + (f"\nSimulated: {mark.detail}" if mark is not None else ""))
-        if role == Qt.ItemDataRole.TextAlignmentRole and column is Column.Tokens:
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (Column.Tokens, Column.Used):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Role.Name:
             return skill.name
@@ -329,10 +329,10 @@ class RegistryModel(QAbstractItemModel):
         return None
 
     def _usage_words(self, item: TreeItem) -> str:
-        from skillmanager.core.load.usage_log import usage_words
+        from skillmanager.core.load.usage_log import usage_short
 
         usage = self._snapshot.usage.get(item.key) if self._snapshot else None
-        return usage_words(usage, self._snapshot.usage_days) if usage is not None else "—"
+        return usage_short(usage) if usage is not None else "—"  # the header's tooltip names the window
 
     def _usage_detail(self, item: TreeItem) -> str:
         from skillmanager.core.load.usage_log import usage_detail

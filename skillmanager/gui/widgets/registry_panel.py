@@ -101,7 +101,7 @@ class RegistryPanel(QWidget):
         widest_state = max(metrics.horizontalAdvance(v.label) for v in states.Visual) + 36  # switch and icon
         for column, width in ((Column.State, widest_state), (Column.Checks, metrics.horizontalAdvance("Checks") - 6),
                               (Column.Tokens, metrics.horizontalAdvance("Tokens") - 4),
-                              (Column.Used, metrics.horizontalAdvance("used 99× in 30 days"))):
+                              (Column.Used, metrics.horizontalAdvance("never"))):
             # Interactive: a user who wants the longer "(simulated)" state or a wider name can drag
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, width + 18)
