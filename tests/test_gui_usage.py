@@ -98,3 +98,19 @@ def test_budget_remedy_in_the_window_ranks_rarely_used_skills_first(tmp_path):
     engine._USAGE_CACHE.clear()
     ranked = engine.scan(workspace(full - 400)).remedy
     assert ranked.names[0] == "skill-03" and "least used" in ranked.proposal
+
+
+def test_a_new_count_repaints_only_the_used_cells_that_changed(qapp, tmp_path):
+    demo = create_demo_workspace(tmp_path / "demo")
+    _write_log(demo.config_home, {"env-check": 1}, {})
+    model = RegistryModel()
+    model.apply_snapshot(engine.scan(demo))
+    _write_log(demo.config_home, {"env-check": 3, "deploy": 1}, {})
+    engine._USAGE_CACHE.clear()
+    changed = []
+    model.dataChanged.connect(lambda top, bottom, *_: changed.append((top.data(Role.Name), top.column())))
+    model.apply_snapshot(engine.scan(demo))
+    used = sorted(name for name, column in changed if column == Column.Used)
+    assert used == ["deploy", "env-check"]  # the winning copies whose counts changed, nothing else
+    rows = {i.data(Role.Name): i for i in _skill_rows(model) if not i.data(Role.IsGroup)}
+    assert rows["env-check"].siblingAtColumn(Column.Used).data(Qt.ItemDataRole.DisplayRole) == "3×"

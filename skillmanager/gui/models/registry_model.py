@@ -446,10 +446,21 @@ class RegistryModel(QAbstractItemModel):
     # --- incremental update --------------------------------------------------------------------
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         """Bring the tree in line with `snapshot` using row inserts/removes/moves and dataChanged."""
+        used_before = self._snapshot.usage if self._snapshot is not None else {}
         self._snapshot = snapshot
         self._groups, self._marks = overlay_session(group_skills(snapshot), self._additions)
         self._drop_stale_caches()
         self._sync()
+        if used_before != snapshot.usage:
+            self._usage_changed(used_before, snapshot.usage)
+
+    def _usage_changed(self, before: dict, after: dict) -> None:
+        """The Used column reads the snapshot: repaint the rows whose count changed (one pass over the rows)."""
+        for group in self._root.children:
+            for child in group.children:
+                if child.skill is not None and before.get(child.key) != after.get(child.key):
+                    index = self.createIndex(child.row(), Column.Used, child)
+                    self.dataChanged.emit(index, index)
 
     def _drop_stale_caches(self) -> None:
         """Keep the filter-text cache and the pool of hidden rows to the skills of the current snapshot
