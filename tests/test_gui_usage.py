@@ -94,6 +94,7 @@ def test_budget_remedy_in_the_window_ranks_rarely_used_skills_first(tmp_path):
     full = engine.scan(workspace(1_000_000)).listing.totals.full_total
     plain = engine.scan(workspace(full - 400)).remedy
     assert plain is not None and plain.names[0] == "skill-11"  # no logs: the largest first
+    assert "least used" not in plain.proposal
     _write_log(home / ".claude", {f"skill-{i:02d}": 5 for i in range(12) if i != 3}, {})
     engine._USAGE_CACHE.clear()
     ranked = engine.scan(workspace(full - 400)).remedy

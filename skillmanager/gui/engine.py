@@ -146,8 +146,9 @@ def _index_entries(snapshot: Snapshot) -> None:
     uses = _usage_by_key(snapshot)
     snapshot.usage = {skill_identity(by_key[k]): u for k, u in uses.items() if k in by_key}
     try:
+        counts = {k: u.total for k, u in uses.items()}
         snapshot.remedy = budget_remedy(snapshot.registry, snapshot.listing, outcomes,
-                                        usage={k: u.total for k, u in uses.items()})
+                                        usage=counts if any(counts.values()) else None)  # no logs: by size only
     except Exception as error:  # noqa: BLE001 - the banner is missing, the rest of the window works
         snapshot.problems["remedy"] = f"the budget remedy could not be computed: {error!r}"
     for entry in snapshot.listing.entries:
