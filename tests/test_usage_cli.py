@@ -68,3 +68,12 @@ def test_list_usage_json_and_text(tree, version):
 def test_without_usage_flag_no_usage_key(tree):
     code, out, _ = _run(["list", "--json", "--home", str(tree / "home"), "--cwd", str(tree / "home" / "proj")])
     assert code == 0 and all("usage" not in e for e in json.loads(out))
+
+
+def test_unreadable_logs_warn_on_stderr_and_json_stays_valid(tree):
+    (tree / "home" / ".claude" / "projects").write_text("not a folder")
+    code, out, err = _run(["list", "--usage", "--json", "--home", str(tree / "home"),
+                           "--cwd", str(tree / "home" / "proj"), "--no-managed"])
+    assert code == 0
+    assert all(e["usage"]["total"] == 0 for e in json.loads(out))
+    assert "warning" in err and "session logs cannot be read" in err and "projects" in err

@@ -10,7 +10,8 @@ line say a skill was used:
 Everything else (attachments, request snapshots, bookkeeping) is skipped unparsed. The files are only
 read, line by line, and every read is bounded (UsageLimits); a line that is not a JSON object is
 counted as malformed and skipped. A tool call or typed command seen twice (a resumed or forked session
-copies earlier lines) counts once.
+copies earlier lines) counts once. Only `projects/<slug>/*.jsonl` is read: sub-agent sessions kept in
+folders beside a session file are not (their format was not recorded).
 """
 from __future__ import annotations
 
