@@ -115,3 +115,26 @@ def test_a_new_count_repaints_only_the_used_cells_that_changed(qapp, tmp_path):
     assert used == ["deploy", "env-check"]  # the winning copies whose counts changed, nothing else
     rows = {i.data(Role.Name): i for i in _skill_rows(model) if not i.data(Role.IsGroup)}
     assert rows["env-check"].siblingAtColumn(Column.Used).data(Qt.ItemDataRole.DisplayRole) == "3×"
+
+
+
+def test_window_least_used_sort_puts_unused_skills_first(qtbot, tmp_path):
+    from gui_support import SCAN_TIMEOUT_MS, demo_window
+
+    with demo_window(qtbot, tmp_path) as win:
+        workspace = win.registry_panel.model._snapshot.workspace
+        _write_log(workspace.config_home, {"env-check": 5, "broken-yaml": 2}, {"deploy": 1})
+        engine._USAGE_CACHE.clear()
+        before = win.registry_panel.model._snapshot
+        win.context.rescan()
+        qtbot.waitUntil(lambda: win.registry_panel.model._snapshot is not before and any(
+            u.total for u in win.registry_panel.model._snapshot.usage.values()), timeout=SCAN_TIMEOUT_MS)
+        panel = win.registry_panel
+        panel.sort_combo.setCurrentText("Least used")
+        proxy = panel.proxy
+        group = next(proxy.index(r, 0) for r in range(proxy.rowCount())
+                     if any(proxy.index(c, 0, proxy.index(r, 0)).data(Role.Name) == "env-check"
+                            for c in range(proxy.rowCount(proxy.index(r, 0)))))
+        names = [proxy.index(c, 0, group).data(Role.Name) for c in range(proxy.rowCount(group))]
+        totals = [proxy.index(c, 0, group).data(Role.Usage).total for c in range(proxy.rowCount(group))]
+        assert totals == sorted(totals) and names[-1] == "env-check" and totals[0] == 0

@@ -73,7 +73,7 @@ class RegistryPanel(QWidget):
         self.filter_edit.returnPressed.connect(self.focus_first_match)
         self.filter_edit.installEventFilter(self)  # Down arrow: from the search box into the results
         self.sort_combo = QComboBox(self)
-        self.sort_combo.addItems(["Load order", "Name", "Tokens"])
+        self.sort_combo.addItems(["Load order", "Name", "Tokens", "Least used"])
         self.sort_combo.setToolTip("Sort skills inside each source")
         self.sort_combo.setAccessibleName("Sort skills")
         self.sort_combo.currentIndexChanged.connect(self._on_sort)
@@ -339,8 +339,10 @@ class RegistryPanel(QWidget):
             self.proxy.sort(-1)
         elif choice == 1:
             self.proxy.sort(Column.Name, Qt.SortOrder.AscendingOrder)
-        else:
+        elif choice == 2:
             self.proxy.sort(Column.Tokens, Qt.SortOrder.DescendingOrder)
+        else:  # the candidates for turning off first
+            self.proxy.sort(Column.Used, Qt.SortOrder.AscendingOrder)
 
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._regrouping:
