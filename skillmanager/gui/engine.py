@@ -182,10 +182,11 @@ def _usage_by_key(snapshot: Snapshot) -> dict[str, Any]:
 
 
 def expand_skill(registry, name: str, args: str = "", run_shell: bool = False, session_id: str | None = None,
-                 as_user: bool = False):
+                 as_user: bool = False, assume_allowed: bool = False):
     from skillmanager.core.layers import expansion as module
 
-    kwargs: dict[str, Any] = {"args": args, "run_shell": run_shell, "as_user": as_user}
+    kwargs: dict[str, Any] = {"args": args, "run_shell": run_shell, "as_user": as_user,
+                              "assume_allowed": assume_allowed}
     if session_id:
         kwargs["session_id"] = session_id
     return module.expand(registry, name, **kwargs)

@@ -1,0 +1,1 @@
+"""Full-width pages of the main window: listing & expansion, conflicts, simulator."""
