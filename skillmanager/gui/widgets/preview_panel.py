@@ -361,11 +361,21 @@ class ExpansionView(QWidget):
             self.refusal_text.setPlainText(view.refusal or "")
             self.refusal_button.setVisible(bool(view.refusal))
             self.refusal_button.setChecked(False)
+            self._tint_banner()
             self.banner.show()
         else:
             self.banner.hide()
         self._set_text(view.body, markdown=view.reaches_model)
         self._fill_shell(view)
+
+    def _tint_banner(self) -> None:
+        """A light wash of the highlight colour over the window colour: noticed, in either palette."""
+        palette = self.palette()
+        window, accent = palette.color(palette.ColorRole.Window), palette.color(palette.ColorRole.Highlight)
+        mixed = QColor.fromRgbF(*(w * 0.82 + a * 0.18 for w, a in zip(window.getRgbF()[:3], accent.getRgbF()[:3])))
+        tinted = self.banner.palette()
+        tinted.setColor(tinted.ColorRole.Window, mixed)
+        self.banner.setPalette(tinted)
 
     def _fill_shell(self, view) -> None:
         self.shell_list.clear()
