@@ -11,6 +11,7 @@ from functools import lru_cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
+from skillmanager.core.layers.listing_outcome import Outcome
 from skillmanager.core.model import Invoker, Listed, Skill
 from skillmanager.gui.plural import counted
 
@@ -82,7 +83,7 @@ _GLYPHS = {
 
 
 def is_deny_blocked(skill: Skill) -> bool:
-    return any(d.kind == "deny" for d in skill.state.decided_by)
+    return skill.state.deny_decision is not None
 
 
 def visual_state(skill: Skill, entry=None, outcome=None) -> Visual:
@@ -102,10 +103,10 @@ def visual_state(skill: Skill, entry=None, outcome=None) -> Visual:
         return Visual.HIDDEN
     if state.listed is Listed.NAME_ONLY or bool(getattr(entry, "name_only", False)):
         return Visual.NAME_ONLY
-    kind = getattr(getattr(outcome, "outcome", None), "value", None)
-    if kind == "name-only":
+    kind = getattr(outcome, "outcome", None)
+    if kind is Outcome.NAME_ONLY:
         return Visual.NAME_ONLY
-    if kind == "shortened":
+    if kind is Outcome.SHORTENED:
         return Visual.SHORTENED
     return Visual.ACTIVE
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
-from skillmanager.core.model import Skill
+from skillmanager.core.model import Severity, Skill
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import skill_identity
@@ -351,8 +351,7 @@ class DetailPane(QWidget):
         self.open_editor.setText("Open in editor")
         self.title.setText(f"{words.severity_word(diagnostic)} in {path.name}" if path is not None
                            else words.severity_word(diagnostic))
-        colour = "#d0453b" if diagnostic.severity.value == "error" else (
-            "#c98a00" if diagnostic.severity.value == "warning" else "#3a7bd5")
+        colour = {Severity.ERROR: "#d0453b", Severity.WARNING: "#c98a00"}.get(diagnostic.severity, "#3a7bd5")
         self.sentence.setText(f"<span style='color:{colour}'>●</span> {html.escape(words.plain_message(diagnostic))}")
         rows = []
         if path is not None:

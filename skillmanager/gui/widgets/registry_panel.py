@@ -238,8 +238,7 @@ class RegistryPanel(QWidget):
         else:
             parts = [f"{total:,} skills and commands"]
         outcomes = getattr(snapshot, "outcomes", {}) or {}
-        shortened = sum(1 for o in outcomes.values() if o.outcome.value in ("shortened", "name-only")
-                        and o.cause in ("budget", "per-entry-cap"))
+        shortened = sum(1 for o in outcomes.values() if o.cut_for_room)
         if shortened:
             parts.append(f"{shortened} cut in the listing")
         problem_count = self.model.problem_count()
