@@ -201,9 +201,33 @@ def _journeys(qtbot, win, recorder: ReadRecorder) -> None:
     qtbot.waitUntil(lambda: _skill(win, "deploy", "project").description.startswith("Roll out"), timeout=LONG)
     _settled(qtbot, win)
 
-    # the conflicts compare
+    # the conflicts compare, and turning the losing copy off
     page = win.conflicts
     win.tabs.setCurrentWidget(page)
     assert page.select_copy("commit-message", 1) is not None
-    qtbot.waitUntil(lambda: page.comparison is not None, timeout=LONG)
+    qtbot.waitUntil(lambda: page.comparison is not None and page.off_button.isEnabled(), timeout=LONG)
+    page.off_button.click()
+    qtbot.waitUntil(lambda: page.my_change is not None, timeout=LONG)
+    _settled(qtbot, win)
+
+    # the row switch in the tree
+    from skillmanager.gui.models.registry_model import Column
+
+    win.tabs.setCurrentWidget(win.skills_page)
+    history = len(win.toggles.history)
+    model = win.registry_panel.model
+    index = model.index_for_skill(_skill(win, "env-check", "project")).siblingAtColumn(Column.State)
+    model.setData(index, Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
+    qtbot.waitUntil(lambda: len(win.toggles.history) == history + 1, timeout=LONG)
+    _settled(qtbot, win)
+
+    # renaming a skill (core/manage), then a new copy of the demo from the menu
+    win.manage.rename(_skill(win, "deploy", "project"), "roll-out")
+    qtbot.waitUntil(lambda: any(s.name == "roll-out" for s in context.snapshot.skills), timeout=LONG)
+    _settled(qtbot, win)
+    first = context.workspace
+    win.demo_action.trigger()
+    qtbot.waitUntil(lambda: context.workspace is not first and context.snapshot.workspace is context.workspace,
+                    timeout=LONG)
+    _settled(qtbot, win)
     context.wait_for_scans(10_000)
