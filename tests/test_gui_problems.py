@@ -252,3 +252,13 @@ def test_what_core_skips_or_falls_back_on_reaches_the_problems_group(qapp, tmp_p
     finally:
         logger.removeHandler(problems.LOGGED)
         problems.LOGGED.problems.clear()
+
+
+def test_a_panel_the_scan_could_not_compute_is_a_problem():
+    """The engine keeps the window working when the listing or the usage counts fail; Problems says so."""
+    from skillmanager.gui import problems
+    from skillmanager.gui.engine import Snapshot
+
+    snapshot = Snapshot(workspace=None, problems={"usage": "usage counts could not be read: OSError(13)"})
+    found = problems.workspace_problems(snapshot)
+    assert [(d.code, d.message) for d in found][:1] == [("app-panel", "usage counts could not be read: OSError(13)")]

@@ -54,10 +54,12 @@ def install_logged_problems() -> None:
 
 
 def workspace_problems(snapshot) -> list[Diagnostic]:
-    """The registry's workspace-level diagnostics, in the order the engine reported them, then what the
-    app logged (LoggedProblems)."""
+    """The registry's workspace-level diagnostics, in the order the engine reported them, then what the scan
+    could not compute (Snapshot.problems), then what the app logged (LoggedProblems)."""
     registry = getattr(snapshot, "registry", None) if snapshot is not None else None
-    return list(getattr(registry, "diagnostics", None) or []) + list(LOGGED.problems)
+    panels = getattr(snapshot, "problems", None) or {}  # what the scan could not compute (a panel falls back)
+    fallbacks = [Diagnostic(Severity.WARNING, "app-panel", text, None) for text in panels.values()]
+    return list(getattr(registry, "diagnostics", None) or []) + fallbacks + list(LOGGED.problems)
 
 
 def problem_keys(problems: list[Diagnostic]) -> list[Hashable]:
