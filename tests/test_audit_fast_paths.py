@@ -2,7 +2,7 @@
 rule's slow path gives, on text built from the fragments the rules look for."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from skillmanager.core.checks.audit_commands import PATTERNS, Facts, command_hits
 from skillmanager.core.checks.audit_secrets import blob_hits, secret_hits
@@ -55,6 +55,8 @@ def _facts(facts: Facts):
 
 @FAST
 @given(TEXT)
+@example("--extra-index-url \nhttp://8.8.8.8/")  # a match across lines escaped the line-by-line fast path
+@example("npx\n-y x")
 def test_command_prefilter_matches_full_scan(text):
     fast_facts, slow_facts = Facts(), Facts()
     fast = command_hits(text, facts=fast_facts)

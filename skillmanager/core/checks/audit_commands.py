@@ -275,6 +275,53 @@ PATTERNS: tuple[Pattern, ...] = (
             _w("defaultmode bypasspermissions dangerously permission allow additionaldirectories "
                "enableallprojectmcpservers disableallhooks claude")),
 )
+
+
+def one_line(regex: re.Pattern[str]) -> re.Pattern[str]:
+    """The same regex, unable to match a newline: `\\s` becomes "whitespace but not \\n" (in and out of
+    classes), negated classes also exclude \\n. The fast path searches only the lines holding a needle,
+    so a rule must see one line at a time for it to give what the whole-text scan gives."""
+    source, out, i = regex.pattern, [], 0
+    in_class = negated = False
+    class_start = class_start_src = 0
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            token = source[i:i + 2]
+            if token == "\\s":
+                out.append("\\s" if in_class else "[^\\S\\n]")
+                if in_class and not negated:
+                    out[class_start] = "(?:(?!\\n)["
+            elif token in ("\\W", "\\D") and not in_class:
+                out.append(f"(?:(?!\\n){token})")
+            else:
+                out.append(token)
+            i += 2
+            continue
+        if in_class:
+            if char == "]" and i > class_start_src + (2 if negated else 1):
+                out.append("\\n]" if negated else "]")
+                if not negated and out[class_start] == "(?:(?!\\n)[":
+                    out.append(")")
+                in_class = False
+            else:
+                out.append(char)
+            i += 1
+            continue
+        if char == "[":
+            in_class, class_start_src = True, i
+            negated = source[i + 1:i + 2] == "^"
+            class_start = len(out)
+            out.append("[^" if negated else "[")
+            i += 2 if negated else 1
+            continue
+        out.append(char)
+        i += 1
+    return re.compile("".join(out), regex.flags)
+
+
+PATTERNS = tuple(Pattern(p.rule, one_line(p.regex), p.executed, p.instructed, p.message, p.words, p.fact, p.needles,
+                         p.also) for p in PATTERNS)
 _DL_NEEDLES = ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "http")
 _DECODE_NEEDLES = ("base64", "xxd", "openssl", "gunzip", "zcat", "uudecode", "n-za-m")
 _IPV4 = re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}")
@@ -431,6 +478,9 @@ _STAGE_DECODE = re.compile(rf"{_DECODE}[^\n|;]{{0,300}}?>\s{{0,3}}[\"']?([\w./~$
 _EXEC_FILE = re.compile(rf"(?:\b(?:{_SH}|sudo|chmod\s+(?:\+x|[0-7]?7[0-7][0-7])|source|nohup|exec|Start-Process|"
                         r"powershell\s+-File|start|cmd\s+/c|subprocess\.\w+\(\s*\[?\s*['\"]|os\.system\(\s*['\"]|spawn\(\s*['\"])[ \t]+|"
                         r"(?<![\w/])\.[ \t]+|(?<![\w.])\./|&[ \t]*)[\"']?([\w./~$-]{1,120})", _F)
+
+
+_STAGE_DOWNLOAD, _STAGE_DECODE = one_line(_STAGE_DOWNLOAD), one_line(_STAGE_DECODE)
 
 
 def _basename(path: str) -> str:
