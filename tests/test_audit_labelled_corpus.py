@@ -1,6 +1,8 @@
 """The labelled corpus (tests/data/audit_corpus): detection >= 90 %, false alarms <= 5 %, asserted.
 
-Each skill folder carries label.json: {"malicious": bool, "techniques": [...], "expected_min_severity": level}.
+Each skill folder carries label.json: {"malicious": bool, "techniques": [...], "expected_min_severity": level,
+"holdout": bool}. The holdout part was written before the rules it exercises (its first-run figures are in
+benchmarks/README.md).
 A malicious skill is detected when its worst finding reaches expected_min_severity; a benign skill is a
 false alarm when it has a high or critical finding.
 """
@@ -20,8 +22,9 @@ def _cases():
 
 def test_corpus_is_large_and_labelled():
     cases = _cases()
-    assert len(cases) >= 100
-    assert sum(label["malicious"] for _, label in cases) >= 60 and sum(not label["malicious"] for _, label in cases) >= 40
+    assert sum(label["malicious"] for _, label in cases) >= 130 and sum(not label["malicious"] for _, label in cases) >= 80
+    holdout = [label for _, label in cases if label.get("holdout")]
+    assert sum(label["malicious"] for label in holdout) >= 50 and sum(not label["malicious"] for label in holdout) >= 30
     for folder, label in cases:
         text = (folder / "SKILL.md").read_text(encoding="utf-8")
         assert "expected_min_severity" not in text and "label.json" not in text  # labels live outside SKILL.md

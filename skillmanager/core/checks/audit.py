@@ -48,6 +48,7 @@ _DUMP_OR_FILE = re.compile(r"\benv\b|printenv|os\.environ(?!\s*[\[.])|environ\.c
                            r"\.netrc|\.git-credentials|\.docker|\.gnupg", re.I)
 MAX_SCAN_BYTES = 16 * 1024 * 1024  # per file; beyond it a finding says the rest was not scanned
 _WINDOW = 15  # lines within which a secret read and a network send in one file are joined
+_INSTRUCTION_WINDOW = 6  # the same in Markdown the model follows (one snippet's lines)
 
 
 class _FileScan:
@@ -260,7 +261,8 @@ def _join(files: list[_FileScan], out: _Collector) -> None:
                     if not _DUMP_OR_FILE.search(secret_text) and _AUTH_CONTEXT.search(send_text) and \
                             send_line not in dests:
                         continue  # a token sent to its own API as a credential
-                elif abs(secret_line - send_line) <= _WINDOW and (scan.kind == "script" or where == EXEC):
+                elif abs(secret_line - send_line) <= (_WINDOW if scan.kind == "script" or where == EXEC else
+                                                      _INSTRUCTION_WINDOW) and where != EXAMPLE:
                     assigned = _ASSIGN.match(secret_text)
                     uses_var = assigned and re.search(rf"\b{re.escape(assigned.group(1))}\b", send_text) and \
                         not _AUTH_CONTEXT.search(send_text)

@@ -121,7 +121,7 @@ _NOUNS = (r"instructions?|prompts?|rules|guidelines|directives?|polic(?:y|ies)|c
           r"التعليمات|تعليمات|القواعد|निर्देश\w*|nhiệm\s+vụ|hướng\s+dẫn|instruksi|aturan")
 _A = r"(?<![A-Za-z0-9])"  # ASCII word edges: a verb is a whole word in Latin text, any run in CJK text
 _Z = r"(?![A-Za-z0-9])"
-_VERBS_NOUN_FIRST = r"忽略|忽视|无视|忘记|無視|忘れ|무시|잊어|игнорируй|забудь"  # languages that put the object first
+_VERBS_NOUN_FIRST = r"忽略|忽视|无视|忘记|無視|忘れ|무시|잊어|игнорируй|забудь|görmezden\s+gel|yok\s+say"  # languages that put the object first
 _OVERRIDE = re.compile(rf"{_A}(?:{_VERBS}){_Z}[^\n]{{0,30}}?{_A}(?:{_NOUNS}){_Z}|"
                        rf"(?:{_NOUNS})[^\n]{{0,20}}?(?:{_VERBS_NOUN_FIRST})", re.I)
 # "previous instructions" must be what is ignored, not "ignore typos; follow the rules"
@@ -129,7 +129,8 @@ _OVERRIDE_OBJECT = re.compile(
     r"previous|prior|above|earlier|preceding|former|original|all|any|your|system|safety|existing|other|"
     r"anteriores|précédentes|precedentes|vorherigen|bisherigen|alle|vorige|poprzednie|precedenti|önceki|"
     r"предыдущ|все|之前|以上|先前|所有|以前|これまで|이전|السابقة|पिछले|trước|sebelumnya|"
-    r"instrucciones|consignes|anweisungen|instructies|instrukcje|istruzioni|инструкц|指令|指示|지시|التعليمات|निर्देश",
+    r"instrucciones|consignes|anweisungen|instructies|instrukcje|istruzioni|инструкц|指令|指示|지시|التعليمات|निर्देश|"
+    r"talimat",
     re.I)
 _CONCEAL = re.compile(
     r"\b(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:tell|inform|notify|alert|warn|show|mention|reveal|"
