@@ -2,7 +2,8 @@
 
 1. Labelled corpus (tests/data/audit_corpus/{malicious,benign}/*/label.json): detection rate
    (malicious skills whose worst finding reaches their expected_min_severity) and false-alarm rate
-   (benign skills with a high or critical finding), overall and per technique. Targets: >= 90 % / <= 5 %.
+   (benign skills with a high or critical finding), overall, for the holdout part (written before the
+   rules it exercises) and per technique. Targets: >= 90 % / <= 5 %.
 2. The Cisco skill-scanner (`cisco-ai-skill-scanner`, static + behavioural analyzers, no LLM) on the
    same corpus, when a separate venv holding it is found (--cisco PATH to its `skill-scanner`, default
    /work/cisco-venv/bin/skill-scanner), scored the same way from its per-skill max_severity.
@@ -39,6 +40,7 @@ def labelled() -> list[tuple[Path, dict]]:
 def score(verdicts: dict[Path, str | None], cases: list[tuple[Path, dict]]) -> dict:
     """verdicts: skill folder -> worst severity (None: clean)."""
     per_tech: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    per_benign: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # technique -> [false alarms, benign skills]
     found = missed = alarms = benign = 0
     misses, false_alarms = [], []
     for folder, label in cases:
@@ -56,10 +58,14 @@ def score(verdicts: dict[Path, str | None], cases: list[tuple[Path, dict]]) -> d
             benign += 1
             alarm = worst is not None and level_index(worst) >= level_index("high")
             alarms += alarm
+            for tech in label["techniques"]:
+                per_benign[tech][0] += alarm
+                per_benign[tech][1] += 1
             if alarm:
                 false_alarms.append(f"{folder.name} ({worst})")
     return {"detection": found / max(found + missed, 1), "false_alarms": alarms / max(benign, 1),
-            "malicious": found + missed, "benign": benign, "per_technique": dict(per_tech), "misses": misses,
+            "malicious": found + missed, "benign": benign, "per_technique": dict(per_tech),
+            "per_benign_technique": dict(per_benign), "misses": misses,
             "false_alarm_list": false_alarms}
 
 
@@ -137,7 +143,9 @@ def main() -> None:
     parser.add_argument("--cisco", default="/work/cisco-venv/bin/skill-scanner")
     args = parser.parse_args()
     cases = labelled()
-    mine = score(ours(cases), cases)
+    verdicts = ours(cases)
+    mine = score(verdicts, cases)
+    mine["verdicts"] = verdicts
     print_score("skillmanager audit", mine)
     cisco_result = None
     if args.cisco != "none":
@@ -148,11 +156,23 @@ def main() -> None:
             print(f"cisco skill-scanner: {verdicts}")
         else:
             cisco_result = score(verdicts, cases)
+            cisco_result["verdicts"] = verdicts
             print_score("cisco skill-scanner (static + behavioural)", cisco_result)
-    print("per technique (detected / total):")
+    holdout = [(folder, label) for folder, label in cases if label.get("holdout")]
+    if holdout:
+        print_score("  holdout part", score({f: v for f, v in mine["verdicts"].items()}, holdout))
+        if cisco_result:
+            print_score("  holdout part, cisco", score(cisco_result["verdicts"], holdout))
+    print("per technique, malicious (detected / total):")
     for tech, (ok, total) in sorted(mine["per_technique"].items()):
         theirs = cisco_result["per_technique"].get(tech, [0, 0]) if cisco_result else None
-        print(f"  {tech:24} ours {ok:3}/{total:<3}" + (f"  cisco {theirs[0]:3}/{theirs[1]}" if theirs else ""))
+        print(f"  {tech:24} ours {ok:3}/{total:<3} {ok / total:6.1%}" +
+              (f"  cisco {theirs[0]:3}/{theirs[1]:<3} {theirs[0] / max(theirs[1], 1):6.1%}" if theirs else ""))
+    print("per technique, benign (false alarms / total):")
+    for tech, (bad, total) in sorted(mine["per_benign_technique"].items()):
+        theirs = cisco_result["per_benign_technique"].get(tech, [0, 0]) if cisco_result else None
+        print(f"  {tech:24} ours {bad:3}/{total:<3} {bad / total:6.1%}" +
+              (f"  cisco {theirs[0]:3}/{theirs[1]:<3} {theirs[0] / max(theirs[1], 1):6.1%}" if theirs else ""))
     if mine["misses"]:
         print("missed:", ", ".join(mine["misses"]))
     if mine["false_alarm_list"]:
