@@ -59,7 +59,7 @@ def usage_error_document(args: argparse.Namespace, message: str) -> str | None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    check_paths_exist(args.paths)
+    check_paths_exist(args.paths, denied_ok=True)  # an unreadable PATH is reported; the others are audited
     unreadable: list[str] = []
     if args.paths:  # an unreadable skill folder becomes an audit with `error` and an unscanned-content finding
         try:

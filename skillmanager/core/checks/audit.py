@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -444,35 +445,51 @@ def _runs_shipped_scripts(skill_md: Path, skill_dir: Path, out: _Collector) -> N
 
 
 def audit_paths(paths: Iterable[Path]) -> list[SkillAudit]:
-    """Audit skill dirs, SKILL.md / command files, or skills dirs (each skill folder inside)."""
-    from .validate import find_skill_file, skill_dirs_in
-
+    """Audit skill dirs, SKILL.md / command files, or skills dirs (each skill folder inside). A PATH that
+    cannot be read becomes a report with `error` and an unscanned-content finding; the others are audited."""
     audits = []
     for path in paths:
         path = Path(path)
-        if path.is_file():
-            audits.append(audit_skill(path))
-        elif path.is_dir():
-            if (path / "SKILL.md").is_file() or os.path.islink(path / "SKILL.md"):
-                audits.append(audit_skill(path / "SKILL.md"))
-                continue
+        try:
+            audits.extend(_audit_path(path))
+        except OSError as error:
+            audits.append(_unreadable(path, f"cannot read {path}: {_read_error(error)}"))
+    return audits
+
+
+def _unreadable(path: Path, why: str) -> SkillAudit:
+    report = SkillAudit(path, path.name, error=why)
+    report.notes.append(why)
+    report.findings.append(AuditFinding("unscanned-content", "medium", path, 1, f"{why}; nothing in it was audited", "",
+                                        INSTRUCTION))
+    return report
+
+
+def _audit_path(path: Path) -> list[SkillAudit]:
+    from .validate import find_skill_file
+
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return [audit_skill(path)]
+    if not stat.S_ISDIR(mode):
+        return []
+    if not os.access(path, os.R_OK | os.X_OK):
+        return [_unreadable(path, f"cannot read {path}: permission denied")]
+    if os.path.lexists(path / "SKILL.md"):
+        return [audit_skill(path / "SKILL.md")]
+    with os.scandir(path) as listing:
+        entries = sorted(listing, key=lambda e: e.name)
+    audits = []
+    for entry in entries:
+        if entry.is_dir():
             try:
-                dirs = list(skill_dirs_in(path))
-                lone = sorted(path.glob("*.md"))
+                skill_md = find_skill_file(Path(entry.path))
             except OSError as error:
-                report = SkillAudit(path, path.name, error=f"cannot read {path}: {_read_error(error)}")
-                report.notes.append(report.error)
-                audits.append(report)
+                audits.append(_unreadable(Path(entry.path), f"cannot read {entry.path}: {_read_error(error)}"))
                 continue
-            if not os.access(path, os.R_OK | os.X_OK):
-                report = SkillAudit(path, path.name, error=f"cannot read {path}: permission denied")
-                report.notes.append(report.error)
-                audits.append(report)
-                continue
-            for skill_dir in dirs:
-                audits.append(audit_skill(find_skill_file(skill_dir) or skill_dir / "SKILL.md"))
-            for md in lone:
-                audits.append(audit_skill(md))
+            if skill_md:
+                audits.append(audit_skill(skill_md))
+    audits += [audit_skill(Path(e.path)) for e in entries if e.name.endswith(".md") and e.is_file()]
     return audits
 
 
