@@ -19,7 +19,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..layers.inline_shell import find_inline_shell
 from ..load.frontmatter import parse_document
@@ -444,17 +444,23 @@ def _runs_shipped_scripts(skill_md: Path, skill_dir: Path, out: _Collector) -> N
                 f"the body tells the model to run {raw}; it is scanned as code that runs", clip(match.group(0)), INSTRUCTION)
 
 
-def audit_paths(paths: Iterable[Path]) -> list[SkillAudit]:
+def audit_paths(paths: Iterable[Path], *, cache: Any = None,
+                progress: Callable[[int, int], None] | None = None) -> list[SkillAudit]:
     """Audit skill dirs, SKILL.md / command files, or skills dirs (each skill folder inside). A PATH that
-    cannot be read becomes a report with `error` and an unscanned-content finding; the others are audited."""
-    audits = []
+    cannot be read becomes a report with `error` and an unscanned-content finding; the others are audited.
+    `cache`: an audit_cache.AuditCache; `progress(done, total)` after each skill."""
+    from .audit_cache import audit_many
+
+    items: list[SkillAudit | Path] = []
     for path in paths:
         path = Path(path)
         try:
-            audits.extend(_audit_path(path))
+            items.extend(_audit_path(path))
         except OSError as error:
-            audits.append(_unreadable(path, f"cannot read {path}: {_read_error(error)}"))
-    return audits
+            items.append(_unreadable(path, f"cannot read {path}: {_read_error(error)}"))
+    targets = [item for item in items if isinstance(item, Path)]
+    audited = iter(audit_many(((target, None) for target in targets), cache=cache, progress=progress))
+    return [item if isinstance(item, SkillAudit) else next(audited) for item in items]
 
 
 def _unreadable(path: Path, why: str) -> SkillAudit:
@@ -465,21 +471,22 @@ def _unreadable(path: Path, why: str) -> SkillAudit:
     return report
 
 
-def _audit_path(path: Path) -> list[SkillAudit]:
+def _audit_path(path: Path) -> list[SkillAudit | Path]:
+    """The skill files under one PATH (to audit), or a report when it cannot be read."""
     from .validate import find_skill_file
 
     mode = os.stat(path).st_mode
     if stat.S_ISREG(mode):
-        return [audit_skill(path)]
+        return [path]
     if not stat.S_ISDIR(mode):
         return []
     if not os.access(path, os.R_OK | os.X_OK):
         return [_unreadable(path, f"cannot read {path}: permission denied")]
     if os.path.lexists(path / "SKILL.md"):
-        return [audit_skill(path / "SKILL.md")]
+        return [path / "SKILL.md"]
     with os.scandir(path) as listing:
         entries = sorted(listing, key=lambda e: e.name)
-    audits = []
+    audits: list[SkillAudit | Path] = []
     for entry in entries:
         if entry.is_dir():
             try:
@@ -488,8 +495,8 @@ def _audit_path(path: Path) -> list[SkillAudit]:
                 audits.append(_unreadable(Path(entry.path), f"cannot read {entry.path}: {_read_error(error)}"))
                 continue
             if skill_md:
-                audits.append(audit_skill(skill_md))
-    audits += [audit_skill(Path(e.path)) for e in entries if e.name.endswith(".md") and e.is_file()]
+                audits.append(skill_md)
+    audits += [Path(e.path) for e in entries if e.name.endswith(".md") and e.is_file()]
     return audits
 
 
