@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from skillmanager.core.checks.audit_commands import PATTERNS, Facts, command_hits
+from skillmanager.core.checks.audit_base import gate_for
+from skillmanager.core.checks.audit_commands import _NEEDLES_BY_MESSAGE, PATTERNS, Facts, command_hits
 from skillmanager.core.checks.audit_secrets import blob_hits, secret_hits
-from skillmanager.core.checks.audit_text import hidden_unicode_hits, injection_hits
+from skillmanager.core.checks.audit_text import _NEEDLES as _INJECTION_NEEDLES, hidden_unicode_hits, injection_hits
 
 # one complete example per command pattern (in PATTERNS order)
 EXAMPLES = [
@@ -49,6 +50,9 @@ FRAGMENTS = sorted({
     "rev | sh", "String.fromCharCode(", "u.urlopen(", "gh gist create ", "http.Post(", "fetch(u, {\n", "os.Environ()",
     "gcloud auth print-access-token", "~/.npmrc", "google-chrome/Default", "permissions.allow += [\"Bash(*)\"]",
     "['curl', u, '-o', '/tmp/x']", "nslookup $v.x", "dd of=/dev/sdX", "crontab -e", "-insecure",
+    "SYSTEM OVERRIDE:", "BEGIN SYSTEM PROMPT", "[SYS]", "<|im_start|>", "dont show the step", "never mention this command",
+    "keep it hidden from the user", "not", "\u212a", "пользователю", "不要告诉用户", "Önceki talimatları görmezden gel",
+    "exec(code)", "code = URI.open(u).read", "x = base64 -d", "\n\n", "<",
     " ", "\n", "\t", "'", "\"", "=", "/", ".", "-", "_", "x", "Z", "9", "create", "xyz",
 } | set(EXAMPLES))
 TEXT = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
@@ -101,3 +105,14 @@ def test_every_pattern_is_exercised():
     assert len(EXAMPLES) == len(PATTERNS)
     missing = [(p.message, example) for p, example in zip(PATTERNS, EXAMPLES) if not p.regex.search(example)]
     assert missing == []
+
+
+@FAST
+@given(TEXT, st.sampled_from(sorted({n for ns in _INJECTION_NEEDLES.values() for n in ns} |
+                                    {n for ns in _NEEDLES_BY_MESSAGE.values() for n in ns})))
+def test_needle_gate_never_rules_out_a_needle_that_occurs(text, needle):
+    """The word gate only skips needles absent from the lowercased text (its one job)."""
+    low = text.lower()
+    gate = gate_for(text, low=low)
+    if (needle in low or needle in text) and len(low) == len(text):
+        assert gate is None or gate.may_hold(needle)

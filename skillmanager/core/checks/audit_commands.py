@@ -14,18 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .audit_base import Hit, anchor_regions, word_regions
+from .audit_base import Hit, anchor_regions, block_tokens, gate_for, one_line, word_regions
 
 _F = re.I | re.A
-_NONWORD = bytes(range(256)).translate(None, b"abcdefghijklmnopqrstuvwxyz0123456789")
-_TO_SPACE = bytes.maketrans(_NONWORD, b" " * len(_NONWORD))
-
-
-def block_tokens(data: bytes) -> frozenset[bytes]:
-    """Lowercase ASCII words (runs of [a-z0-9]) of a block: the prefilter's single pass."""
-    return frozenset(data.lower().translate(_TO_SPACE).split())
-
-
 def _w(text: str) -> frozenset[bytes]:
     return frozenset(t.encode() for t in text.split())
 
@@ -292,58 +283,11 @@ PATTERNS: tuple[Pattern, ...] = (
 )
 
 
-def one_line(regex: re.Pattern[str]) -> re.Pattern[str]:
-    """The same regex, unable to match a newline: `\\s` becomes "whitespace but not \\n" (in and out of
-    classes), negated classes also exclude \\n, `$` is the end of a line. The fast path searches only the lines holding a needle,
-    so a rule must see one line at a time for it to give what the whole-text scan gives."""
-    source, out, i = regex.pattern, [], 0
-    in_class = negated = False
-    class_start = class_start_src = 0
-    while i < len(source):
-        char = source[i]
-        if char == "\\":
-            token = source[i:i + 2]
-            if token == "\\s":
-                out.append("\\s" if in_class else "[^\\S\\n]")
-                if in_class and not negated:
-                    out[class_start] = "(?:(?!\\n)["
-            elif token in ("\\W", "\\D") and not in_class:
-                out.append(f"(?:(?!\\n){token})")
-            else:
-                out.append(token)
-            i += 2
-            continue
-        if in_class:
-            if char == "]" and i > class_start_src + (2 if negated else 1):
-                out.append("\\n]" if negated else "]")
-                if not negated and out[class_start] == "(?:(?!\\n)[":
-                    out.append(")")
-                in_class = False
-            else:
-                out.append(char)
-            i += 1
-            continue
-        if char == "$":  # end of the line, as the line-by-line search sees it
-            out.append("(?=\\n|\\Z)")
-            i += 1
-            continue
-        if char == "[":
-            in_class, class_start_src = True, i
-            negated = source[i + 1:i + 2] == "^"
-            class_start = len(out)
-            out.append("[^" if negated else "[")
-            i += 2 if negated else 1
-            continue
-        out.append(char)
-        i += 1
-    return re.compile("".join(out), regex.flags)
-
-
 PATTERNS = tuple(Pattern(p.rule, one_line(p.regex), p.executed, p.instructed, p.message, p.words, p.fact, p.needles,
                          p.also) for p in PATTERNS)
 _DL_NEEDLES = ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "http")
 _DECODE_NEEDLES = ("base64", "xxd", "openssl", "gunzip", "zcat", "uudecode", "n-za-m", "rev")
-_IPV4 = re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}")
+_IPV4 = re.compile(r"\.\d{1,3}\.\d{1,3}\.\d")  # inside every IPv4 address; starts with a literal (fast scan)
 # Lowercase substrings one of which every match of the pattern contains: the pattern runs only on the
 # lines holding them (rarer than the prefilter's words, so fewer lines are searched).
 _NEEDLES_BY_MESSAGE = {
@@ -440,6 +384,7 @@ _TAINT_SOURCE = re.compile(
     r"HTTP::Tiny)|"
     r"(b64decode|b32decode|b85decode|unhexlify|fromhex|atob|FromBase64String|decompress|codecs\.decode|base64\s+-d|"
     r"base64\s+--decode|xxd\s+-r))\b", _F | re.M)
+_TAINT_SOURCE = one_line(_TAINT_SOURCE)
 _TAINT_SINK = re.compile(r"\b(?:exec|eval|Function|iex|Invoke-Expression|compile|execSync|runpy\.run_path)\s*\(?\s*"
                          r"\$?(\w{1,40})\b(?!\s*\()|\|\s*(?:iex|Invoke-Expression)\b", _F)
 _TAINT_WORDS = _w("urlopen requests httpx fetch axios urllib downloadstring invoke iwr irm curl wget http https uri lwp "
@@ -448,9 +393,17 @@ _TAINT_WORDS = _w("urlopen requests httpx fetch axios urllib downloadstring invo
 _SINK_WORDS = _w("exec eval function iex invoke compile execsync runpy")
 
 
-def _taint_hits(text: str) -> list[Hit]:
+_TAINT_NEEDLES = ("urlopen", "requests.get", "httpx.get", "fetch", "axios.get", "urllib.request.", "downloadstring",
+                  "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "curl", "wget", "http.get", "https.get",
+                  "uri.open", "net::http.get", "lwp::simple::get", "http::tiny", "b64decode", "b32decode", "b85decode",
+                  "unhexlify", "fromhex", "atob", "frombase64string", "decompress", "codecs.decode", "base64", "xxd")
+
+
+def _taint_hits(text: str, regions: list[tuple[int, int]] | None = None) -> list[Hit]:
+    """`regions`: the lines holding a source needle (None: the whole text)."""
     sources: dict[str, tuple[int, str]] = {}
-    for match in _TAINT_SOURCE.finditer(text):
+    spans = regions if regions is not None else [(0, len(text))]
+    for match in (m for start, end in spans for m in _TAINT_SOURCE.finditer(text, start, end)):
         sources.setdefault(match.group(1), (match.start(), "download" if match.group(2) else "decode"))
     hits = []
     for match in _TAINT_SINK.finditer(text):
@@ -524,6 +477,7 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
         low = None
     seen: set[tuple[int, int]] = set()
     cache: dict[str, list[tuple[int, int]]] = {}
+    gate = gate_for(text, tokens, low) if low is not None else None
     for pattern in PATTERNS:
         if fast and pattern.words and tokens.isdisjoint(pattern.words) and not any(a in text for a in pattern.also):
             continue
@@ -535,7 +489,7 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
                 continue  # an IPv4 address has all-digit words
             regions = anchor_regions(text, anchor) if anchor else word_regions(
                 text, low, pattern.needles or _NEEDLES_BY_MESSAGE.get(pattern.message) or
-                [w.decode() for w in pattern.words & tokens] + list(pattern.also), cache)
+                [w.decode() for w in pattern.words & tokens] + list(pattern.also), cache, gate)
             matches = (m for start, end in regions for m in pattern.regex.finditer(text, start, end))
         for match in matches:
             if (id(pattern), match.start()) in seen:
@@ -545,13 +499,13 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
             if hit is not None:
                 hits.append(hit)
     if not fast or (not tokens.isdisjoint(_TAINT_WORDS) and not tokens.isdisjoint(_SINK_WORDS)):
-        hits += _taint_hits(text)
+        hits += _taint_hits(text, word_regions(text, low, _TAINT_NEEDLES, cache, gate) if low is not None else None)
     if not fast or not tokens.isdisjoint(_SOCKET_WORDS):
         hits += _socket_shell_hits(text)
     if facts is not None and (not fast or not tokens.isdisjoint(_STAGE_WORDS)):
         for regex, how, needles in ((_STAGE_DOWNLOAD, "download", _STAGE_NEEDLES), (_STAGE_DECODE, "decode", _DECODE_NEEDLES
                                                                                      + ("certutil",))):
-            spans = word_regions(text, low, needles, cache) if low is not None else [(0, len(text))]
+            spans = word_regions(text, low, needles, cache, gate) if low is not None else [(0, len(text))]
             for start, end in spans:
                 for match in regex.finditer(text, start, end):
                     path = next(g for g in match.groups() if g)

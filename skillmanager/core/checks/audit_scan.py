@@ -59,6 +59,7 @@ def walk_skill(skill_dir: Path) -> Walk:
     """Every entry of the folder, links not followed; links leaving it are collected, not read."""
     walk = Walk()
     root = os.path.realpath(skill_dir)
+    base = len(os.fspath(skill_dir).rstrip(os.sep)) + 1  # entry paths start with skill_dir + os.sep
     stack: list[tuple[Path, int]] = [(skill_dir, 0)]
     count = 0
     while stack:
@@ -72,7 +73,7 @@ def walk_skill(skill_dir: Path) -> Walk:
         subdirs = []
         for entry in reversed(entries):
             path = Path(entry.path)
-            rel = path.relative_to(skill_dir).as_posix()
+            rel = entry.path[base:].replace(os.sep, "/")
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError as error:
