@@ -249,8 +249,7 @@ class NeedleGate:
     Necessary for the needle to occur in the lowercased text (or the text), so skipping the needles it
     rules out changes nothing. Not for text where lowering makes ASCII letters (U+212A KELVIN SIGN)."""
 
-    _plans: dict[str, tuple[bytes, ...]] = {}
-    _foreign: dict[str, frozenset[str]] = {}  # a needle's non-ASCII characters
+    _plans: dict[str, tuple[tuple[bytes, ...], tuple[bytes, ...], frozenset[str]]] = {}
 
     def __init__(self, tokens: frozenset[bytes], low: str | None = None) -> None:
         self.tokens = tokens
@@ -259,37 +258,40 @@ class NeedleGate:
         self._chars: set[str] | None = None
 
     @classmethod
-    def plan(cls, needle: str) -> tuple[bytes, ...]:
-        """The byte strings the joined words must contain for `needle` to occur."""
+    def plan(cls, needle: str) -> tuple[tuple[bytes, ...], tuple[bytes, ...], frozenset[str]]:
+        """(words the block must hold, byte strings its joined words must contain, non-ASCII characters its
+        text must hold) for `needle` to occur."""
         found = cls._plans.get(needle)
         if found is None:
             low = needle.lower()
-            steps = []
+            words, steps = [], []
             for match in _RUN.finditer(low):
                 left, right = match.start() > 0, match.end() < len(low)
-                steps.append((b" " if left else b"") + match.group(0).encode() + (b" " if right else b""))
-            found = cls._plans[needle] = tuple(sorted(steps, key=len, reverse=True))
-            cls._foreign[needle] = frozenset(c for c in low if not c.isascii())
+                if left and right:
+                    words.append(match.group(0).encode())
+                else:
+                    steps.append((b" " if left else b"") + match.group(0).encode() + (b" " if right else b""))
+            found = cls._plans[needle] = (tuple(words), tuple(sorted(steps, key=len, reverse=True)),
+                                          frozenset(c for c in low if not c.isascii()))
         return found
 
     def may_hold(self, needle: str) -> bool:
-        steps = self._plans.get(needle)
-        if steps is None:
-            steps = self.plan(needle)
-        foreign = self._foreign[needle]
-        if foreign and self.low is not None:
+        words, steps, foreign = self._plans.get(needle) or self.plan(needle)
+        for word in words:
+            if word not in self.tokens:
+                return False
+        if foreign:
             if self._chars is None:
-                self._chars = set(self.low)
-            if not foreign <= self._chars:
+                self._chars = set(self.low) if self.low is not None else None
+            if self._chars is not None and not foreign <= self._chars:
                 return False
-        if not steps:
-            return True
-        if self._joined is None:
-            self._joined = b" " + b" ".join(self.tokens) + b" "
-        joined = self._joined
-        for step in steps:
-            if step not in joined:
-                return False
+        if steps:
+            joined = self._joined
+            if joined is None:
+                joined = self._joined = b" " + b" ".join(self.tokens) + b" "
+            for step in steps:
+                if step not in joined:
+                    return False
         return True
 
 
