@@ -181,7 +181,7 @@ PATTERNS: tuple[Pattern, ...] = (
                                       r"\bschtasks(?:\.exe)?\s+/create\b|\b(?:Register|New)-ScheduledTask\b|"
                                       r"\bNew-Service\b|\bsc(?:\.exe)? +create\b", _F),
             "high", "high", "registers a Windows start-up entry or scheduled task",
-            _w("currentversion start schtasks register new scheduledtask service sc")),
+            _w("currentversion startup schtasks scheduledtask service sc")),
     Pattern("persistence", re.compile(r"(?:>>?|\btee\b|\bcp\b|\bln\s+-s\w*|\bwrite\w*\s*\()[^\n]{0,80}?"
                                       r"\.git/hooks/(?:pre|post)-\w+", _F), "high", "medium",
             "installs a git hook that runs on every commit", _w("git hooks")),
@@ -194,7 +194,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "critical", "high", "deletes recursively from the root, the home folder or a whole tree", _w("rm")),
     Pattern("destructive-command", re.compile(r"\bfind\s+[\"']?(?:/|~/?|\$HOME/?|\$\{HOME\}/?|/home/?|/Users/?)[\"']?\s"
                                               r"[^\n|;]{0,200}?(?:\s-delete\b|\s-exec\s+rm\b)", _F),
-            "critical", "high", "deletes every file found from the root or the home folder", _w("find")),
+            "critical", "high", "deletes every file found from the root or the home folder", _w("find"),
+            needles=("-delete", "-exec")),
     Pattern("destructive-command", re.compile(r"\bmkfs(?:\.\w+)?\b|\bwipefs\b|\bdiskutil\s+(?:eraseDisk|zeroDisk|"
                                               r"secureErase)|\bformat\s+[A-Za-z]:(?:\s|$)|\bvssadmin\s+delete\s+shadows|"
                                               r"\bcipher\s+/w:", _F),
@@ -236,8 +237,8 @@ PATTERNS: tuple[Pattern, ...] = (
                                           r"Get-Content\s+)[\w./~${}-]{0,80}\.env(?:\.\w+)?(?![\w.])", _F),
             "medium", "low", "reads a .env file", _w("env"), fact="cred"),
     Pattern("env-exfiltration", re.compile(rf"(?:{_SECRET_VAR})", _F), "", "", "reads secrets from the environment",
-            frozenset(), fact="env", needles=("$", "env", "export", "environ", "process.env", "env:", "print-access-token",
-                                 "export-credentials", "auth token", "get-access-token")),  # `$…TOKEN`: no whole word to prefilter on, always runs
+            frozenset(), fact="env", needles=("token", "secret", "password", "passwd", "api_key", "apikey", "access_key",
+                                 "accesskey", "private_key", "privatekey", "credential", "auth", "env", "export")),  # `$…TOKEN`: no whole word to prefilter on, always runs
     Pattern("env-exfiltration", re.compile(_NET_SEND, _F), "", "", "sends data over the network", _w(_NET_WORDS),
             fact="send", also=("=$", "=`", "$(")),
     # --- destinations -------------------------------------------------------------------------------
