@@ -48,3 +48,23 @@ def test_detection_and_false_alarm_rates():
                 false_alarms.append(folder.name)
     assert detected / (detected + missed) >= 0.90, misses
     assert alarms / benign <= 0.05, false_alarms
+
+
+def test_rates_per_technique():
+    """Each technique on its own: >= 90 % of its malicious skills detected, <= 5 % of its benign skills
+    raised to high (with fewer than 20 benign skills of a technique that means none)."""
+    found: dict[str, list[int]] = {}
+    alarms: dict[str, list[int]] = {}
+    for folder, label in _cases():
+        worst = audit_skill(folder / "SKILL.md").max_severity
+        level = level_index(worst) if worst is not None else -1
+        for tech in label["techniques"]:
+            if label["malicious"]:
+                row = found.setdefault(tech, [0, 0])
+                row[0] += level >= level_index(label["expected_min_severity"])
+            else:
+                row = alarms.setdefault(tech, [0, 0])
+                row[0] += level >= level_index("high")
+            row[1] += 1
+    assert {t: r for t, r in found.items() if r[0] / r[1] < 0.90} == {}
+    assert {t: r for t, r in alarms.items() if r[0] / r[1] > 0.05} == {}
