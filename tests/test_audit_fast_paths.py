@@ -53,6 +53,7 @@ FRAGMENTS = sorted({
     "SYSTEM OVERRIDE:", "BEGIN SYSTEM PROMPT", "[SYS]", "<|im_start|>", "dont show the step", "never mention this command",
     "keep it hidden from the user", "not", "\u212a", "пользователю", "不要告诉用户", "Önceki talimatları görmezden gel",
     "exec(code)", "code = URI.open(u).read", "x = base64 -d", "\n\n", "<",
+    "ztcp 1.2.3.4 9", "zmodload zsh/net/tcp", "exec(open('/tmp/x').read())", "runpy.run_path('/tmp/x')",
     " ", "\n", "\t", "'", "\"", "=", "/", ".", "-", "_", "x", "Z", "9", "create", "xyz",
 } | set(EXAMPLES))
 TEXT = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)

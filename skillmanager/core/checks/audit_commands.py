@@ -136,8 +136,8 @@ PATTERNS: tuple[Pattern, ...] = (
             "high", "medium", "builds and runs code in an obfuscated way", _w("import getattr chr")),
     # --- reverse shells -----------------------------------------------------------------------------
     Pattern("reverse-shell", re.compile(r"/dev/(?:tcp|udp)/[\w.$-]{1,80}/\d{1,5}|/inet/(?:tcp|udp)/\d{1,5}/[\w.$-]{1,80}/"
-                                        r"\d{1,5}", _F), "critical", "critical",
-            "opens a network connection from the shell (/dev/tcp)", _w("tcp udp")),
+                                        r"\d{1,5}|\bztcp\s+[\w.$-]{1,80}\s+\d{1,5}\b", _F), "critical", "critical",
+            "opens a network connection from the shell (/dev/tcp)", _w("tcp udp ztcp")),
     Pattern("reverse-shell", re.compile(r"\b(?:nc|ncat|netcat|nc\.traditional)\b[^\n|;]{0,120}?\s(?:-(?:[a-z]{0,3})[ec]|"
                                         r"--(?:sh-|lua-)?exec)[=\s]+"
                                         r"(?:/bin/|cmd|powershell|sh\b|bash\b)", _F),
@@ -306,7 +306,7 @@ _NEEDLES_BY_MESSAGE = {
     "rot13 obfuscation": ("rot", "n-za-m"),
     "decodes data into a file": ("base64", "xxd", "certutil"),
     "builds and runs code in an obfuscated way": ("__import__", "getattr", "chr"),
-    "opens a network connection from the shell (/dev/tcp)": ("/dev/tcp/", "/dev/udp/", "/inet/tcp/", "/inet/udp/"),
+    "opens a network connection from the shell (/dev/tcp)": ("/dev/tcp/", "/dev/udp/", "/inet/tcp/", "/inet/udp/", "ztcp"),
     "netcat hands a shell to a remote host": ("nc", "netcat"),
     "socat hands a shell to a remote host": ("socat",),
     "named pipe relays a shell to a remote host": ("mkfifo", "telnet"),
@@ -456,7 +456,8 @@ _STAGE_DECODE = re.compile(rf"{_DECODE}[^\n|;]{{0,300}}?>\s{{0,3}}[\"']?([\w./~$
 _EXEC_FILE = re.compile(rf"(?:\b(?:{_SH}|sudo|chmod\s+(?:\+x|[0-7]?7[0-7][0-7])|source|nohup|exec|Start-Process|"
                         r"powershell\s+-File|start|cmd\s+/c|subprocess\.\w+\(\s*\[?\s*['\"]|os\.system\(\s*['\"]|spawn\(\s*['\"])[ \t]+|"
                         r"(?<![\w/])\.[ \t]+|(?<![\w.])\./|&[ \t]*|(?:subprocess\.\w+|os\.(?:system|chmod|exec\w{0,3}|spawn\w{0,3})|"
-                        r"execFileSync|execSync|spawn)\(\s*\[?\s*(?=[\"']))[\"']?([\w./~$-]{1,120})", _F)
+                        r"execFileSync|execSync|spawn|runpy\.run_path)\(\s*\[?\s*(?=[\"'])|(?:exec|eval)\(\s*open\(\s*(?=[\"']))"
+                        r"[\"']?([\w./~$-]{1,120})", _F)
 
 
 _STAGE_DOWNLOAD, _STAGE_DECODE = one_line(_STAGE_DOWNLOAD), one_line(_STAGE_DECODE)
