@@ -186,11 +186,15 @@ def main() -> None:
             cisco_result = score(verdicts, cases)
             cisco_result["verdicts"] = verdicts
             print_score("cisco skill-scanner (static + behavioural)", cisco_result)
-    holdout = [(folder, label) for folder, label in cases if label.get("holdout")]
-    if holdout:
-        print_score("  holdout part", score({f: v for f, v in mine["verdicts"].items()}, holdout))
-        if cisco_result:
-            print_score("  holdout part, cisco", score(cisco_result["verdicts"], holdout))
+    parts = (("holdout part (written before the rules it exercises)",
+              lambda label: label.get("holdout") and not label.get("written_after_rules")),
+             ("blind part written after the rules", lambda label: label.get("written_after_rules")))
+    for title, member in parts:
+        part = [(folder, label) for folder, label in cases if member(label)]
+        if part:
+            print_score(f"  {title}", score(mine["verdicts"], part))
+            if cisco_result:
+                print_score(f"  {title}, cisco", score(cisco_result["verdicts"], part))
     print("per technique, malicious (detected / total):")
     for tech, (ok, total) in sorted(mine["per_technique"].items()):
         theirs = cisco_result["per_technique"].get(tech, [0, 0]) if cisco_result else None
