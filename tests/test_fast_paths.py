@@ -459,3 +459,11 @@ def test_listing_rows_from_the_row_cache_equal_fresh_rows():
         fresh = [e.to_json() for e in build_listing(entries, profile).entries]
         again = [e.to_json() for e in build_listing(entries, profile).entries]
         assert again == fresh
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x7f), max_size=12)
+       | st.text(alphabet=st.sampled_from(list("aZ09_:.-\n /é\u0301٣")), max_size=8))
+def test_ascii_display_name_check_equals_the_unicode_pattern(display):
+    from skillmanager.core.layers import listing
+    assert listing._clean_display_name(display) == (listing._DISPLAY_NAME_OK.match(display) is not None)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 
-import regex
+from ..js.lazy_pattern import LazyPattern
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Sequence
@@ -58,10 +58,18 @@ FOUR_BYTES_PER_TOKEN_MODELS = frozenset({
 })
 REMINDER_PLACEMENT_MODELS = frozenset({"claude-opus-4-7"})
 # current `DSt`: a display name shown in brackets must look like a name.
-_DISPLAY_NAME_OK = regex.compile(r"^[\p{L}\p{M}\p{N}_:.-]+$")
+_DISPLAY_NAME_OK = LazyPattern(r"^[\p{L}\p{M}\p{N}_:.-]+$")
+# the same test for ASCII text (the ASCII letters and digits are its only \p{L}/\p{M}/\p{N}), without `regex`
+_ASCII_DISPLAY_NAME_OK = re.compile(r"^[A-Za-z0-9_:.-]+$")
 
 
-@dataclass
+def _clean_display_name(display: str) -> bool:
+    if display.isascii():
+        return _ASCII_DISPLAY_NAME_OK.match(display) is not None
+    return _DISPLAY_NAME_OK.match(display) is not None
+
+
+@dataclass(slots=True)
 class ListingEntry:
     """One listable command, as the listing sees it."""
 
@@ -81,7 +89,7 @@ class ListingEntry:
         return self.kind in (BUNDLED, BUILTIN_COMMAND) and self.bundled_width is not None
 
 
-@dataclass
+@dataclass(slots=True)
 class EntryResult:
     name: str
     shown_name: str  # current may add ` (display name)`
@@ -299,7 +307,7 @@ def shown_name(entry: ListingEntry, profile: Profile, all_entries: Sequence[List
     display = entry.display_name
     if not display or display == entry.name or entry.name.endswith(":" + display):
         return entry.name
-    if len(display) > 256 or not _DISPLAY_NAME_OK.match(display):
+    if len(display) > 256 or not _clean_display_name(display):
         return entry.name
     # all_entries may hold other ListingEntry objects for the same skill
     found = index.resolve(display) if index is not None else _resolve(display, all_entries)
@@ -338,7 +346,7 @@ def placeholder_text(entry: ListingEntry) -> str:
     return f"- {entry.name} [bundled entry: width {entry.bundled_width}, length {entry.bundled_length}]"
 
 
-@dataclass
+@dataclass(slots=True)
 class _Row:
     entry: ListingEntry
     name: str
@@ -359,22 +367,29 @@ class _Row:
 def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
           all_entries: Sequence[ListingEntry]) -> list[_Row]:
     rows = []
+    append = rows.append
     index = None
+    overrides = profile.supports(Feature.SKILL_OVERRIDES)
+    display_names = profile.supports(Feature.DISPLAY_NAME_IN_BRACKETS)
+    profile_id = id(_ROW_PROFILES.setdefault(id(profile), profile))
     for entry in entries:
-        if profile.supports(Feature.SKILL_OVERRIDES) and entry.force_name_only:  # `A$e(cmd) === "name-only"`
+        if overrides and entry.force_name_only:  # `A$e(cmd) === "name-only"`
             text = f"- {entry.name}"
             width = entry_width(text, profile)
-            rows.append(_Row(entry, entry.name, text, text, "", width, width, utf16_len(text), False, True))
+            append(_Row(entry, entry.name, text, text, "", width, width, utf16_len(text), False, True))
             continue
-        if index is None and entry.display_name and profile.supports(Feature.DISPLAY_NAME_IN_BRACKETS):
-            index = NameIndex(all_entries)
-        name = shown_name(entry, profile, all_entries, index)
-        if entry.is_placeholder:
+        if entry.display_name and display_names:
+            if index is None:
+                index = NameIndex(all_entries)
+            name = shown_name(entry, profile, all_entries, index)
+        else:
+            name = entry.name  # what shown_name gives an entry without a display name
+        if entry.bundled_width is not None and entry.is_placeholder:
             name_only = f"- {name}"
-            rows.append(_Row(entry, name, placeholder_text(entry), name_only, "", entry.bundled_width,
-                             entry_width(name_only, profile), entry.bundled_length or 0, False))
+            append(_Row(entry, name, placeholder_text(entry), name_only, "", entry.bundled_width,
+                        entry_width(name_only, profile), entry.bundled_length or 0, False))
             continue
-        key = (id(_ROW_PROFILES.setdefault(id(profile), profile)), cap, name, entry.description, entry.when_to_use)
+        key = (profile_id, cap, name, entry.description, entry.when_to_use)
         known = _ROW_TEXT.get(key)
         if known is None:
             desc, cut = capped_description(entry_description(entry, profile), cap)
@@ -385,7 +400,7 @@ def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
             if len(_ROW_TEXT) >= _ROW_TEXT_LIMIT:
                 _ROW_TEXT.clear()
             _ROW_TEXT[key] = known
-        rows.append(_Row(entry, name, *known))
+        append(_Row(entry, name, *known))
     return rows
 
 
@@ -655,20 +670,16 @@ _KIND_BY_SOURCE = {
 }
 
 
+# keyed by the enum's value: an Enum member's __hash__ runs Python code, a str's does not
+_KIND_BY_SOURCE_VALUE = {source._value_: kind for source, kind in _KIND_BY_SOURCE.items()}
+
+
 def entry_from_skill(skill: Any, *, score: float = 0.0) -> ListingEntry:
-    listed = getattr(getattr(skill, "state", None), "listed", Listed.FULL)
-    return ListingEntry(
-        name=skill.name,
-        description=skill.description or "",
-        when_to_use=skill.when_to_use,
-        display_name=skill.display_name,
-        kind=_KIND_BY_SOURCE.get(skill.source, SKILL),
-        bundled_width=skill.bundled_width,
-        bundled_length=skill.bundled_length,
-        force_name_only=listed is Listed.NAME_ONLY,
-        score=score,
-        key=skill.key,
-    )
+    state = getattr(skill, "state", None)
+    listed = state.listed if state is not None else Listed.FULL
+    return ListingEntry(skill.name, skill.description or "", skill.when_to_use, skill.display_name,
+                        _KIND_BY_SOURCE_VALUE.get(skill.source._value_, SKILL), skill.bundled_width,
+                        skill.bundled_length, listed is Listed.NAME_ONLY, score, skill.key)
 
 
 def entries_from_registry(registry: Any, profile: Profile | None = None, *,

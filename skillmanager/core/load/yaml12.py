@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from ..js.json_parse import js_int
+from ..js.lazy_pattern import lazy_re
 
 try:  # the C scanner/parser is several times faster on large trees
     _BaseLoader = yaml.CSafeLoader  # type: ignore[attr-defined]
@@ -118,7 +119,7 @@ _RESOLVERS = [
     ),
 ]
 for _tag, _pattern, _first in _RESOLVERS:
-    Yaml12Loader.add_implicit_resolver(_tag, re.compile(_pattern), _first)
+    Yaml12Loader.add_implicit_resolver(_tag, lazy_re(_pattern), _first)
 
 
 def _construct_int(loader: yaml.Loader, node: yaml.Node) -> int:
@@ -239,7 +240,7 @@ _PLAIN_MID = "\x20-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\u
 _PLAIN_LAST = "\x21-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
 _PLAIN_FIRST = "\x24\x28-\x29\x2b\x2e-\x39\x3b-\x3d\x41-\x5a\x5c\x5e-\x5f\x61-\x7a\x7e" \
     "\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
-_RESOLVED = re.compile("|".join(f"(?:{pattern})" for _, pattern, _ in _RESOLVERS))
+_RESOLVED = lazy_re("|".join(f"(?:{pattern})" for _, pattern, _ in _RESOLVERS))
 _RESOLVER_FIRST = frozenset(ch for _, _, first in _RESOLVERS for ch in first if ch)  # as PyYAML's resolve()
 _NON_STRING_KEYS = frozenset(("null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"))
 
@@ -452,7 +453,7 @@ def load_yaml12_full(text: str, *, unique_keys: bool = True) -> Any:
 # Characters both CLIs' parsers take as ordinary content but PyYAML refuses (C0/C1 controls, U+FFFE/FFFF) or
 # reads as line breaks (NEL, U+2028, U+2029, YAML 1.1 breaks): they are swapped for private-use stand-ins
 # while parsing and put back in every string afterwards (probe-yaml-controls: kept verbatim by 2.1.88).
-_PYYAML_OFF_LIMITS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+_PYYAML_OFF_LIMITS = lazy_re("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
 # What YAML 1.2 itself forbids in a stream (c-printable): the list above without NEL and the line separators.
 YAML_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
 _STAND_IN_BLOCKS = range(0xF0000, 0x10FC00, 0x400)  # private use (planes 15, 16): printable, non-space for PyYAML
