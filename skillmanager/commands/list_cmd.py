@@ -25,8 +25,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return code
     outcomes = listing_outcomes(registry)
     if args.json:
-        json.dump([skill_to_json(s, outcomes[s.key]) for s in registry.skills], out, indent=1, ensure_ascii=False)
-        out.write("\n")
+        # one write: json.dump would hand the stream (and its surrogate check) one call per token
+        out.write(json.dumps([skill_to_json(s, outcomes[s.key]) for s in registry.skills], indent=1,
+                             ensure_ascii=False) + "\n")
         # stdout stays one JSON array; problems that belong to no skill (unreadable files, bad settings) go to
         # stderr after it, with exit 1 for an error (cli.py: errors.settle)
         return 0

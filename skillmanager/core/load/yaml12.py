@@ -288,11 +288,13 @@ _EMPTY = object()  # `key:` with nothing after the colon
 
 
 def _key_value(line: str) -> tuple[str, Any] | None:
-    match = _common_line().fullmatch(line)  # one C-level match for the usual `key: text` / `key: "text"`
+    match = _common_line().fullmatch(line)  # one C-level match for the usual `key: text` / `key: "text"` / `key:`
     if match is not None:
         key, plain, double, single = match.groups()
         if key not in _NON_STRING_KEYS:
             if plain is None:
+                if double is None and single is None:
+                    return key, _EMPTY
                 return key, double if double is not None else single
             if not (plain[0] in _RESOLVER_FIRST and _RESOLVED.fullmatch(plain)):
                 return key, plain
@@ -410,15 +412,15 @@ def _plain_line() -> re.Pattern:
 
 @functools.cache
 def _common_line() -> re.Pattern:
-    """`key: plain`, `key: "double"`, `key: 'single'` exactly as _key_value_general accepts them (same
+    """`key: plain`, `key: "double"`, `key: 'single'`, `key:` exactly as _key_value_general accepts them (same
     key rule, plain-scalar classes and quoted-character set); its result is checked against the general
     code in tests/test_fast_paths.py."""
     assert _QUOTED_OK.startswith("\x20-\x7e")
     beyond_ascii = _QUOTED_OK[3:]
     double = r"\x20-\x21\x23-\x5b\x5d-\x7e" + beyond_ascii  # no `"`, no backslash
     single = r"\x20-\x26\x28-\x7e" + beyond_ascii  # no `'`
-    return re.compile(rf"([A-Za-z_][A-Za-z0-9_-]{{0,127}}): (?:([{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?)"
-                      rf"|\"([{double}]*)\"|'([{single}]*)')")
+    return re.compile(rf"([A-Za-z_][A-Za-z0-9_-]{{0,127}}):(?: (?:([{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?)"
+                      rf"|\"([{double}]*)\"|'([{single}]*)'))?")
 
 
 @functools.cache

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..load import parse_cache
 from ..load.mcp import load_mcp_skills
@@ -245,6 +245,7 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
     to extra/ — use this instead of the unscoped "clash" skill when the files being changed are under extra/)`)."""
     file_kinds = (SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR)
     taken: set[str] = set()
+    folder_names: dict[Any, str] = {}  # scope dir -> its last part, worked out once per package
     moved: list[Skill] = []
     kept: list[Skill] = []
     for skill in skills:
@@ -252,7 +253,9 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
             kept.append(skill)
             continue
         if skill.source is SourceKind.ADD_DIR and skill.name in taken and skill.scope_dir is not None:
-            base = Path(skill.scope_dir).name
+            base = folder_names.get(skill.scope_dir)
+            if base is None:
+                base = folder_names[skill.scope_dir] = Path(skill.scope_dir).name
             bare = skill.name
             skill.name = f"{base}:{bare}"
             skill.description = (f"{skill.description} (scoped to {base}/ \u2014 use this instead of the unscoped "
