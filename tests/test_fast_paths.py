@@ -374,6 +374,7 @@ def test_width_shortcuts_on_the_golden_strings():
 def test_load_registry_restores_the_garbage_collector_state(tmp_path):
     import gc
 
+    from skillmanager.core.layers.listing import build_listing
     from skillmanager.core.rules.registry import load_registry
     from skillmanager.core.load.workspace import Workspace
 
@@ -384,7 +385,10 @@ def test_load_registry_restores_the_garbage_collector_state(tmp_path):
     try:
         for enabled in (True, False):
             (gc.enable if enabled else gc.disable)()
-            assert [s.name for s in load_registry(workspace).skills if s.path is not None] == ["one"]
+            registry = load_registry(workspace)
+            assert [s.name for s in registry.skills if s.path is not None] == ["one"]
+            assert gc.isenabled() is enabled
+            assert "- one:" in build_listing(registry).text  # pauses the collector too
             assert gc.isenabled() is enabled
     finally:
         (gc.enable if was_enabled else gc.disable)()
