@@ -19,7 +19,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Sequence
 
-from ..js.lazy_pattern import LazyPattern
+from ..js.lazy_pattern import LazyPattern, lazy_re
 
 from ..collector import collector_paused
 from ..model import Listed, Skill, SourceKind
@@ -183,10 +183,10 @@ class BudgetFacts:
 # textwidth.display_width sums per-character widths unless the string needs grapheme segmentation
 # (emoji blocks, regional indicators, variation selectors, ZWJ), holds ESC or surrogates. In that
 # additive case a per-character cache gives the same number much faster (5,000-skill listings).
-_NEEDS_FULL_MEASURE = re.compile("[\U0001F300-\U0001FAFF\u2600-\u27BF\U0001F1E6-\U0001F1FF\uFE00-\uFE0F\u200D"
+_NEEDS_FULL_MEASURE = lazy_re("[\U0001F300-\U0001FAFF\u2600-\u27BF\U0001F1E6-\U0001F1FF\uFE00-\uFE0F\u200D"
                                  "\x1b\ud800-\udfff]")
 
-_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
+_NOT_PRINTABLE_ASCII = lazy_re(r"[^\x20-\x7e]")
 
 
 def _utf16_len(text: str) -> int:

@@ -21,8 +21,9 @@ from .safe_read import read_text_file
 from .yaml12 import js_string
 from ..js.strings import js_split_whitespace, js_trim
 from ..rules.path_patterns import parse_paths
+from ..js.lazy_pattern import lazy_re
 
-_LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")  # in a Python str a pair is one code point: any surrogate is lone
+_LONE_SURROGATE = lazy_re("[\\ud800-\\udfff]")  # in a Python str a pair is one code point: any surrogate is lone
 
 
 
