@@ -200,15 +200,25 @@ def test_cut_entries_and_budget_level_in_plain_words(qtbot, make_window):
     assert "Budget level:" not in listing.meter_label.text()
 
 
-def test_narrow_window_wraps_the_workspace_bar_and_keeps_names_readable(qtbot, make_window):
+def test_the_main_bar_is_the_project_and_a_sentence_the_options_sit_under_advanced(qtbot, make_window):
+    from skillmanager.core.versions.installed import LOOKING
+
     win = make_window(width=800, height=600)
-    qtbot.waitUntil(lambda: win.workspace_bar.two_rows is True, timeout=LONG)
     bar = win.workspace_bar
+    assert bar.project.isVisible() and not bar.advanced.isVisible()
+    for field in (bar.home, bar.add_dirs, bar.plugin_dirs, bar.model, bar.profile):
+        assert not field.isVisible()  # the command line's options are not the main bar
+    # the installed claude is looked for off the UI thread, then named in core's sentence
+    qtbot.waitUntil(lambda: bar.installed_note.text() != LOOKING, timeout=LONG)
+    assert "showing what" in bar.installed_note.text()
+    # the demo shows a home and extra folders: the closed panel says options are in use
+    assert "set)" in bar.advanced_button.text()
+    qtbot.mouseClick(bar.advanced_button, Qt.MouseButton.LeftButton)
+    assert bar.advanced.isVisible()
     for field in (bar.home, bar.add_dirs, bar.plugin_dirs, bar.model):
-        assert field.width() >= 90, field.placeholderText()
+        assert field.isVisible() and field.width() >= 90, field.accessibleName()
+    assert str(win.context.workspace.home) == bar.home.text()
     assert win.registry_panel.view.width() >= 260
-    win.resize(1600, 900)
-    qtbot.waitUntil(lambda: win.workspace_bar.two_rows is False, timeout=LONG)
 
 
 def test_keyboard_shortcuts(qtbot, make_window):

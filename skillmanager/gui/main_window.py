@@ -426,11 +426,7 @@ class MainWindow(QMainWindow):
         self.context.tasks.run("claude-version", detect_installed_claude, self._show_installed_claude)
 
     def _show_installed_claude(self, found) -> None:
-        version = found.profile.version_text if found.profile is not None else None
-        self.workspace_bar.set_profile_note(f"claude: {version}" if version else "")
-        self.workspace_bar.profile_note.setToolTip(found.note or (f"features of {found.version_text}" if version else ""))
-        if version:
-            self.workspace_bar.add_installed_version(version)
+        self.workspace_bar.set_installed(found)  # core words the sentence (versions.installed.shown_sentence)
 
     def _recent(self) -> list[str]:
         value = self.context.settings.value(RECENT_KEY, [])
@@ -488,6 +484,7 @@ class MainWindow(QMainWindow):
                                      "to look around a demo monorepo with every kind of skill and conflict? It "
                                      "is copied to a temporary folder, so nothing of yours changes.")
             self.banner.show()
+        self.workspace_bar.set_shown_profile(getattr(snapshot.registry, "profile", None))
         self._note_problems(snapshot)
         if self.watcher is not None:
             self.watcher.start(snapshot.workspace)
