@@ -240,3 +240,58 @@ def test_filter_says_no_results_and_esc_clears(qtbot, demo):
     qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Escape)
     assert panel.filter_edit.text() == "" and not panel.no_results.isVisibleTo(panel)
     time.sleep(0)  # nothing timed: the filter runs in the keystroke
+
+
+def _shown_names(win):
+    proxy = win.registry_panel.proxy
+    names = set()
+    for row in range(proxy.rowCount()):
+        group = proxy.index(row, 0)
+        for child in range(proxy.rowCount(group)):
+            name = proxy.index(child, 0, group).data(Role.Name)
+            if proxy.index(child, 0, group).data(Role.Skill) is not None:
+                names.add(name)
+    return names
+
+
+@pytest.mark.parametrize("profile", ["current"])
+def test_filter_chips_count_and_show_core_buckets_and_esc_clears(qtbot, demo):
+    from skillmanager.core.rules.buckets import Bucket
+
+    win = demo
+    panel = win.registry_panel
+    qtbot.waitUntil(lambda: len(win.context.checks) >= 20, timeout=LONG)  # the audit / lint badges are in
+    model = panel.model
+    counts = model.bucket_counts()
+    for bucket, chip in panel.chips.items():
+        assert chip.text() == f"{bucket.word} {counts[bucket]:,}" and chip.accessibleName()
+    total = len(win.context.snapshot.skills)
+
+    qtbot.mouseClick(panel.chips[Bucket.NEEDS_REVIEW], Qt.MouseButton.LeftButton)
+    assert _shown_names(win) == {"quick-setup", "broken-yaml"}  # a piped download; front matter that fails
+    assert panel.summary.text().startswith(f"2 of {total:,} shown")
+    for name in ("quick-setup", "broken-yaml"):
+        row = _index(win, name)
+        assert row.data(Qt.ItemDataRole.BackgroundRole) is not None  # the row itself is coloured
+    assert _index(win, "broken-yaml").siblingAtColumn(Column.Checks).data(Role.Checks).badge == "error"
+
+    qtbot.mouseClick(panel.chips[Bucket.OFF], Qt.MouseButton.LeftButton)  # one chip at a time
+    assert not panel.chips[Bucket.NEEDS_REVIEW].isChecked()
+    assert _shown_names(win) == {"db-reset", "scratchpad"}
+    panel.filter_edit.setFocus()
+    qtbot.keyClicks(panel.filter_edit, "scratch")
+    assert _shown_names(win) == {"scratchpad"}
+    qtbot.keyClicks(panel.filter_edit, "-zzz")
+    assert panel.no_results.isVisibleTo(panel) and "Off" in panel.no_results.text()
+    qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Escape)  # the text first…
+    assert panel.filter_edit.text() == "" and panel.chips[Bucket.OFF].isChecked()
+    qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Escape)  # …then the chip
+    assert not any(chip.isChecked() for chip in panel.chips.values())
+    assert panel.summary.text().startswith(f"{total:,} skills and commands")
+    assert {"db-reset", "standup-notes", "quick-setup"} <= _shown_names(win)
+
+    qtbot.mouseClick(panel.chips[Bucket.CONFLICTS], Qt.MouseButton.LeftButton)
+    shown = _shown_names(win)
+    assert "commit-message" in shown and "standup-notes" not in shown
+    win.registry_panel.select_skill(next(s for s in win.context.snapshot.skills if s.name == "standup-notes"))
+    assert not panel.model.filtering  # selecting a skill the chip hides brings every row back

@@ -80,7 +80,7 @@ def test_unparsable_front_matter_is_shown_as_what_claude_does(qtbot, make_window
     skill = _skill(win, "broken-yaml")
     index = win.registry_panel.model.index_for_skill(skill)
     assert index.data(Role.State) is Visual.ACTIVE
-    assert index.siblingAtColumn(Column.Checks).data(Role.Checks).badge == "warning"
+    assert index.siblingAtColumn(Column.Checks).data(Role.Checks).badge == "error"
     win.registry_panel.select_skill(skill)
     sentence = win.detail.sentence.text()
     assert "Listed in full: the model sees its name and description" in sentence and "But: The front matter cannot be parsed" in sentence

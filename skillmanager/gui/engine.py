@@ -71,6 +71,7 @@ class Snapshot:
     outcomes: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core ListingOutcome
     remedy: Any = None  # core.rules.remedy.BudgetRemedy when the budget cuts descriptions
     switches: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core.edit.switch.SwitchFacts
+    contested: frozenset = frozenset()  # names more than one skill claims (core.rules.buckets.contested_names)
     generation: int = 0
     partial: bool = False  # rows are current, the listing and the panels that read it follow shortly
     _by_identity: dict[tuple, Skill] | None = None  # built on first use
@@ -140,6 +141,9 @@ def _index_entries(snapshot: Snapshot) -> None:
             snapshot.switches[skill_identity(skill)] = switch_facts(snapshot.registry, skill)
         except Exception:  # noqa: BLE001 - no switch for this row; More options still explains
             pass
+    from skillmanager.core.rules.buckets import contested_names
+
+    snapshot.contested = contested_names(snapshot.registry)
     try:
         snapshot.remedy = budget_remedy(snapshot.registry, snapshot.listing, outcomes)
     except Exception as error:  # noqa: BLE001 - the banner is missing, the rest of the window works
@@ -300,6 +304,7 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     partial.outcomes = {k: v for k, v in snapshot.outcomes.items() if k not in gone}
     partial.switches = {k: v for k, v in snapshot.switches.items() if k not in gone}
     partial.tokens = dict(snapshot.tokens)
+    partial.contested = snapshot.contested
     if on_rows is not None:
         on_rows(partial, delta)  # the rows update now; the listing follows
     final = Snapshot(workspace=snapshot.workspace, registry=registry, problems=dict(snapshot.problems),

@@ -221,9 +221,9 @@ def app_icon() -> QIcon:
 
 
 # --- audit / lint badges (the level is decided by core.skill_checks) ------------------------------
-_BADGE_COLOURS = {"danger": "#d0453b", "warning": "#d69a1c", "note": "#3a7bd5"}
-_BADGE_GLYPHS = {"danger": "!", "warning": "!", "note": "i"}
-BADGE_WORDS = {"danger": "Review before use", "warning": "Worth a look", "note": "For information"}
+_BADGE_COLOURS = {"danger": "#d0453b", "error": "#ad1457", "warning": "#d69a1c", "note": "#3a7bd5"}
+_BADGE_GLYPHS = {"danger": "!", "error": "×", "warning": "!", "note": "i"}
+BADGE_WORDS = {"danger": "Review before use", "error": "Error", "warning": "Worth a look", "note": "For information"}
 
 
 def badge_colour(level: str) -> QColor:
@@ -232,9 +232,9 @@ def badge_colour(level: str) -> QColor:
 
 @lru_cache(maxsize=None)
 def badge_icon(level: str) -> QIcon:
-    """A shield-like triangle (danger, warning) or a round "i" (note), readable on both palettes."""
+    """A shield-like triangle (danger, warning), a round "×" (error) or "i" (note), readable on both palettes."""
     glyph = _BADGE_GLYPHS.get(level, "?")
-    if level == "note":
+    if level in ("note", "error"):
         return _glyph_icon(badge_colour(level), glyph, _circle(0.06), 0.6)
     return _glyph_icon(badge_colour(level), glyph, _triangle, 0.6, glyph_top=0.12)
 

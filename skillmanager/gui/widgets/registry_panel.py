@@ -4,14 +4,16 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QMenu, QPushButton, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView,
-                               QVBoxLayout, QWidget)
+                               QMenu, QPushButton, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QToolButton,
+                               QTreeView, QVBoxLayout, QWidget)
 
+from skillmanager.core.rules.buckets import Bucket
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import Snapshot
 from skillmanager.gui.models.registry_model import Column, RegistryFilterProxy, RegistryModel, Role
 from skillmanager.gui.plural import counted
+from skillmanager.gui.widgets.flow_layout import FlowLayout
 
 
 NAME_GAP = "\u2002"  # between a skill's name and its description in the Name column
@@ -78,6 +80,20 @@ class RegistryPanel(QWidget):
         self.sort_combo.setAccessibleName("Sort skills")
         self.sort_combo.currentIndexChanged.connect(self._on_sort)
 
+        # quick filters: which skills are on, off, cut, contested, need review, wait (core decides the buckets)
+        self.chip_box = QWidget(self)
+        chips = FlowLayout(self.chip_box)
+        self.chips: dict[Bucket, QToolButton] = {}
+        for bucket in Bucket:
+            chip = QToolButton(self.chip_box)
+            chip.setCheckable(True)
+            chip.setToolTip(bucket.meaning)
+            chip.toggled.connect(lambda on, b=bucket: self.choose_bucket(b if on else None))
+            chips.addWidget(chip)
+            self.chips[bucket] = chip
+        self._show_counts(self.model.bucket_counts())
+        self.model.buckets_changed.connect(self._show_counts)
+
         self.view = QTreeView(self)
         self.view.setModel(self.proxy)
         self.view.setUniformRowHeights(True)
@@ -142,6 +158,7 @@ class RegistryPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
+        layout.addWidget(self.chip_box)
         layout.addWidget(self.budget_banner)
         layout.addWidget(self.no_results)
         layout.addWidget(self.view, 1)
@@ -231,7 +248,7 @@ class RegistryPanel(QWidget):
         waiting = sum(1 for s in skills if s.state.conditional and not s.state.active)
         invalid = sum(1 for s in skills if states.visual_state(s) is states.Visual.INVALID)
         total = len(skills)
-        if self.model.filter_text:
+        if self.model.filtering:
             shown = sum(self.proxy.rowCount(self.proxy.index(r, 0)) for r in range(self.proxy.rowCount()))
             parts = [f"{shown:,} of {total:,} shown"]
         else:
@@ -263,11 +280,45 @@ class RegistryPanel(QWidget):
     def _on_filter(self, text: str) -> None:
         self._known = set(self.model.group_keys())
         self.proxy.set_text(text)
+        self._after_filter()
+
+    def choose_bucket(self, bucket: Bucket | None) -> None:
+        """One chip at a time (choosing one releases the other); None shows every skill again."""
+        for other, chip in self.chips.items():
+            if chip.isChecked() != (other is bucket):
+                chip.blockSignals(True)
+                chip.setChecked(other is bucket)
+                chip.blockSignals(False)
+        self._known = set(self.model.group_keys())
+        if self.model.set_bucket(bucket):
+            self._after_filter()
+        self._show_counts(self.model.bucket_counts())
+
+    def clear_filters(self) -> None:
+        self.filter_edit.clear()
+        self.choose_bucket(None)
+
+    def _after_filter(self) -> None:
         self._expand_new_groups()  # groups that come back with the filter open (unless closed by hand)
         shown = sum(self.proxy.rowCount(self.proxy.index(r, 0)) for r in range(self.proxy.rowCount()))
-        self.no_results.setVisible(bool(text) and shown == 0)
+        empty = self.model.filtering and shown == 0
+        if empty:
+            bucket = self.model.bucket
+            text = self.filter_edit.text().strip()
+            where = f" among “{bucket.word}”" if bucket is not None else ""
+            what = f"No skill matches “{text}”{where}." if text else f"No skill in “{bucket.word}”."
+            self.no_results.setText(f"{what} Press Esc to clear the filter.")
+        self.no_results.setVisible(empty)
         if self.model.snapshot is not None:
             self._summarise(self.model.snapshot)
+
+    def _show_counts(self, counts: dict) -> None:
+        chosen = self.model.bucket
+        for bucket, chip in self.chips.items():
+            count = counts.get(bucket, 0)
+            chip.setText(f"{bucket.word} {count:,}")
+            chip.setAccessibleName(f"Show only {bucket.word}: {counted(count, 'skill')}")
+            chip.setEnabled(count > 0 or bucket is chosen)
 
     def _show_remedy(self, snapshot: Snapshot) -> None:
         remedy = getattr(snapshot, "remedy", None)
@@ -355,8 +406,8 @@ class RegistryPanel(QWidget):
         from skillmanager.gui.problems import PROBLEMS_KEY
 
         group = self.model.index_for_identity(PROBLEMS_KEY)
-        if not group.isValid() and self.model.filter_text:
-            self.filter_edit.clear()
+        if not group.isValid() and self.model.filtering:
+            self.clear_filters()
             group = self.model.index_for_identity(PROBLEMS_KEY)
         if not group.isValid():
             return False
@@ -372,8 +423,8 @@ class RegistryPanel(QWidget):
     # --- selection from elsewhere (conflicts panel, tests) -------------------------------------
     def select_identity(self, identity) -> bool:
         source = self.model.index_for_identity(identity)
-        if not source.isValid() and self.model.filter_text:  # filtered out: clear the filter so it shows
-            self.filter_edit.clear()
+        if not source.isValid() and self.model.filtering:  # filtered out: clear the filter so it shows
+            self.clear_filters()
             source = self.model.index_for_identity(identity)
         if not source.isValid():
             return False
@@ -396,9 +447,12 @@ class RegistryPanel(QWidget):
                 and event.key() == Qt.Key.Key_Down):
             self.focus_first_match()
             return True
-        if (watched is self.filter_edit and event.type() == QEvent.Type.KeyPress
-                and event.key() == Qt.Key.Key_Escape and self.filter_edit.text()):
-            self.filter_edit.clear()
+        if (watched in (self.filter_edit, self.view) and event.type() == QEvent.Type.KeyPress
+                and event.key() == Qt.Key.Key_Escape and self.model.filtering):
+            if watched is self.filter_edit and self.filter_edit.text():
+                self.filter_edit.clear()  # the text first, then the chip
+            else:
+                self.clear_filters()
             return True
         if (watched is self.view and event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Space
                 and not event.modifiers()):
