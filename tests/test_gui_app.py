@@ -295,3 +295,34 @@ def test_filter_chips_count_and_show_core_buckets_and_esc_clears(qtbot, demo):
     assert "commit-message" in shown and "standup-notes" not in shown
     win.registry_panel.select_skill(next(s for s in win.context.snapshot.skills if s.name == "standup-notes"))
     assert not panel.model.filtering  # selecting a skill the chip hides brings every row back
+
+
+def test_check_progress_is_counted_in_the_status_bar(qtbot, tmp_path, monkeypatch):
+    from skillmanager.core.load.workspace import Workspace
+
+    home = tmp_path / "home"
+    for number in range(210):
+        folder = home / ".claude" / "skills" / f"note-{number:03d}"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(f"---\nname: note-{number:03d}\ndescription: Notes number {number}.\n---\n"
+                                         "Write the note.\n", encoding="utf-8")
+    (tmp_path / "project").mkdir()
+    workspace = Workspace.create(home=home, cwd=tmp_path / "project", managed_root=None, env={"HOME": str(home)})
+    monkeypatch.setenv("SKILLMANAGER_DATA_DIR", str(tmp_path / "data"))
+    from skillmanager.gui.context import AppContext
+    from skillmanager.gui.main_window import MainWindow
+
+    context = AppContext(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    win = MainWindow(context, watch=False)
+    qtbot.addWidget(win)
+    reports, messages = [], []
+    context.checks_progress.connect(lambda checked, total: reports.append((checked, total)))
+    win.statusBar().messageChanged.connect(messages.append)
+    win.show()
+    context.set_workspace(workspace)
+    qtbot.waitUntil(lambda: bool(reports) and reports[-1][0] == reports[-1][1] and len(context.checks) == 210,
+                    timeout=LONG)
+    assert reports[0] == (0, 210) and (100, 210) in reports and reports[-1] == (210, 210)
+    assert "Checking 100 of 210 skills for risky commands and mistakes…" in messages
+    assert not win.statusBar().currentMessage().startswith("Checking")  # the scan's line is back
+    context.wait_for_scans(5000)

@@ -89,6 +89,7 @@ class RefreshWorker(ScanWorker):
 
 class _ChecksSignals(QObject):
     done = Signal(int, object)  # generation, {identity: SkillChecks}
+    progress = Signal(int, int, int)  # generation, skill files checked, skill files in all
 
 
 class ChecksWorker(QRunnable):
@@ -101,12 +102,16 @@ class ChecksWorker(QRunnable):
 
     SLICE = 0.004  # s of work, then as long a pause: the UI thread keeps the GIL most of the time
     BATCH = 400  # skills per progressive update (badges appear while a big workspace is checked)
+    PROGRESS_EVERY = 100  # skill files between two progress reports
 
     def run(self) -> None:
         registry = self.snapshot.registry
         profile = getattr(registry, "profile", None) or default_profile()
         results = {}
         started = time.perf_counter()
+        total = sum(1 for skill in self.snapshot.skills if skill.path is not None)
+        checked = 0
+        self._report(0, total)
         for count, skill in enumerate(self.snapshot.skills, 1):
             if self.cancel.is_set():
                 return
@@ -119,9 +124,19 @@ class ChecksWorker(QRunnable):
                                                                     profile=profile, known=skill.diagnostics)
                 except Exception:  # noqa: BLE001 - check_skill never raises; a stat race must not stop the rest
                     pass
+                checked += 1
+                if checked % self.PROGRESS_EVERY == 0:
+                    self._report(checked, total)
             if count % self.BATCH == 0:
                 self._emit(dict(results))
         self._emit(results)
+        self._report(total, total)
+
+    def _report(self, checked: int, total: int) -> None:
+        try:
+            self.signals.progress.emit(self.generation, checked, total)
+        except RuntimeError:
+            pass
 
     def _emit(self, results: dict) -> None:
         try:
@@ -133,6 +148,7 @@ class ChecksWorker(QRunnable):
 class AppContext(QObject):
     simulation_changed = Signal(object)  # core.session_view.SessionAdditions | None (the simulator's session)
     checks_changed = Signal(object)  # {identity: SkillChecks} (audit + lint per skill file)
+    checks_progress = Signal(int, int)  # skill files checked, skill files in all (equal: done)
     snapshot_changed = Signal(object)  # Snapshot
     rows_changed = Signal(object, object)  # Snapshot whose listing is not rebuilt yet, RegistryDelta
     selection_changed = Signal(object)  # Skill | None
@@ -270,8 +286,13 @@ class AppContext(QObject):
             del self._checks_workers[old]  # long finished or superseded (a stale one only emits into the void)
         worker = ChecksWorker(snapshot, self.checks_cache, self._checks_generation, self._cancel)
         worker.signals.done.connect(self._on_checks)
+        worker.signals.progress.connect(self._on_checks_progress)
         self._checks_workers[self._checks_generation] = worker
         self.checks_pool.start(worker)
+
+    def _on_checks_progress(self, generation: int, checked: int, total: int) -> None:
+        if generation == self._checks_generation:
+            self.checks_progress.emit(checked, total)
 
     def _on_checks(self, generation: int, results: dict) -> None:
         if generation != self._checks_generation:

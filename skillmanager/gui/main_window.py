@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
         context.snapshot_changed.connect(self._on_snapshot)
         context.rows_changed.connect(lambda _snapshot, _delta: self.progress.show())
         context.status_message.connect(lambda text: self._set_status(text))
+        context.checks_progress.connect(self._on_checks_progress)
         context.spec_changed.connect(self.workspace_bar.set_spec)
 
         self.watcher = SkillWatcher(self) if watch else None
@@ -442,7 +443,19 @@ class MainWindow(QMainWindow):
     # --- scanning ------------------------------------------------------------------------------
     def _set_status(self, text: str) -> None:
         """The status bar says what the scanner and the watcher are doing (the counts live under the tree)."""
+        self._status_text = text
         self.statusBar().showMessage(text)
+
+    _status_text = ""
+    CHECKS_SHOWN_FROM = 200  # skill files: below this the checks finish before anyone could read a count
+
+    def _on_checks_progress(self, checked: int, total: int) -> None:
+        """'Checking 1,200 of 5,000 skills…' while the audit and lint run; the scan's line comes back after."""
+        if checked < total and total >= self.CHECKS_SHOWN_FROM:
+            self.statusBar().showMessage(f"Checking {checked:,} of {total:,} skills for risky commands and "
+                                         f"mistakes…")
+        elif checked >= total and self.statusBar().currentMessage().startswith("Checking "):
+            self.statusBar().showMessage(self._status_text)
 
     def _on_scan_started(self) -> None:
         self.progress.show()
