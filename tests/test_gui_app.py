@@ -326,3 +326,45 @@ def test_check_progress_is_counted_in_the_status_bar(qtbot, tmp_path, monkeypatc
     assert "Checking 100 of 210 skills for risky commands and mistakes…" in messages
     assert not win.statusBar().currentMessage().startswith("Checking")  # the scan's line is back
     context.wait_for_scans(5000)
+
+
+@pytest.mark.parametrize("profile", ["current"])
+def test_row_menu_and_the_listing_follow_each_other(qtbot, demo, tmp_path):
+    from PySide6.QtGui import QGuiApplication
+
+    win = demo
+    panel = win.registry_panel
+    listing = win.preview.listing
+    skill = next(s for s in win.context.snapshot.skills if s.name == "standup-notes")
+    index = panel.proxy.mapFromSource(_index(win, "standup-notes", "user"))
+    panel.select_skill(skill)
+    # selecting a skill highlights its entry in the listing and scrolls it into view
+    assert listing.current_key == skill.key
+    start, length = listing.entry_span(skill.key)
+    assert listing.text.toPlainText()[start:start + length].startswith("- standup-notes:")
+    assert listing.text.textCursor().position() == start
+    # clicking another entry selects that skill in the tree
+    other = next(s for s in win.context.snapshot.skills if s.name == "incident-runbook")
+    other_start, _ = listing.entry_span(other.key)
+    assert listing.select_at(other_start + 3)
+    assert win.context.selected_skill() is not None and win.context.selected_skill().key == other.key
+    assert panel.view.currentIndex().data(Role.Name) == "incident-runbook"
+    assert not listing.select_at(0)  # the header line belongs to no skill
+
+    menu = panel._row_menu(skill, index)
+    texts = [a.text() for a in menu.actions() if not a.isSeparator()]
+    assert texts[:5] == ["Turn off", "Open folder", "Open in editor", "Copy name", "Show in listing"]
+    assert {"&Rename…", "&Delete"} <= set(texts)  # the Skills menu's row actions follow
+    actions = {a.text(): a for a in menu.actions()}
+    actions["Copy name"].trigger()
+    assert QGuiApplication.clipboard().text() == "standup-notes"
+    win.tabs.setCurrentIndex(1)
+    actions["Show in listing"].trigger()
+    assert win.tabs.currentWidget() is win.preview and listing.current_key == skill.key
+    actions["Turn off"].trigger()
+    qtbot.waitUntil(
+        lambda: _switch(win, "standup-notes", "user").data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked,
+        timeout=LONG)
+    _settled(qtbot, win)
+    written = json.loads((win.context.snapshot.workspace.home / ".claude" / "settings.json").read_text())
+    assert written["skillOverrides"]["standup-notes"] == "off"

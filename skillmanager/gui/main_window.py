@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self._notice_workspace_cwd = ""
         self._problems_noted: tuple | None = None  # (workspace, count) the message bar last spoke about
         self.preview = PreviewPanel(context, self)
+        self.preview.listing.skill_clicked.connect(self.registry_panel.select_skill)
         self.conflicts = ConflictsPanel(context, self)
         self.conflicts.identity_clicked.connect(self.select_identity)
         self.simulator = SimulatorPanel(context, self)
@@ -214,10 +215,7 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(self.history_action)  # where people look for undo and history too
         for action in (self.install_action, self.new_action, self.history_action):
             self.addAction(action)
-        view = self.registry_panel.view
-        view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        for action in self.row_actions:
-            view.addAction(action)
+        self.registry_panel.extra_row_actions = list(self.row_actions)  # under the row menu's own entries
         self.setAcceptDrops(True)
 
         view_menu = menu.addMenu("&View")
@@ -383,6 +381,7 @@ class MainWindow(QMainWindow):
     def _show_in_listing(self, skill) -> None:
         self.registry_panel.select_skill(skill)
         self.tabs.setCurrentWidget(self.preview)
+        self.preview.listing.reveal_skill(skill)  # also when it was selected already
 
     def show_about(self) -> AboutDialog:
         dialog = AboutDialog(self)

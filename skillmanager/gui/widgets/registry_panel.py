@@ -362,7 +362,9 @@ class RegistryPanel(QWidget):
 
         menu = QMenu(self)
         facts = index.data(Role.Switch)
-        selected = self.selected_skills() or [skill]
+        selected = self.selected_skills()
+        if not any(s is skill for s in selected):
+            selected = [skill]  # the menu of a row outside the selection acts on that row only
         if facts is not None:
             label = "Turn off" if facts.is_on else "Turn on"
             if len(selected) > 1:
@@ -382,7 +384,13 @@ class RegistryPanel(QWidget):
         copy.triggered.connect(lambda: QGuiApplication.clipboard().setText(skill.name))
         listing = menu.addAction("Show in listing")
         listing.triggered.connect(lambda: self.show_in_listing.emit(skill))
+        if self.extra_row_actions:
+            menu.addSeparator()
+            for action in self.extra_row_actions:
+                menu.addAction(action)
         return menu
+
+    extra_row_actions: list = []  # the window's Rename, Move, Delete… (they act on the selected skill)
 
     def _on_sort(self, choice: int) -> None:
         if choice == 0:
