@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QLabel, QMainWindow, QProgressBar, QPushButton, QSplitter, QTabWidget,
+from PySide6.QtWidgets import (QLabel, QMainWindow, QMenu, QProgressBar, QPushButton, QSplitter, QTabWidget,
                                QHBoxLayout, QVBoxLayout, QWidget, QFrame)
 
 from skillmanager.core.model import SourceKind
@@ -44,13 +44,24 @@ class MainWindow(QMainWindow):
         banner_layout = QHBoxLayout(self.banner)
         self.banner_text = QLabel(self.banner)
         self.banner_text.setWordWrap(True)
-        self.banner_button = QPushButton("Open the demo workspace", self.banner)
+        # the welcome: where a new user's skills can be, each one click away
+        self.banner_personal = QPushButton("My personal skills", self.banner)
+        self.banner_personal.setToolTip("Your own skills in ~/.claude/skills, seen from your home folder")
+        self.banner_personal.clicked.connect(self.open_personal)
+        self.banner_open = QPushButton("Open a project folder…", self.banner)
+        self.banner_open.clicked.connect(lambda: self.open_project())
+        self.banner_button = QPushButton("Try the demo", self.banner)
+        self.banner_button.setToolTip("A demo monorepo with every kind of skill and conflict, copied to a "
+                                      "temporary folder")
+        self.banner_button.clicked.connect(self.open_demo)
+        self.banner_recent = QPushButton("Recent projects", self.banner)
+        self.banner_recent.setMenu(QMenu(self.banner_recent))
         self.banner_close = QPushButton("Dismiss", self.banner)
         self.banner_close.clicked.connect(self.banner.hide)
-        self.banner_button.clicked.connect(self.open_demo)
         banner_layout.addWidget(self.banner_text, 1)
-        banner_layout.addWidget(self.banner_button)
-        banner_layout.addWidget(self.banner_close)
+        for button in (self.banner_personal, self.banner_open, self.banner_button, self.banner_recent,
+                       self.banner_close):
+            banner_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
         self.banner.hide()
         self._demo_offered = False
 
@@ -150,7 +161,7 @@ class MainWindow(QMainWindow):
         self.open_action.triggered.connect(self.open_project)
         file_menu.addAction(self.open_action)
         self.personal_action = QAction("My &personal skills", self)
-        self.personal_action.triggered.connect(lambda: self.open_folder(str(Path.home())))
+        self.personal_action.triggered.connect(self.open_personal)
         file_menu.addAction(self.personal_action)
         self.demo_action = QAction("Open &demo workspace", self)
         self.demo_action.triggered.connect(self.open_demo)
@@ -357,6 +368,11 @@ class MainWindow(QMainWindow):
         if folder:
             self.open_folder(folder)
 
+    def open_personal(self) -> None:
+        """The home folder as the project: what Claude Code sees of your own skills anywhere."""
+        home = getattr(self.context.workspace, "home", None) or (self.context.spec.home if self.context.spec else None)
+        self.open_folder(str(home or Path.home()))
+
     def open_folder(self, folder: str) -> None:
         spec = self.context.spec
         if spec is None:
@@ -428,6 +444,13 @@ class MainWindow(QMainWindow):
     def _show_installed_claude(self, found) -> None:
         self.workspace_bar.set_installed(found)  # core words the sentence (versions.installed.shown_sentence)
 
+    def _fill_recent_menu(self) -> None:
+        menu = self.banner_recent.menu()
+        menu.clear()
+        for folder in self._recent():
+            menu.addAction(folder).triggered.connect(lambda _c=False, f=folder: self.open_folder(f))
+        self.banner_recent.setVisible(bool(menu.actions()))
+
     def _recent(self) -> list[str]:
         value = self.context.settings.value(RECENT_KEY, [])
         if isinstance(value, str):
@@ -492,9 +515,11 @@ class MainWindow(QMainWindow):
         if not own and not self._demo_offered and snapshot.registry is not None and demo is None:
             # Claude Code's bundled skills are always there: "no skills" means none of the user's own
             self._demo_offered = True
-            self.banner_text.setText("No skills of your own here (only the ones bundled with Claude Code). Want "
-                                     "to look around a demo monorepo with every kind of skill and conflict? It "
-                                     "is copied to a temporary folder, so nothing of yours changes.")
+            self.banner_text.setText("<b>Welcome.</b> No skills of your own here yet, only the ones bundled with "
+                                     "Claude Code. Look at your personal skills, open a project folder, or try "
+                                     "the demo: a monorepo with every kind of skill and conflict, copied to a "
+                                     "temporary folder so nothing of yours changes.")
+            self._fill_recent_menu()
             self.banner.show()
         self.workspace_bar.set_shown_profile(getattr(snapshot.registry, "profile", None))
         self._note_problems(snapshot)
@@ -586,6 +611,7 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized_once:
             self._sized_once = True
+            self.registry_panel.view.setFocus(Qt.FocusReason.OtherFocusReason)  # not a path field
             if not isinstance(self.context.settings.value("window/splitter"), QByteArray):
                 # proportions rather than fixed pixels: the tree keeps room for names at any window size
                 total = max(self.splitter.width(), 600)

@@ -26,6 +26,7 @@ class ConflictsPanel(QWidget):
         self.summary = QLabel("No workspace loaded yet.", self)
         self.summary.setWordWrap(True)
         self.tree = QTreeWidget(self)
+        self.tree.setAccessibleName("Contested names and their copies")
         self.tree.setHeaderLabels(["Name / copy", "Source", "Why"])
         self.tree.setAlternatingRowColors(True)
         self.tree.setWordWrap(True)  # the reasons are sentences: wrap where Qt can, full text in the tooltip

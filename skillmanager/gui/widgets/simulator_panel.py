@@ -108,6 +108,7 @@ class SimulatorPanel(QWidget):
             self.files.hideColumn(column)
         self.files.setHeaderHidden(True)
         self.files.setToolTip("Enter or double-click a file adds a step with the chosen tool")
+        self.files.setAccessibleName("Project files")
         self.files.activated.connect(self._on_file_activated)
         self.operation = QComboBox(self)
         self.operation.addItems(OPERATIONS)
@@ -125,6 +126,7 @@ class SimulatorPanel(QWidget):
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.timeline = QListWidget(self)
+        self.timeline.setAccessibleName("Simulated steps")
         self.timeline.setWordWrap(True)  # long paths wrap instead of hiding what the step did
         self.timeline.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.timeline.currentRowChanged.connect(self._show_step)
