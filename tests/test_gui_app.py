@@ -282,7 +282,8 @@ def test_filter_chips_count_and_show_core_buckets_and_esc_clears(qtbot, demo):
     assert panel.summary.text().startswith(f"2 of {total:,} shown")
     for name in ("quick-setup", "broken-yaml"):
         row = _index(win, name)
-        assert row.data(Qt.ItemDataRole.BackgroundRole) is not None  # the row itself is coloured
+        for column in Column:  # the whole row is coloured
+            assert row.siblingAtColumn(column).data(Qt.ItemDataRole.BackgroundRole) is not None
     assert _index(win, "broken-yaml").siblingAtColumn(Column.Checks).data(Role.Checks).badge == "error"
 
     qtbot.mouseClick(panel.chips[Bucket.OFF], Qt.MouseButton.LeftButton)  # one chip at a time

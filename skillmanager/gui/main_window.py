@@ -447,7 +447,8 @@ class MainWindow(QMainWindow):
     def _fill_recent_menu(self) -> None:
         menu = self.banner_recent.menu()
         menu.clear()
-        for folder in self._recent():
+        shown = str(self.context.spec.cwd) if self.context.spec is not None else None
+        for folder in (f for f in self._recent() if f != shown):  # the folder on screen is no offer
             menu.addAction(folder).triggered.connect(lambda _c=False, f=folder: self.open_folder(f))
         self.banner_recent.setVisible(bool(menu.actions()))
 

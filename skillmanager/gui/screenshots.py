@@ -4,7 +4,8 @@
 
 Offscreen unless QT_QPA_PLATFORM / DISPLAY say otherwise (works under Xvfb too). Writes
 tree.png (registry tree + detail), preview.png (listing beside expansion), conflicts.png,
-simulator.png (after two steps, the tree showing the simulated session), toggle.png (the detail pane's toggle control previewing a change) and install-preview.png (Install… on a shared skill with a high audit finding).
+simulator.png (after two steps, the tree showing the simulated session), needs-review.png (the filter chip),
+advanced.png (the Advanced panel open), toggle.png (the detail pane's toggle control previewing a change) and install-preview.png (Install… on a shared skill with a high audit finding).
 """
 from __future__ import annotations
 
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         window.registry_panel.select_skill(skills["quick-setup"])  # a danger badge and its audit findings
         window.tabs.setCurrentWidget(window.conflicts)
         shoot("tree")
+        shoot_chip_and_advanced()
         shadowed = next(s for s in snapshot.skills if s.name == "commit-message" and not s.state.is_winner)
         window.registry_panel.select_skill(shadowed)
         shoot("conflicts")
@@ -70,6 +72,18 @@ def main(argv: list[str] | None = None) -> int:
         window.simulator.files.expand(window.simulator.proxy.mapFromSource(
             window.simulator.fs_model.index(str(cwd / "packages"))))
         QTimer.singleShot(400, lambda: (shoot("simulator"), shoot_toggle(skills)))
+
+    def shoot_chip_and_advanced() -> None:
+        """The "Needs review" filter chip in use; then the Advanced panel open."""
+        from skillmanager.core.rules.buckets import Bucket
+
+        panel = window.registry_panel
+        panel.choose_bucket(Bucket.NEEDS_REVIEW)
+        shoot("needs-review")
+        panel.choose_bucket(None)
+        window.workspace_bar.show_advanced(True)
+        shoot("advanced")
+        window.workspace_bar.show_advanced(False)
 
     def shoot_toggle(skills) -> None:
         """The toggle control: a project skill, "off" chosen in local settings, the preview before Apply."""

@@ -12,7 +12,7 @@ from typing import Any, Callable, Hashable, Sequence
 
 from PySide6.QtCore import (QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt,
                             Signal)
-from PySide6.QtGui import QBrush, QFont
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from skillmanager.core.model import Skill
 from skillmanager.core.rules.buckets import REVIEW_BADGES, bucket_counts, skill_buckets
@@ -255,12 +255,7 @@ class RegistryModel(QAbstractItemModel):
                 return f"{item.visual.label} (simulated)" if simulated else item.visual.label
             return str(item.tokens) if item.tokens else "—"
         if role == Qt.ItemDataRole.BackgroundRole:
-            checks = self._checks.get(item.key)
-            if checks is not None and checks.badge in REVIEW_BADGES:  # critical / high findings, errors colour the row
-                from PySide6.QtGui import QColor
-
-                return QBrush(QColor(208, 69, 59, 46))
-            return None
+            return _review_brush(self._checks.get(item.key))
         if role == Qt.ItemDataRole.CheckStateRole and column is Column.State:
             facts = self._switch(item)
             if facts is not None:
@@ -358,6 +353,8 @@ class RegistryModel(QAbstractItemModel):
 
     def _checks_data(self, item: TreeItem, role: int):
         checks = self._checks.get(item.key)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return _review_brush(checks)
         if checks is None or checks.badge is None:
             if role == Qt.ItemDataRole.ToolTipRole:
                 return ("No audit or lint findings" if checks is not None
@@ -769,6 +766,13 @@ class RegistryModel(QAbstractItemModel):
             self.endMoveRows()
             update(child, payload)
             position += 1
+
+
+def _review_brush(checks) -> QBrush | None:
+    """Critical / high audit findings and errors colour the whole row (core decides the badge level)."""
+    if checks is not None and checks.badge in REVIEW_BADGES:
+        return QBrush(QColor(208, 69, 59, 46))
+    return None
 
 
 def _waiting(skill: Skill) -> bool:
