@@ -97,10 +97,12 @@ def while_checks_run(app: QApplication, workspace, temp: Path) -> None:
             panel.filter_edit.setText(text)
             app.processEvents()
             (clears if text == "" else latencies).append(time.perf_counter() - begin)
+        counts = panel.model.bucket_counts()
+        chip = panel.chips[max((b for b in Bucket if b is not Bucket.ON), key=counts.get)]
         begin = time.perf_counter()
-        panel.chips[Bucket.OFF].click()
+        chip.click()
         app.processEvents()
-        panel.chips[Bucket.OFF].click()
+        chip.click()
         app.processEvents()
         chips.append((time.perf_counter() - begin) / 2)
     running = [d for d in during if d < progress[1]]
@@ -112,7 +114,7 @@ def while_checks_run(app: QApplication, workspace, temp: Path) -> None:
           f"max {max(latencies) * 1000:.1f} ms  [target < 30 ms]")
     print(f"  clearing the filter: median {statistics.median(clears) * 1000:.0f} ms, "
           f"max {max(clears) * 1000:.0f} ms  [target < 150 ms]")
-    print(f"  a filter chip (Off) on and off: median {statistics.median(chips) * 1000:.0f} ms")
+    print(f"  the largest filter chip but On, on and off: median {statistics.median(chips) * 1000:.0f} ms")
     context.shutdown(5000)
     window.close()
 

@@ -402,3 +402,30 @@ def test_first_run_on_an_empty_home_welcomes_and_opens_the_demo(qtbot, tmp_path,
     assert {"quick-setup", "standup-notes", "sql-review"} <= names and win.banner.isHidden()
     win.context.wait_for_scans(5000)
 
+
+
+def test_checks_step_aside_while_the_user_types(qtbot, tmp_path, monkeypatch):
+    """A keystroke in the filter asks the background checks to wait (the UI thread then has the GIL)."""
+    from skillmanager.core.checks.skill_checks import ChecksCache
+    from skillmanager.core.demo import create_demo_workspace
+    from skillmanager.gui.context import ChecksWorker
+
+    win = _window(qtbot, tmp_path, monkeypatch, create_demo_workspace(tmp_path / "demo"))
+    before = time.monotonic()
+    qtbot.keyClicks(win.registry_panel.filter_edit, "s")
+    assert win.context._quiet_until >= before + win.context.QUIET_S
+    consulted = []
+
+    def quiet_until():  # "typing" for the first three looks, then quiet
+        consulted.append(1)
+        return time.monotonic() + 60 if len(consulted) <= 3 else 0.0
+
+    import threading
+
+    worker = ChecksWorker(win.context.snapshot, ChecksCache(), 1, threading.Event(), quiet_until)
+    done = []
+    worker.signals.done.connect(lambda generation, results: done.append(results))
+    worker.run()
+    with_files = sum(1 for s in win.context.snapshot.skills if s.path is not None)
+    assert len(consulted) > 3 and done and len(done[-1]) == with_files
+    win.context.wait_for_scans(5000)

@@ -11,7 +11,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Hashable
+from typing import Callable, Hashable
 
 from PySide6.QtCore import QObject, QRunnable, QSettings, QThreadPool, Signal
 
@@ -95,9 +95,11 @@ class _ChecksSignals(QObject):
 class ChecksWorker(QRunnable):
     """Audit + lint of every skill file (core.skill_checks, cached per file stamp), off the UI thread."""
 
-    def __init__(self, snapshot: Snapshot, cache, generation: int, cancel: threading.Event):
+    def __init__(self, snapshot: Snapshot, cache, generation: int, cancel: threading.Event,
+                 quiet_until: Callable[[], float] = lambda: 0.0):
         super().__init__()
         self.snapshot, self.cache, self.generation, self.cancel = snapshot, cache, generation, cancel
+        self.quiet_until = quiet_until  # monotonic time until which the user is typing: the worker waits
         self.signals = _ChecksSignals()
 
     SLICE = 0.004  # s of work, then as long a pause: the UI thread keeps the GIL most of the time
@@ -115,6 +117,10 @@ class ChecksWorker(QRunnable):
         for count, skill in enumerate(self.snapshot.skills, 1):
             if self.cancel.is_set():
                 return
+            while time.monotonic() < self.quiet_until() and not self.cancel.is_set():
+                # the UI thread is answering a keystroke: every Python call it makes through Qt would
+                # otherwise wait for the GIL behind this thread (a 5,000-row filter makes thousands)
+                time.sleep(0.02)
             if time.perf_counter() - started > self.SLICE:
                 time.sleep(self.SLICE)  # a cache hit is a stat; a miss reads and scans a skill folder
                 started = time.perf_counter()
@@ -284,11 +290,20 @@ class AppContext(QObject):
         self._checks_generation += 1
         for old in [g for g in self._checks_workers if g < self._checks_generation - 3]:
             del self._checks_workers[old]  # long finished or superseded (a stale one only emits into the void)
-        worker = ChecksWorker(snapshot, self.checks_cache, self._checks_generation, self._cancel)
+        worker = ChecksWorker(snapshot, self.checks_cache, self._checks_generation, self._cancel,
+                              lambda: self._quiet_until)
         worker.signals.done.connect(self._on_checks)
         worker.signals.progress.connect(self._on_checks_progress)
         self._checks_workers[self._checks_generation] = worker
         self.checks_pool.start(worker)
+
+    QUIET_S = 0.6  # how long the checks pause after a keystroke or a filter change
+
+    _quiet_until = 0.0
+
+    def note_typing(self) -> None:
+        """The user is filtering: the background checks hold off for a moment so the UI thread has the GIL."""
+        self._quiet_until = time.monotonic() + self.QUIET_S
 
     def _on_checks_progress(self, generation: int, checked: int, total: int) -> None:
         if generation == self._checks_generation:

@@ -278,12 +278,14 @@ class RegistryPanel(QWidget):
         self.summary.setText(text + (f" — {problems}" if problems else ""))
 
     def _on_filter(self, text: str) -> None:
+        self.context.note_typing()
         self._known = set(self.model.group_keys())
         self.proxy.set_text(text)
         self._after_filter()
 
     def choose_bucket(self, bucket: Bucket | None) -> None:
         """One chip at a time (choosing one releases the other); None shows every skill again."""
+        self.context.note_typing()
         for other, chip in self.chips.items():
             if chip.isChecked() != (other is bucket):
                 chip.blockSignals(True)
@@ -451,6 +453,8 @@ class RegistryPanel(QWidget):
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt API
         from PySide6.QtCore import QEvent
 
+        if watched is self.filter_edit and event.type() == QEvent.Type.KeyPress:
+            self.context.note_typing()  # before the text changes: the checks step aside now
         if (watched is self.filter_edit and event.type() == QEvent.Type.KeyPress
                 and event.key() == Qt.Key.Key_Down):
             self.focus_first_match()
