@@ -429,3 +429,18 @@ def test_checks_step_aside_while_the_user_types(qtbot, tmp_path, monkeypatch):
     with_files = sum(1 for s in win.context.snapshot.skills if s.path is not None)
     assert len(consulted) > 3 and done and len(done[-1]) == with_files
     win.context.wait_for_scans(5000)
+
+
+@pytest.mark.parametrize("profile", ["current"])
+def test_help_guide_has_the_legend_of_states_checks_and_filters(qtbot, demo):
+    from skillmanager.core.glossary import BADGE_LEGEND, STATE_LEGEND
+    from skillmanager.core.rules.buckets import Bucket
+
+    dialog = demo.show_guide()
+    qtbot.addWidget(dialog)
+    text = dialog.browser.toPlainText()
+    for word, sentence in list(STATE_LEGEND.values()) + list(BADGE_LEGEND.values()):
+        assert word in text and sentence in text
+    for bucket in Bucket:
+        assert bucket.meaning in text
+    assert states.BADGE_WORDS["error"] == "Error" and states.BADGE_WORDS["danger"] == "Review before use"

@@ -11,6 +11,7 @@ from functools import lru_cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
+from skillmanager.core.glossary import BADGE_LEGEND
 from skillmanager.core.model import Invoker, Listed, Skill
 from skillmanager.gui.plural import counted
 
@@ -223,7 +224,7 @@ def app_icon() -> QIcon:
 # --- audit / lint badges (the level is decided by core.skill_checks) ------------------------------
 _BADGE_COLOURS = {"danger": "#d0453b", "error": "#ad1457", "warning": "#d69a1c", "note": "#3a7bd5"}
 _BADGE_GLYPHS = {"danger": "!", "error": "×", "warning": "!", "note": "i"}
-BADGE_WORDS = {"danger": "Review before use", "error": "Error", "warning": "Worth a look", "note": "For information"}
+BADGE_WORDS = {level: words for level, (words, _sentence) in BADGE_LEGEND.items()}  # core/glossary.py
 
 
 def badge_colour(level: str) -> QColor:
