@@ -414,6 +414,10 @@ def test_checks_step_aside_while_the_user_types(qtbot, tmp_path, monkeypatch):
     before = time.monotonic()
     qtbot.keyClicks(win.registry_panel.filter_edit, "s")
     assert win.context._quiet_until >= before + win.context.QUIET_S
+    seen = []
+    win.registry_panel.proxy.rowsRemoved.connect(lambda *_: seen.append(win.context._quiet_until))
+    qtbot.keyClicks(win.registry_panel.filter_edit, "tandup")
+    assert seen and all(q == float("inf") for q in seen)  # the checks wait all through the filter's work
     consulted = []
 
     def quiet_until():  # "typing" for the first three looks, then quiet

@@ -6,6 +6,7 @@ takes the incremental path (core.incremental): the rows update first, the listin
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 import time
@@ -303,7 +304,16 @@ class AppContext(QObject):
 
     def note_typing(self) -> None:
         """The user is filtering: the background checks hold off for a moment so the UI thread has the GIL."""
-        self._quiet_until = time.monotonic() + self.QUIET_S
+        self._quiet_until = max(self._quiet_until, time.monotonic() + self.QUIET_S)
+
+    @contextlib.contextmanager
+    def typing(self):
+        """Around the UI work a keystroke causes: the checks wait all through it, and QUIET_S after."""
+        self._quiet_until = float("inf")
+        try:
+            yield
+        finally:
+            self._quiet_until = time.monotonic() + self.QUIET_S
 
     def _on_checks_progress(self, generation: int, checked: int, total: int) -> None:
         if generation == self._checks_generation:

@@ -278,23 +278,23 @@ class RegistryPanel(QWidget):
         self.summary.setText(text + (f" — {problems}" if problems else ""))
 
     def _on_filter(self, text: str) -> None:
-        self.context.note_typing()
-        self._known = set(self.model.group_keys())
-        self.proxy.set_text(text)
-        self._after_filter()
+        with self.context.typing():
+            self._known = set(self.model.group_keys())
+            self.proxy.set_text(text)
+            self._after_filter()
 
     def choose_bucket(self, bucket: Bucket | None) -> None:
         """One chip at a time (choosing one releases the other); None shows every skill again."""
-        self.context.note_typing()
-        for other, chip in self.chips.items():
-            if chip.isChecked() != (other is bucket):
-                chip.blockSignals(True)
-                chip.setChecked(other is bucket)
-                chip.blockSignals(False)
-        self._known = set(self.model.group_keys())
-        if self.model.set_bucket(bucket):
-            self._after_filter()
-        self._show_counts(self.model.bucket_counts())
+        with self.context.typing():
+            for other, chip in self.chips.items():
+                if chip.isChecked() != (other is bucket):
+                    chip.blockSignals(True)
+                    chip.setChecked(other is bucket)
+                    chip.blockSignals(False)
+            self._known = set(self.model.group_keys())
+            if self.model.set_bucket(bucket):
+                self._after_filter()
+            self._show_counts(self.model.bucket_counts())
 
     def clear_filters(self) -> None:
         self.filter_edit.clear()
