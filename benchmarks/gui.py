@@ -123,6 +123,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skills", type=int, default=5000)
     parser.add_argument("--edits", type=int, default=15)
+    parser.add_argument("--only-while-checks", action="store_true",
+                        help="only the real window's figures while the checks run (a shorter run)")
     options = parser.parse_args()
 
     from skillmanager.gui.context import AppContext
@@ -136,6 +138,9 @@ def main() -> int:
     print(realistic.corpus_note(), "|", realistic.machine(), "|", realistic.MACHINE_NOTE)
     with tempfile.TemporaryDirectory(prefix="skillmanager-bench-") as temp:
         workspace = make_workspace(Path(temp), options.skills)
+        if options.only_while_checks:
+            while_checks_run(app, workspace, Path(temp))
+            return 0
         start = time.perf_counter()
         snapshot = scan(workspace)
         scan_seconds = time.perf_counter() - start
