@@ -219,6 +219,15 @@ def test_the_main_bar_is_the_project_and_a_sentence_the_options_sit_under_advanc
         assert field.isVisible() and field.width() >= 90, field.accessibleName()
     assert str(win.context.workspace.home) == bar.home.text()
     assert win.registry_panel.view.width() >= 260
+    # the version in plain numbers; choosing the older one rescans with its rules and the sentence says so
+    texts = [bar.profile.itemText(i) for i in range(bar.profile.count())]
+    assert texts[:2] == ["Claude Code 2.1.332 (current)", "Claude Code 2.1.88 (legacy)"]
+    bar.profile.setCurrentIndex(1)
+    bar.profile.activated.emit(1)
+    qtbot.waitUntil(lambda: not win.context.scanning and win.context.snapshot is not None
+                    and win.context.snapshot.registry.profile.version_text == "2.1.88", timeout=LONG)
+    assert win.context.spec.profile == "legacy" and win.context.spec.claude_version is None
+    qtbot.waitUntil(lambda: "Claude Code 2.1.88 does" in bar.installed_note.text(), timeout=LONG)
 
 
 def test_keyboard_shortcuts(qtbot, make_window):

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QGridLayout, QHBo
                                QSizePolicy, QToolButton, QVBoxLayout, QWidget)
 
 from skillmanager.core.versions.installed import shown_sentence
-from skillmanager.core.versions.profiles import DEFAULT_PROFILE, PROFILE_NAMES
+from skillmanager.core.versions.profiles import DEFAULT_PROFILE, PROFILE_NAMES, get_profile
 from skillmanager.gui.engine import WorkspaceSpec
 
 RECENT_LIMIT = 10
@@ -43,7 +43,9 @@ class WorkspaceBar(QWidget):
         self.home.setToolTip("The home folder whose ~/.claude is read (--home)")
         self.home.editingFinished.connect(self._emit_if_changed)
         self.profile = QComboBox(self)
-        self.profile.addItems([DEFAULT_PROFILE, *(n for n in PROFILE_NAMES if n != DEFAULT_PROFILE)])
+        for name in (DEFAULT_PROFILE, *(n for n in PROFILE_NAMES if n != DEFAULT_PROFILE)):
+            # the release in plain numbers; the data is the profile name the engine takes
+            self.profile.addItem(f"Claude Code {get_profile(name).version_text} ({name})", name)
         self.profile.setToolTip("The Claude Code release whose rules are shown (--profile / --claude-version)")
         self.profile.activated.connect(lambda _i: self._emit())
         self.model = QLineEdit(self)
@@ -132,7 +134,7 @@ class WorkspaceBar(QWidget):
         self._found = found
         version = found.profile.version_text if found.profile is not None else None
         if version and self.profile.findData(version) < 0:
-            self.profile.addItem(f"{version} (installed)", version)
+            self.profile.addItem(f"Claude Code {version} (installed)", version)
         self.installed_note.setToolTip(found.note or found.version_text or "")
         self.set_shown_profile(self._shown)
 
@@ -156,8 +158,9 @@ class WorkspaceBar(QWidget):
         self._spec = spec
         self.project.setCurrentText(str(spec.cwd))
         self.home.setText(str(spec.home) if spec.home else "")
-        index = (self.profile.findData(spec.claude_version) if spec.claude_version
-                 else self.profile.findText(spec.profile))
+        if spec.claude_version and self.profile.findData(spec.claude_version) < 0:
+            self.profile.addItem(f"Claude Code {spec.claude_version}", spec.claude_version)
+        index = self.profile.findData(spec.claude_version or spec.profile)
         if index >= 0:
             self.profile.setCurrentIndex(index)
         self.model.setText(spec.model or "")
@@ -168,6 +171,7 @@ class WorkspaceBar(QWidget):
     def current_spec(self) -> WorkspaceSpec:
         base = self._spec or WorkspaceSpec(cwd=Path.cwd())
         text = self.project.currentText().strip()
+        chosen = self.profile.currentData() or DEFAULT_PROFILE  # a profile name or an exact release
         return WorkspaceSpec(
             cwd=Path(text).expanduser() if text else base.cwd,
             home=Path(self.home.text()).expanduser() if self.home.text().strip() else None,
@@ -175,8 +179,8 @@ class WorkspaceBar(QWidget):
             add_dirs=_split_dirs(self.add_dirs.text()),
             plugin_dirs=_split_dirs(self.plugin_dirs.text()),
             mcp_skills_file=base.mcp_skills_file,
-            profile=self.profile.currentText() if self.profile.currentData() is None else DEFAULT_PROFILE,
-            claude_version=self.profile.currentData(),
+            profile=chosen if chosen in PROFILE_NAMES else DEFAULT_PROFILE,
+            claude_version=None if chosen in PROFILE_NAMES else chosen,
             model=self.model.text().strip() or None,
             env=base.env,
         )
