@@ -228,7 +228,20 @@ def test_state_colours_reach_aa_contrast_on_both_palettes(qapp):
     dark = dark_palette()
     dark_backgrounds = [dark.color(QPalette.ColorRole.Base), dark.color(QPalette.ColorRole.AlternateBase),
                         dark.color(QPalette.ColorRole.Window)]
+    def tinted(background):  # the review tint over a row background
+        r, g, b, a = states.REVIEW_TINT
+        return QColor(*(round(c * a / 255 + base * (1 - a / 255))
+                        for c, base in zip((r, g, b), (background.red(), background.green(), background.blue()))))
+
+    light_backgrounds += [tinted(b) for b in light_backgrounds]
+    dark_backgrounds += [tinted(b) for b in dark_backgrounds]
     failures = []
+    for level in ("danger", "error", "warning", "note"):  # a badge's finding count is text too
+        for dark, backgrounds in ((False, light_backgrounds), (True, dark_backgrounds)):
+            for background in backgrounds:
+                ratio = states.contrast_ratio(states.badge_text_colour(level, dark=dark), background)
+                if ratio < 4.5:
+                    failures.append((level, dark, background.name(), round(ratio, 2)))
     for visual in states.Visual:
         for background in light_backgrounds:
             ratio = states.contrast_ratio(states.colour(visual, dark=False), background)

@@ -45,16 +45,16 @@ _LABELS = {  # one short word each (docs/glossary.md)
 }
 
 # Text colours per palette, each at least 4.5:1 (WCAG AA) on that palette's base and alternate-row
-# colours (tests/test_gui_app.py computes it). Icons use the light set: their glyph is white.
+# colours, plain or under the review tint (tests/test_gui_app.py computes it). Icons use the light set: their glyph is white.
 _COLOURS = {
-    Visual.ACTIVE: "#1b7a3a",
-    Visual.SHORTENED: "#8a5a00",
-    Visual.NAME_ONLY: "#2b62b0",
-    Visual.HIDDEN: "#5f636b",
+    Visual.ACTIVE: "#186d34",
+    Visual.SHORTENED: "#845600",
+    Visual.NAME_ONLY: "#2a60ac",
+    Visual.HIDDEN: "#5d6168",
     Visual.BLOCKED: "#b3261e",
     Visual.OFF: "#565b66",
-    Visual.SHADOWED: "#7a5c30",
-    Visual.CONDITIONAL: "#8a5a00",
+    Visual.SHADOWED: "#775a2f",
+    Visual.CONDITIONAL: "#845600",
     Visual.INVALID: "#ad1457",
 }
 _DARK_COLOURS = {
@@ -229,6 +229,18 @@ BADGE_WORDS = {level: words for level, (words, _sentence) in BADGE_LEGEND.items(
 
 def badge_colour(level: str) -> QColor:
     return QColor(_BADGE_COLOURS.get(level, "#8a8f98"))
+
+
+_BADGE_TEXT = {"danger": Visual.BLOCKED, "error": Visual.INVALID, "warning": Visual.SHORTENED, "note": Visual.NAME_ONLY}
+
+
+def badge_text_colour(level: str, dark: bool | None = None) -> QColor:
+    """The finding count beside a badge: a text colour of the same hue that reaches 4.5:1 on the palette
+    (the icon's own fill is too light for text)."""
+    return colour(_BADGE_TEXT.get(level, Visual.OFF), dark)
+
+
+REVIEW_TINT = (208, 69, 59, 32)  # RGBA of the row background of a skill that needs review
 
 
 @lru_cache(maxsize=None)

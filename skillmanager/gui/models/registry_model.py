@@ -392,7 +392,7 @@ class RegistryModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DecorationRole:
             return states.badge_icon(checks.badge)
         if role == Qt.ItemDataRole.ForegroundRole:
-            return QBrush(states.badge_colour(checks.badge))
+            return QBrush(states.badge_text_colour(checks.badge))
         if role == Qt.ItemDataRole.ToolTipRole:
             return states.badge_tooltip(checks)
         if role == Role.Checks:
@@ -807,7 +807,7 @@ class RegistryModel(QAbstractItemModel):
 def _review_brush(checks) -> QBrush | None:
     """Critical / high audit findings and errors colour the whole row (core decides the badge level)."""
     if checks is not None and checks.badge in REVIEW_BADGES:
-        return QBrush(QColor(208, 69, 59, 46))
+        return QBrush(QColor(*states.REVIEW_TINT))
     return None
 
 

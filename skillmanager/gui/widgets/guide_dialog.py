@@ -23,7 +23,7 @@ class GuideDialog(QDialog):
             rows.append(f"<tr><td style='color:{states.colour(visual).name()}'><b>{html.escape(word)}</b></td>"
                         f"<td>{html.escape(sentence)}</td></tr>")
         guide = "".join(f"<p>{html.escape(p)}</p>" for p in GUIDE)
-        badges = "".join(f"<tr><td style='color:{states.badge_colour(level).name()}'><b>{html.escape(word)}</b></td>"
+        badges = "".join(f"<tr><td style='color:{states.badge_text_colour(level).name()}'><b>{html.escape(word)}</b></td>"
                          f"<td>{html.escape(sentence)}</td></tr>" for level, (word, sentence) in BADGE_LEGEND.items())
         chips = "".join(f"<tr><td><b>{html.escape(b.word)}</b></td><td>{html.escape(b.meaning)}</td></tr>"
                         for b in Bucket)
