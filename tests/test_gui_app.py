@@ -385,6 +385,12 @@ def test_row_menu_and_the_listing_follow_each_other(qtbot, demo, tmp_path):
     win.tabs.setCurrentIndex(1)
     actions["Show in listing"].trigger()
     assert win.tabs.currentWidget() is win.preview and listing.current_key == skill.key
+    hidden = next(s for s in win.context.snapshot.skills if s.name == "scaffold-component")
+    hidden_index = panel.proxy.mapFromSource(_index(win, "scaffold-component"))
+    {a.text(): a for a in panel._row_menu(hidden, hidden_index).actions()}["Show in listing"].trigger()
+    reason = win.context.snapshot.outcomes[skill_identity(hidden)].reason
+    assert listing.current_key is None and win.message_bar.message() == f"scaffold-component is not in the listing: {reason}"
+    panel.select_skill(skill)
     actions["Turn off"].trigger()
     qtbot.waitUntil(
         lambda: _switch(win, "standup-notes", "user").data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked,

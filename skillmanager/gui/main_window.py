@@ -400,6 +400,12 @@ class MainWindow(QMainWindow):
         self.registry_panel.select_skill(skill)
         self.tabs.setCurrentWidget(self.preview)
         self.preview.listing.reveal_skill(skill)  # also when it was selected already
+        if self.preview.listing.current_key is None:  # not in the listing: say why, in core's words
+            from skillmanager.gui.engine import skill_identity
+
+            outcome = self.context.snapshot.outcomes.get(skill_identity(skill)) if self.context.snapshot else None
+            self.message_bar.show_message(f"{skill.name} is not in the listing"
+                                          + (f": {outcome.reason}" if outcome is not None else "."), "info")
 
     def show_about(self) -> AboutDialog:
         dialog = AboutDialog(self)
