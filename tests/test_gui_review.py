@@ -274,3 +274,17 @@ def test_filter_then_enter_or_down_selects_the_first_match(qtbot, make_window):
     panel.filter_edit.setText("quick")
     qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Down)
     assert win.detail.title.text() == "quick-setup"
+
+
+def test_the_installed_release_is_marked_among_the_versions(qtbot, make_window):
+    from skillmanager.core.versions.installed import detect_installed_claude
+    from locations import CURRENT_CLI, missing
+
+    if not CURRENT_CLI.exists():
+        missing(f"the real Claude Code is not at {CURRENT_CLI}")
+    win = make_window()
+    bar = win.workspace_bar
+    bar.set_installed(detect_installed_claude(str(CURRENT_CLI)))
+    texts = [bar.profile.itemText(i) for i in range(bar.profile.count())]
+    assert texts == ["Claude Code 2.1.332 (current, installed)", "Claude Code 2.1.88 (legacy)"]
+    assert bar.installed_note.text() == "Claude Code 2.1.332 found — showing what it does"

@@ -133,7 +133,13 @@ class WorkspaceBar(QWidget):
         """The detection's result (core InstalledClaude); its release joins the version choices."""
         self._found = found
         version = found.profile.version_text if found.profile is not None else None
-        if version and self.profile.findData(version) < 0:
+        studied = {get_profile(name).version_text: i for i, name in enumerate(
+            self.profile.itemData(i) for i in range(self.profile.count())) if name in PROFILE_NAMES}
+        if version in studied:  # the installed release is a studied one: say so on its entry
+            index = studied[version]
+            if "installed" not in self.profile.itemText(index):
+                self.profile.setItemText(index, self.profile.itemText(index)[:-1] + ", installed)")
+        elif version and self.profile.findData(version) < 0:
             self.profile.addItem(f"Claude Code {version} (installed)", version)
         self.installed_note.setToolTip(found.note or found.version_text or "")
         self.set_shown_profile(self._shown)
