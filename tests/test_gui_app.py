@@ -317,6 +317,10 @@ def test_filter_chips_count_and_show_core_buckets_and_esc_clears(qtbot, demo):
     qtbot.mouseClick(panel.chips[Bucket.CONFLICTS], Qt.MouseButton.LeftButton)
     shown = _shown_names(win)
     assert "commit-message" in shown and "standup-notes" not in shown
+    panel.view.setFocus()
+    qtbot.keyClick(panel.view, Qt.Key.Key_Escape)  # Esc in the list clears the chip too
+    assert not panel.model.filtering and "standup-notes" in _shown_names(win)
+    qtbot.mouseClick(panel.chips[Bucket.CONFLICTS], Qt.MouseButton.LeftButton)
     win.registry_panel.select_skill(next(s for s in win.context.snapshot.skills if s.name == "standup-notes"))
     assert not panel.model.filtering  # selecting a skill the chip hides brings every row back
 
