@@ -204,6 +204,7 @@ class Skill:
     duplicate_reason: str | None = None  # why state.duplicate_of was set, when not the realpath rule
     via_link: bool = False  # its directory entry is a symbolic link (realpath needs resolving)
     dir_entry: tuple[str, str, str] | None = None  # (skills dir, entry name, SKILL.md path) as scanned
+    scoped_original: "Skill | None" = None  # the skill as scanned, before the `dir:name` rename (scoped_from)
 
     @property
     def key(self) -> str:

@@ -20,8 +20,7 @@ from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..versions.profiles import Profile
 from .safe_read import read_regular_bytes
 from .skill_file import load_skill_file
-from ..js.collation import locale_compare_key
-from .sources import _scandir_sorted
+from .sources import _scandir_sorted, entry_order_key
 from ..versions.features import Feature
 
 
@@ -230,7 +229,7 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
             entries = _scandir_sorted(root, diagnostics) or []
             # current, `localeCompare` (fuzz-reg seed 20: `dup` < `Kappa`)
             if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
-                entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
+                entries.sort(key=lambda e: entry_order_key(e.name, profile))
             candidates = [(e.name, root / e.name) for e in entries
                           if e.is_symlink() or e.is_dir(follow_symlinks=False)]
         for name, skill_dir in candidates:

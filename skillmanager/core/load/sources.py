@@ -103,6 +103,14 @@ def _with_staged(entries: list | None, staged: Mapping[str, Path] | None) -> lis
     return merged
 
 
+def entry_order_key(name: str, profile: Profile) -> tuple[object, ...]:
+    """Where an entry of a skills dir is loaded among its siblings: current sorts by `localeCompare`
+    (fuzz-reg seeds 21, 23, 1011), legacy keeps the code-point order of the directory listing."""
+    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
+        return (locale_compare_key(name), name)
+    return (name,)
+
+
 def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
                     scope_dir: Path | None = None, staged: Mapping[str, Path] | None = None) -> list[Skill]:
     """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored.
@@ -110,9 +118,8 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
     entries = _with_staged(_scandir_sorted(base, diagnostics), staged)
     if not entries:
         return []
-    # current: `localeCompare` on the name (fuzz-reg seeds 21, 23, 1011)
     if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
-        entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
+        entries.sort(key=lambda e: entry_order_key(e.name, profile))
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
     base_text = os.fspath(base)
