@@ -99,11 +99,22 @@ class Invoker(enum.Enum):
     NONE = "none"
 
 
+class DecisionKind(enum.StrEnum):
+    """What changed a skill's state (JSON `decided_by[].kind`)."""
+
+    SKILL_OVERRIDES = "skillOverrides"
+    DENY = "deny"
+    DISABLE_BUNDLED_SKILLS = "disableBundledSkills"
+    DISABLE_BUNDLED_SKILLS_ENV = "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"
+    ENABLED_PLUGINS = "enabledPlugins"
+    FRONT_MATTER = "front-matter"
+
+
 @dataclass
 class SettingDecision:
     """A setting that changed a skill's state, and the file it came from."""
 
-    kind: str  # "skillOverrides", "deny", "disableBundledSkills", "enabledPlugins", "front-matter"
+    kind: DecisionKind
     value: str
     scope: str  # "user", "project", "local", "managed", "front-matter", "cli"
     file: Path | None = None

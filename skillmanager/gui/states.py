@@ -11,7 +11,7 @@ from functools import lru_cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
-from skillmanager.core.model import Invoker, Listed, Skill
+from skillmanager.core.model import DecisionKind, Invoker, Listed, Skill
 from skillmanager.gui.plural import counted
 
 
@@ -82,7 +82,7 @@ _GLYPHS = {
 
 
 def is_deny_blocked(skill: Skill) -> bool:
-    return any(d.kind == "deny" for d in skill.state.decided_by)
+    return any(d.kind is DecisionKind.DENY for d in skill.state.decided_by)
 
 
 def visual_state(skill: Skill, entry=None, outcome=None) -> Visual:

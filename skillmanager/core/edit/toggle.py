@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -38,21 +39,34 @@ from . import history
 from . import json_text_edit
 from .file_lock import locked
 from ..app_dirs import app_data_dir as default_app_data_dir
-from ..model import BundledOff, BundledOffCause, SettingDecision, Skill, SourceKind
+from ..model import BundledOff, BundledOffCause, DecisionKind, SettingDecision, Skill, SourceKind
 from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, settings_paths
 from ..load.sources import find_git_root
 from ..versions.features import Feature
 from ..versions.profiles import Profile
 
 __all__ = [
-    "STATES", "OVERRIDE_STATES", "WRITABLE_SCOPES", "ToggleError", "Control", "ToggleState", "FileEdit",
+    "STATES", "OVERRIDE_STATES", "ToggleChoice", "WRITABLE_SCOPES", "ToggleError", "Control", "ToggleState", "FileEdit",
     "TogglePlan", "AppliedChange", "override_keys", "default_scope", "effective_toggle_state", "plan_toggle",
     "plan_disable_bundled", "apply_plan", "undo",
 ]
 
-OVERRIDE_STATES = ("on", "name-only", "user-invocable-only", "off")
-# What a caller may ask for. "unhide" / "unblock" remove what "hidden" / "blocked" add.
-STATES = OVERRIDE_STATES + ("hidden", "unhide", "blocked", "unblock")
+class ToggleChoice(StrEnum):
+    """What a caller may ask for: a skillOverrides value, or hidden/blocked and the actions that undo them."""
+
+    ON = "on"
+    NAME_ONLY = "name-only"
+    USER_INVOCABLE_ONLY = "user-invocable-only"
+    OFF = "off"
+    HIDDEN = "hidden"
+    UNHIDE = "unhide"  # removes what "hidden" adds
+    BLOCKED = "blocked"
+    UNBLOCK = "unblock"  # removes what "blocked" adds
+
+
+OVERRIDE_STATES: tuple[ToggleChoice, ...] = (ToggleChoice.ON, ToggleChoice.NAME_ONLY, ToggleChoice.USER_INVOCABLE_ONLY,
+                                             ToggleChoice.OFF)
+STATES: tuple[ToggleChoice, ...] = tuple(ToggleChoice)
 WRITABLE_SCOPES = ("user", "project", "local")  # lowest to highest priority; managed is never written
 _SCOPE_RANK = {"user": 0, "project": 1, "local": 2, "managed": 3}
 _DMI = "disable-model-invocation"
@@ -347,8 +361,8 @@ def _matching_rules(registry: Any, skill: Skill) -> list[DenyRule]:
 
 def _bundled_off_decision(skill: Skill, off: BundledOff) -> SettingDecision:
     if off.cause is BundledOffCause.ENVIRONMENT:
-        return SettingDecision(BundledOffCause.ENVIRONMENT.value, "set", "environment")
-    return SettingDecision("disableBundledSkills", "true", off.scope, off.file)
+        return SettingDecision(DecisionKind.DISABLE_BUNDLED_SKILLS_ENV, "set", "environment")
+    return SettingDecision(DecisionKind.DISABLE_BUNDLED_SKILLS, "true", off.scope, off.file)
 
 
 def _bundled_off_text(off: BundledOff) -> str:
@@ -403,12 +417,12 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
         decided_by = _bundled_off_decision(skill, bundled_off)
     elif decider is not None and decider.value != "on":
         state = decider.value
-        decided_by = SettingDecision("skillOverrides", decider.value, decider.scope, decider.path)
+        decided_by = SettingDecision(DecisionKind.SKILL_OVERRIDES, decider.value, decider.scope, decider.path)
     elif hidden:
         state = "hidden"
-        decided_by = SettingDecision("front-matter", "disable-model-invocation: true", "front-matter", skill.path)
+        decided_by = SettingDecision(DecisionKind.FRONT_MATTER, "disable-model-invocation: true", "front-matter", skill.path)
     elif decider is not None:
-        decided_by = SettingDecision("skillOverrides", "on", decider.scope, decider.path)
+        decided_by = SettingDecision(DecisionKind.SKILL_OVERRIDES, "on", decider.scope, decider.path)
 
     if decided_by is None:
         # "on" only means no setting turns it off; say what still limits it (conditional, deny rule)
@@ -419,14 +433,14 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
         elif rule is not None:
             summary = (f"On (this setting), but blocked: the deny rule {rule.text} refuses the model's Skill calls; "
                        "it stays listed.")
-    elif decided_by.kind == "front-matter":
+    elif decided_by.kind is DecisionKind.FRONT_MATTER:
         summary = f"Hidden from the model by disable-model-invocation: true in {skill.path}; /{skill.name} still works."
     elif bundled_off is not None:
         summary = f"{state}: {_bundled_off_text(bundled_off)}."
     else:
         summary = (f"{state}: skillOverrides[{json.dumps(key, ensure_ascii=False)}] in "
                    f"{_where(decided_by.scope, decided_by.file)}.")
-    if hidden and decided_by is not None and decided_by.kind != "front-matter":
+    if hidden and decided_by is not None and decided_by.kind is not DecisionKind.FRONT_MATTER:
         summary += " Its front matter also has disable-model-invocation: true."
 
     locked = decider is not None and decider.scope == "managed"
@@ -630,7 +644,7 @@ def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | N
     else:
         change = f"skillOverrides[{jkey}]: {old} → \"{state}\""
         edit = _json_edit(registry, plan, scope, change,
-                          lambda t: json_text_edit.set_key(t, ["skillOverrides", key], state))
+                          lambda t: json_text_edit.set_key(t, ["skillOverrides", key], str(state)))  # a plain JSON string
     if plan.refusal:
         return plan
     if edit is not None:
@@ -758,6 +772,7 @@ def plan_toggle(registry: Any, skill: Skill, state: str, scope: str | None = Non
                       allow_outside_link=allow_outside_link)
     if state not in STATES:
         return _refuse(plan, f"unknown state {state!r}; choose one of {', '.join(STATES)}")
+    state = plan.state = ToggleChoice(state)
     if scope is not None and scope not in WRITABLE_SCOPES:
         return _refuse(plan, f"cannot write {scope!r} settings; choose one of {', '.join(WRITABLE_SCOPES)}")
     if state == "on" and not _has_overrides(registry):
