@@ -40,7 +40,7 @@ from . import json_text_edit
 from .file_lock import locked
 from ..app_dirs import app_data_dir as default_app_data_dir
 from ..model import BundledOff, BundledOffCause, DecisionKind, SettingDecision, Skill, SourceKind
-from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, settings_paths
+from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, rule_form, settings_paths
 from ..load.sources import find_git_root
 from ..versions.features import Feature
 from ..versions.profiles import Profile
@@ -338,8 +338,6 @@ def _effective_override(registry: Any, skill: Skill) -> tuple[str | None, _FileV
 def _deny_rules(registry: Any) -> list[DenyRule]:
     """Every Skill deny rule of every file (settings.py de-duplicates by text across files; an unblock
     must see each copy)."""
-    from ..load.settings import _rule_form  # noqa: PLC0415 - same module family, private helper reused
-
     out = []
     for sf in _settings_files(registry):
         perms = sf.data.get("permissions") if isinstance(sf.data, dict) else None
@@ -351,7 +349,7 @@ def _deny_rules(registry: Any) -> list[DenyRule]:
                 continue
             is_skill, content = parse_skill_rule(rule)
             if is_skill:
-                out.append(DenyRule(rule, content, _rule_form(content), sf.scope, Path(sf.path)))
+                out.append(DenyRule(rule, content, rule_form(content), sf.scope, Path(sf.path)))
     return out
 
 
@@ -384,7 +382,7 @@ def _bundled_off_refusal(off: BundledOff) -> str:
             "Turn that setting off first.")
 
 
-def _scope_path(registry: Any, scope: str) -> Path:
+def scope_path(registry: Any, scope: str) -> Path:
     ws = registry.workspace
     for name, path in settings_paths(ws.config_home, ws.cwd, None):
         if name == scope:
@@ -553,7 +551,7 @@ def _outside_link_refusal(registry: Any, path: Path, scope: str) -> str | None:
             "through it unless you confirm (toggle --allow-outside-link).")
 
 
-def _diff(path: Path, old: str, new: str, created: bool) -> str:
+def file_diff(path: Path, old: str, new: str, created: bool) -> str:
     lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                  fromfile="/dev/null" if created else str(path), tofile=str(path))
     out = []
@@ -564,7 +562,7 @@ def _diff(path: Path, old: str, new: str, created: bool) -> str:
 
 def _json_edit(registry: Any, plan: TogglePlan, scope: str, change: str, edit) -> FileEdit | None:
     """Read the scope's settings file, apply `edit(text) -> new text`; refuse on any problem."""
-    path = _scope_path(registry, scope)
+    path = scope_path(registry, scope)
     pending = (pending_texts.get() or {}).get(path)
     refusal = None if plan.allow_outside_link else _outside_link_refusal(registry, path, scope)
     if pending is not None and refusal is None:
@@ -586,7 +584,7 @@ def _json_edit(registry: Any, plan: TogglePlan, scope: str, change: str, edit) -
     if new_text == text:
         return None
     return FileEdit(path, atomic_write.resolve_target(path), scope, change, snap, new_text.encode("utf-8"),
-                    _diff(path, text, new_text, not snap.exists))
+                    file_diff(path, text, new_text, not snap.exists))
 
 
 def _higher_scope_block(sources: list[_FileValue], scope: str, key: str) -> str | None:
@@ -695,7 +693,7 @@ def _plan_front_matter(registry: Any, skill: Skill, plan: TogglePlan) -> ToggleP
         return plan
     change = (f"{_DMI}: true (added to the front matter)" if value else f"{_DMI}: line removed from the front matter")
     plan.edits.append(FileEdit(path, atomic_write.resolve_target(path), "front-matter", change, snap,
-                               new_text.encode("utf-8"), _diff(path, text, new_text, False)))
+                               new_text.encode("utf-8"), file_diff(path, text, new_text, False)))
     plan.message = f"{change} in {path}"
     if value:
         plan.notes.append(f"Hidden from the model's listing and Skill tool; /{skill.name} still works.")

@@ -92,7 +92,7 @@ def _strip_slash(text: str) -> str:
     return text[1:] if text.startswith("/") else text
 
 
-def _rule_form(content: str | None) -> str:
+def rule_form(content: str | None) -> str:
     if content is None:
         return "tool"
     if _SKILL_FORM.match(content):
@@ -452,12 +452,12 @@ def _record_keys(result: EffectiveSettings, scope: str, path: Path, data: dict[s
         for rule in perms["deny"]:
             is_skill, content = parse_skill_rule(rule)
             if is_skill and not any(r.text == rule for r in result.deny_rules):
-                result.deny_rules.append(DenyRule(rule, content, _rule_form(content), scope, path))
+                result.deny_rules.append(DenyRule(rule, content, rule_form(content), scope, path))
     if isinstance(perms, dict) and isinstance(perms.get("allow"), list):
         for rule in perms["allow"]:
             is_skill, content = parse_skill_rule(rule)
             if is_skill:
-                result.allow_rules.append(DenyRule(rule, content, _rule_form(content), scope, path))
+                result.allow_rules.append(DenyRule(rule, content, rule_form(content), scope, path))
     if "disableBundledSkills" in data and isinstance(data["disableBundledSkills"], bool):
         result.disable_bundled_skills = (data["disableBundledSkills"], scope, path)
     plugins = data.get("enabledPlugins")

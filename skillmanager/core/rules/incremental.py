@@ -36,7 +36,7 @@ from ..versions.features import Feature
 from .registry import Registry, arrange_load_order, decide_states, load_registry
 from ..load.settings import load_settings, settings_paths
 from ..load.skill_file import load_skill_file
-from ..load.sources import _env_truthy, entry_order_key, project_dirs_up_to_home
+from ..load.sources import env_truthy, entry_order_key, project_dirs_up_to_home
 
 __all__ = ["RegistryDelta", "refresh_paths", "skill_identity", "skills_dirs"]
 
@@ -79,7 +79,7 @@ class _SkillsDir:
 def skills_dirs(workspace) -> list[_SkillsDir]:
     """The skills dirs collect_file_sources reads, in its order (keep the two in step)."""
     out: list[tuple[Path, SourceKind, Path]] = []
-    if workspace.managed_root is not None and not _env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
+    if workspace.managed_root is not None and not env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
         out.append((workspace.managed_root / ".claude" / "skills", SourceKind.MANAGED, workspace.managed_root))
     out.append((workspace.config_home / "skills", SourceKind.USER, workspace.config_home))
     for skills_dir in project_dirs_up_to_home("skills", workspace.cwd, workspace.home):
