@@ -16,12 +16,15 @@ from __future__ import annotations
 import binascii
 import contextvars
 import json
+import logging
 import os
 import sys
 from pathlib import Path
 from typing import Any, Mapping
 
 from ..versions.features import Feature
+
+log = logging.getLogger(__name__)
 
 FORMAT = 1
 CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
@@ -102,8 +105,11 @@ class ParseCache:
             with open(self.file, "rb") as handle:
                 st = os.fstat(handle.fileno())
                 data = json.loads(handle.read())
-        except (OSError, ValueError, RecursionError):
-            return  # absent or corrupt: start empty, the next save rewrites it
+        except FileNotFoundError:
+            return  # the first scan with this cache: the save writes it
+        except (OSError, ValueError, RecursionError) as error:
+            log.info("parse cache %s not used (%s): every skill file is read again", self.file, error)
+            return  # unreadable or corrupt: start empty, the next save rewrites it
         if (not isinstance(data, dict) or data.get("format") != FORMAT or data.get("context") != self.context
                 or not isinstance(data.get("entries"), dict)):
             return
@@ -153,7 +159,8 @@ class ParseCache:
                 except OSError:
                     pass
                 raise
-        except (OSError, ValueError, TypeError, RecursionError):
+        except (OSError, ValueError, TypeError, RecursionError) as error:
+            log.info("parse cache %s not saved (%s): the next scan reads every file again", self.file, error)
             return
         self.dirty = False
 
