@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from skillmanager.cli import main
-from skillmanager.core.edit.toggle import effective_toggle_state, plan_toggle
+from skillmanager.core.edit.toggle import apply_plan, effective_toggle_state, plan_toggle
 from skillmanager.core.load.workspace import Workspace
 from skillmanager.core.model import BundledOffCause, Invoker, Listed, SourceKind
 from skillmanager.core.rules.registry import load_registry
@@ -125,3 +125,29 @@ def test_toggle_on_under_a_managed_override_names_the_policy(tmp_path, monkeypat
     code, out, err = _toggle(tmp_path, monkeypatch, env, "mine", "--state", "on", "--profile", "current")
     assert code == 1 and "Already on" not in out + err
     assert "Managed policy" in err and str(managed / "managed-settings.json") in err
+
+
+def test_a_renamed_add_dir_skill_answers_to_its_bare_key_in_the_pane_as_in_the_registry(tmp_path, monkeypatch):
+    """current renames a clashing --add-dir `clash` to `extra:clash`; `"clash": "off"` turns both off
+    (fuzz-reg seed 30), and the toggle pane says so for the renamed copy too."""
+    monkeypatch.setenv("SKILLMANAGER_DATA_DIR", str(tmp_path / "appdata"))
+    home, cwd, extra = tmp_path / "home", tmp_path / "home" / "proj", tmp_path / "extra"
+    for root in (cwd, extra):
+        _write(root / ".claude" / "skills" / "clash" / "SKILL.md", "---\ndescription: Clash.\n---\nbody\n")
+    _write(home / ".claude" / "settings.json", json.dumps({"skillOverrides": {"clash": "off"}}))
+    workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=[extra], profile="current",
+                                 env={"HOME": str(home)})
+    registry = load_registry(workspace)
+    renamed = next(s for s in registry.skills if s.name == "extra:clash")
+    assert (renamed.state.listed, renamed.state.invocable_by) == (Listed.NO, Invoker.NONE)
+    pane = effective_toggle_state(registry, renamed)
+    assert pane.state == "off" and pane.override_key == "clash"
+    plan = plan_toggle(registry, renamed, "on")  # the full name is written: Claude Code looks it up first
+    assert plan.ok and any('"extra:clash"' in e.change for e in plan.edits), plan
+    apply_plan(plan)
+    after = load_registry(workspace)
+    on = next(s for s in after.skills if s.name == "extra:clash")
+    assert (on.state.listed, on.state.invocable_by) == (Listed.FULL, Invoker.BOTH)
+    assert effective_toggle_state(after, on).state == "on"
+    project = next(s for s in after.skills if s.name == "clash")
+    assert project.state.listed is Listed.NO  # the project copy keeps its own "clash": "off"

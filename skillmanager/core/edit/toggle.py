@@ -290,10 +290,13 @@ def default_scope(registry: Any, skill: Skill) -> str:
 def override_keys(skill: Skill) -> list[str]:
     """skillOverrides keys Claude Code 2.1.332 looks up for this skill, first match wins ([] = it ignores
     skillOverrides). Oracle: tests/golden/toggle-keys (full name first; a scoped nested `dir:name` also
-    answers to `name`; plugin entries answer to neither `plugin:name` nor the bare name)."""
+    answers to `name`, as a clashing --add-dir skill renamed `extra:name` does (the registry's scoped_from,
+    settings.override_for_skill); plugin entries answer to neither `plugin:name` nor the bare name)."""
     if skill.source in (SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND):
         return []
     keys = [skill.name]
+    if skill.scoped_from:
+        keys.append(skill.scoped_from)
     if skill.source is SourceKind.DYNAMIC and ":" in skill.name:
         prefix, _, bare = skill.name.rpartition(":")
         if "/" in prefix or bare:  # `packages/api:x` → also `x`
@@ -617,7 +620,8 @@ def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | N
         return _refuse(plan, _bundled_off_refusal(bundled_off))
     key, decider, _ = _effective_override(registry, skill)
     key = key or keys[0]
-    if decider is not None and key != skill.name and decider.value != state:
+    bare_decides = decider is not None and key != skill.name and decider.value != state
+    if bare_decides:
         # Only the bare key matched (scoped nested skill): changing it would also change the root skill.
         plan.notes.append(f"skillOverrides[\"{key}\"] also applies to other skills named {key}; the full name "
                           f"\"{skill.name}\" is written, which Claude Code looks up first.")
@@ -635,7 +639,7 @@ def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | N
     jkey = json.dumps(key, ensure_ascii=False)
     same_scope = [s for s in sources if s.scope == scope]
     old = f"\"{same_scope[-1].value}\"" if same_scope else "(absent)"
-    if state == "on" and not (lower and lower[-1].value != "on"):
+    if state == "on" and not bare_decides and not (lower and lower[-1].value != "on"):
         # Absent means on: remove the key rather than write a value nobody needs.
         change = f"skillOverrides[{jkey}]: {old} → (removed; absent means on)"
         edit = _json_edit(registry, plan, scope, change, lambda t: json_text_edit.delete_key(t, ["skillOverrides", key]))
