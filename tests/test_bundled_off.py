@@ -151,3 +151,20 @@ def test_a_renamed_add_dir_skill_answers_to_its_bare_key_in_the_pane_as_in_the_r
     assert effective_toggle_state(after, on).state == "on"
     project = next(s for s in after.skills if s.name == "clash")
     assert project.state.listed is Listed.NO  # the project copy keeps its own "clash": "off"
+
+
+def test_a_managed_override_by_a_bundled_skills_other_name_is_shown_and_refused(tmp_path, monkeypatch):
+    """Managed `"review": "off"` hides code-review (fuzz-reg seed 1030); a user `"review"` does not (seed 26).
+    The pane says what the registry says, and `--state on` names the policy instead of "Already on"."""
+    home, cwd, managed, env = _tree(tmp_path, "none")
+    _write(managed / "managed-settings.json", json.dumps({"skillOverrides": {"review": "off"}}))
+    _write(home / ".claude" / "settings.json", json.dumps({"skillOverrides": {"review": "name-only"}}))
+    registry = load_registry(Workspace.create(home=home, cwd=cwd, managed_root=managed, profile="current", env=env))
+    review = registry.find("code-review")
+    assert review is not None and "review" in review.aliases
+    pane = effective_toggle_state(registry, review)
+    assert (review.state.listed, review.state.invocable_by) == REGISTRY_FOR_TOGGLE_STATE[pane.state] == \
+        (Listed.NO, Invoker.NONE)
+    assert pane.locked and pane.override_key == "review"
+    code, out, err = _toggle(tmp_path, monkeypatch, env, "code-review", "--state", "on", "--profile", "current")
+    assert code == 1 and "Already on" not in out + err and "Managed policy" in err and '"review"' in err

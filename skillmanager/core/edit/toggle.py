@@ -338,6 +338,22 @@ def _effective_override(registry: Any, skill: Skill) -> tuple[str | None, _FileV
     return None, None, []
 
 
+def _policy_alias_override(registry: Any, skill: Skill) -> tuple[str, _FileValue] | None:
+    """(alias, managed file) when the registry turned a bundled skill's state by one of its aliases in managed
+    policy (settings.override_for_skill: fuzz-reg seed 1030, managed `"review": "off"` hid code-review); the
+    toggle never writes an alias, so the state is read from the registry's decision."""
+    decided = next((d for d in skill.state.decided_by if d.kind is DecisionKind.SKILL_OVERRIDES), None)
+    if decided is None or decided.scope != "managed" or not skill.aliases:
+        return None
+    policy = registry.settings.policy_overrides
+    if skill.name in policy and policy[skill.name][0] == decided.value:
+        return None
+    alias = next((a for a in skill.aliases if a in policy and policy[a][0] == decided.value), None)
+    if alias is None:
+        return None
+    return alias, _FileValue("managed", Path(decided.file) if decided.file else Path(), decided.value)
+
+
 def _deny_rules(registry: Any) -> list[DenyRule]:
     """Every Skill deny rule of every file (settings.py de-duplicates by text across files; an unblock
     must see each copy)."""
@@ -406,6 +422,9 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
     disabled with its reason). Reads the settings the registry loaded; the controls re-read the files."""
     editable, editable_reason = _files_editable(registry, skill)
     key, decider, _all = _effective_override(registry, skill) if _has_overrides(registry) else (None, None, [])
+    by_alias = _policy_alias_override(registry, skill) if _has_overrides(registry) else None
+    if by_alias is not None:
+        key, decider = by_alias
     hidden = bool(skill.disable_model_invocation)
     bundled_off = skill.state.bundled_off  # the registry's decision (rules/registry.py bundled_off)
     rules = _matching_rules(registry, skill)
@@ -618,6 +637,13 @@ def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | N
     bundled_off = skill.state.bundled_off
     if bundled_off is not None and state != "off":
         return _refuse(plan, _bundled_off_refusal(bundled_off))
+    by_alias = _policy_alias_override(registry, skill)
+    if by_alias is not None and by_alias[1].value != state:
+        alias, policy = by_alias
+        return _refuse(plan, f"Managed policy sets skillOverrides[{json.dumps(alias, ensure_ascii=False)}] = "
+                             f"\"{policy.value}\" in {policy.path} (\"{alias}\" is another name of {skill.name}); it "
+                             "takes priority over user, project and local settings. Only an administrator can "
+                             "change it.")
     key, decider, _ = _effective_override(registry, skill)
     key = key or keys[0]
     bare_decides = decider is not None and key != skill.name and decider.value != state
