@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 from skillmanager.cli import main
 from skillmanager.core.edit.toggle import apply_plan, effective_toggle_state, plan_toggle
@@ -168,3 +169,42 @@ def test_a_managed_override_by_a_bundled_skills_other_name_is_shown_and_refused(
     assert pane.locked and pane.override_key == "review"
     code, out, err = _toggle(tmp_path, monkeypatch, env, "code-review", "--state", "on", "--profile", "current")
     assert code == 1 and "Already on" not in out + err and "Managed policy" in err and '"review"' in err
+
+
+_KEYS = ["alpha", "beta", "extra:beta", "simplify", "code-review", "review", "init"]
+_VALUES = ["on", "name-only", "user-invocable-only", "off"]
+_SCOPE_FILES = {"user": "home/.claude/settings.json", "project": "home/proj/.claude/settings.json",
+                "local": "home/proj/.claude/settings.local.json", "managed": "managed/managed-settings.json"}
+
+
+@hsettings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(overrides=st.dictionaries(st.sampled_from(sorted(_SCOPE_FILES)),
+                                 st.dictionaries(st.sampled_from(_KEYS), st.sampled_from(_VALUES), max_size=4),
+                                 max_size=4),
+       bundled_off=st.sampled_from([None, "user", "managed", "environment"]))
+def test_any_overrides_the_pane_says_what_the_registry_says(tmp_path_factory, overrides, bundled_off):
+    """skillOverrides in any scope, by name, bare name or a bundled skill's other name, with bundled skills
+    switched off or not: for every skill that holds its name, the pane's state is the registry's."""
+    root = tmp_path_factory.mktemp("agree")
+    home, cwd, managed, extra = root / "home", root / "home" / "proj", root / "managed", root / "extra"
+    _write(home / ".claude" / "skills" / "alpha" / "SKILL.md", "---\ndescription: A.\n---\nbody\n")
+    for base in (cwd, extra):
+        _write(base / ".claude" / "skills" / "beta" / "SKILL.md", "---\ndescription: B.\n---\nbody\n")
+    managed.mkdir(parents=True)
+    files: dict[str, dict[str, object]] = {scope: {"skillOverrides": values} for scope, values in overrides.items()}
+    env = {"HOME": str(home)}
+    if bundled_off == "environment":
+        env[ENV_VAR] = "1"
+    elif bundled_off is not None:
+        files.setdefault(bundled_off, {})["disableBundledSkills"] = True
+    for scope, data in files.items():
+        _write(root / _SCOPE_FILES[scope], json.dumps(data))
+    registry = load_registry(Workspace.create(home=home, cwd=cwd, managed_root=managed, add_dirs=[extra],
+                                              profile="current", env=env))
+    expected = dict(REGISTRY_FOR_TOGGLE_STATE, **{"name-only": (Listed.NAME_ONLY, Invoker.BOTH)})
+    for skill in registry.skills:
+        if not skill.state.is_winner:
+            continue  # a shadowed copy: the registry speaks of the winner, the pane of the name's setting
+        pane = effective_toggle_state(registry, skill)
+        assert (skill.state.listed, skill.state.invocable_by) == expected[pane.state], \
+            (skill.name, pane.state, pane.summary, skill.state.listed_reason, skill.state.invocable_reason)

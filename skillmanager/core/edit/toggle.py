@@ -432,7 +432,9 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
 
     decided_by: SettingDecision | None = None
     state = "on"
-    if bundled_off is not None:
+    # a built-in command is only hidden from the model by disableBundledSkills: an "off" override still counts
+    builtin_turned_off = skill.source is SourceKind.BUILTIN_COMMAND and decider is not None and decider.value == "off"
+    if bundled_off is not None and not builtin_turned_off:
         state = "off" if skill.source is SourceKind.BUNDLED else "user-invocable-only"
         decided_by = _bundled_off_decision(skill, bundled_off)
     elif decider is not None and decider.value != "on":
@@ -455,7 +457,8 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
                        "it stays listed.")
     elif decided_by.kind is DecisionKind.FRONT_MATTER:
         summary = f"Hidden from the model by disable-model-invocation: true in {skill.path}; /{skill.name} still works."
-    elif bundled_off is not None:
+    elif decided_by.kind in (DecisionKind.DISABLE_BUNDLED_SKILLS, DecisionKind.DISABLE_BUNDLED_SKILLS_ENV) \
+            and bundled_off is not None:
         summary = f"{state}: {_bundled_off_text(bundled_off)}."
     else:
         summary = (f"{state}: skillOverrides[{json.dumps(key, ensure_ascii=False)}] in "
