@@ -181,7 +181,7 @@ class _SkillCaches:
     Skill objects use slots: with its ~35 fields a per-object dict costs ~1.5 KB (more entries than
     CPython shares between instances); `__dict__` stays for anything else set on a skill."""
 
-    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_kept_when_disabled", "_plain_file",
+    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_plain_file",
                  "__dict__",
                  "__weakref__")
 

@@ -275,9 +275,11 @@ def arrange_load_order(scanned: list[Skill], profile: Profile,
 
 
 def _scoped_copy(skill: Skill, base: str) -> Skill:
-    copy = object.__new__(type(skill))  # a FileBodySkill keeps reading its body on demand
-    copy.__dict__.update(skill.__dict__)
-    copy.__dict__.pop("_key", None)
+    copy = skill.shallow_copy()  # a FileBodySkill keeps reading its body on demand
+    try:
+        del copy._key  # the key cache of the scanned skill
+    except AttributeError:
+        pass
     bare = skill.name
     copy.state = SkillState()
     copy.name = f"{base}:{bare}"
