@@ -127,11 +127,22 @@ class Invoker(enum.Enum):
     NONE = "none"
 
 
+class DecisionKind(enum.StrEnum):
+    """What changed a skill's state (JSON `decided_by[].kind`)."""
+
+    SKILL_OVERRIDES = "skillOverrides"
+    DENY = "deny"
+    DISABLE_BUNDLED_SKILLS = "disableBundledSkills"
+    DISABLE_BUNDLED_SKILLS_ENV = "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"
+    ENABLED_PLUGINS = "enabledPlugins"
+    FRONT_MATTER = "front-matter"
+
+
 @dataclass
 class SettingDecision:
     """A setting that changed a skill's state, and the file it came from."""
 
-    kind: str  # "skillOverrides", "deny", "disableBundledSkills", "enabledPlugins", "front-matter"
+    kind: DecisionKind
     value: str
     scope: str  # "user", "project", "local", "managed", "front-matter", "cli"
     file: Path | None = None
@@ -203,7 +214,7 @@ class _SkillCaches:
     Skill objects use slots: with its ~35 fields a per-object dict costs ~1.5 KB (more entries than
     CPython shares between instances); `__dict__` stays for anything else set on a skill."""
 
-    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_kept_when_disabled", "_plain_file",
+    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_plain_file",
                  "__dict__",
                  "__weakref__")
 
@@ -247,6 +258,7 @@ class Skill(_SkillCaches):
     duplicate_reason: str | None = None  # why state.duplicate_of was set, when not the realpath rule
     via_link: bool = False  # its directory entry is a symbolic link (realpath needs resolving)
     dir_entry: tuple[str, str, str] | None = None  # (skills dir, entry name, SKILL.md path) as scanned
+    scoped_original: "Skill | None" = None  # the skill as scanned, before the `dir:name` rename (scoped_from)
 
     @property
     def key(self) -> str:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
 from skillmanager.core.glossary import BADGE_LEGEND
-from skillmanager.core.layers.listing_outcome import Outcome
+from skillmanager.core.layers.listing_outcome import ListingOutcome, Outcome
 from skillmanager.core.model import Invoker, Listed, Skill
 from skillmanager.gui.plural import counted
 
@@ -87,7 +87,7 @@ def is_deny_blocked(skill: Skill) -> bool:
     return skill.state.deny_decision is not None
 
 
-def visual_state(skill: Skill, entry=None, outcome=None) -> Visual:
+def visual_state(skill: Skill, entry=None, outcome: ListingOutcome | None = None) -> Visual:
     """`outcome`: core's ListingOutcome (what the start-up listing carries after the budget)."""
     state = skill.state
     if skill.has_errors and not _in_play(skill):
@@ -104,7 +104,7 @@ def visual_state(skill: Skill, entry=None, outcome=None) -> Visual:
         return Visual.HIDDEN
     if state.listed is Listed.NAME_ONLY or bool(getattr(entry, "name_only", False)):
         return Visual.NAME_ONLY
-    kind = getattr(outcome, "outcome", None)
+    kind = outcome.outcome if outcome is not None else None
     if kind is Outcome.NAME_ONLY:
         return Visual.NAME_ONLY
     if kind is Outcome.SHORTENED:

@@ -24,6 +24,8 @@ from typing import Any, Mapping
 
 from ..versions.features import Feature
 
+log = logging.getLogger(__name__)
+
 FORMAT = 1
 CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
 # Profile fields that change what a file parses to (used until profiles name their feature sets).
@@ -163,7 +165,8 @@ class ParseCache:
                 except OSError:
                     pass
                 raise
-        except (OSError, ValueError, TypeError, RecursionError):
+        except (OSError, ValueError, TypeError, RecursionError) as error:
+            log.info("parse cache %s not saved (%s): the next scan reads every file again", self.file, error)
             return
         self.dirty = False
 
