@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import mmap
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,7 +59,7 @@ def _fixture(run: str, root: str) -> None:
         w(f"{proj}/bom/SKILL.md", "\ufeff---\ndescription: bom-desc\n---\nbom body\n")
         skill(f"{proj}/lenient", "description: lenient-desc\ndisable-model-invocation: yes")
         skill(f"{proj}/dupkey", "description: first-desc\ndescription: second-desc")
-        skill(f"{proj}/wtu", "description: wtu-desc\nwhen_to_use: |\n  line one\n  line two")
+        skill(f"{proj}/wtu", "description: wtu-desc\nwhen_to_use: |-\n  line one\n  line two")  # |-: no blank line
         skill(f"{proj}/long", "description: " + "L" * 1700)
         skill(f"{proj}/emoji", "description: " + "\U0001F600" * 900)
         skill(f"{proj}/dn-dir", "name: dn-shown\ndescription: dn-desc")
@@ -169,6 +171,7 @@ RUNS = {  # run -> (extra CLI args, extra CLI env)
     "session": ("--model claude-opus-5-5 --max-turns 20 --debug --permission-mode acceptEdits", ""),
     "budget": ("--model claude-sonnet-4-6", ""),  # the budget: set from the listing run's bundled entries
     "badmanaged": ("", ""),
+    "binary": None,  # not a CLI run: the release's own files are read (values no request shows)
 }
 
 
@@ -224,6 +227,25 @@ class Capture:
             if t["tool"] == tool and path_part in str((t.get("input") or {}).get("file_path", "")):
                 return t
         return None
+
+
+EFFORT_LIST = re.compile(rb'\[(?:"(?:low|medium|high|xhigh|max)",?){4,5}\]')
+
+
+class BinaryCapture:
+    """The release's CLI file read as bytes: the string arrays compiled into it."""
+
+    started = True
+
+    def __init__(self, cli: str):
+        with open(cli, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            self.effort_lists = {m.group().decode() for m in EFFORT_LIST.finditer(data)}
+
+
+def _effort_levels(c: BinaryCapture) -> list[str] | None:
+    """The `effort:` values: the longest low…max list compiled in (2.1.332 also holds a list without max)."""
+    lists = [json.loads(t) for t in c.effort_lists if t.endswith('"max"]')]
+    return max(lists, key=len) if lists else None
 
 
 def run_cli(cli: str, run: str, keep: bool, cli_env: str | None = None) -> Capture:
@@ -326,14 +348,20 @@ PROBES = {
     "default_model": ("listing", "no --model", lambda c: c.model),
     "BUN_STRING_WIDTH": ("listing", "the runtime: a native (Bun) binary or cli.js on node",
                          lambda c: c.runtime == "bun"),
+    "family": ("listing", "the package: cli.js on node, or a native binary",
+               lambda c: "cli.js (node)" if c.runtime == "node" else "native binary"),
     # invoke (--model claude-sonnet-4-6: a <system-reminder> in every release)
     "LISTING_TRAILING_NEWLINE": ("invoke", "the reminder's last characters",
                                  lambda c: c.listing.endswith("</system-reminder>\n")
                                  if c.placement == "system-reminder" else None),
     "MAX_DESC_CHARS_SETTING": ("invoke", "skillListingMaxDescChars 300, long2: 700 characters",
                                lambda c: _utf16(_desc(c.entry("long2")) or "") == 300),
-    "DISABLE_BUNDLED_SKILLS": ("invoke", "disableBundledSkills: true",
-                               lambda c: not _bundled_names(c, _fixture_names(c))),
+    # built-in plugin skills and commands (plugin-authoring, init …) stay; these three are bundled in every release
+    "DISABLE_BUNDLED_SKILLS": ("invoke", "disableBundledSkills: true: update-config, simplify, loop gone",
+                               lambda c: not {"update-config", "simplify", "loop"} & set(c.names())),
+    "bundled_kept_when_disabled": ("invoke", "disableBundledSkills: true: the entries the fixture did not make",
+                                   lambda c: sorted(_bundled_names(c, _fixture_names(c)))
+                                   if not {"update-config", "simplify", "loop"} & set(c.names()) else []),
     "UNKNOWN_SKILL_HINTS": ("invoke", "Skill long22 (long2 exists)", lambda c: "Did you mean" in c.result("long22")),
     "DMI_REFUSAL_EXPLAINS": ("invoke", "Skill dmi-only", lambda c: "Ask the user to run" in c.result("dmi-only")),
     "ASK_SUGGESTS_ALLOW_RULE": ("invoke", "Skill ask-me (allowed-tools, no allow rule)",
@@ -382,6 +410,8 @@ PROBES = {
                               "a common shorter description (levels) or some full, some names only (priority)",
                               lambda c: not any(e.startswith("- bud-") and e.endswith("\u2026") for e in c.entries)
                               if any(e.startswith("- bud-") for e in c.entries) else None),
+    # binary
+    "effort_levels": ("binary", 'the `["low",…,"max"]` arrays compiled into the CLI', _effort_levels),
     # badmanaged
     "MANAGED_INVALID_JSON_REFUSES_START": ("badmanaged", "managed-settings.json is not JSON", lambda c: not c.started),
 }
@@ -399,9 +429,11 @@ def _applies(name: str, found: dict) -> bool:
 
 def run_battery(cli: str, runs: list[str], keep: bool = False, jobs: int = 2) -> dict:
     runtime = "node" if cli.endswith(".js") else "bun"
-    first = [r for r in runs if r != "budget"]
+    first = [r for r in runs if r not in ("budget", "binary")]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         captures = dict(zip(first, pool.map(lambda r: run_cli(cli, r, keep), first)))
+    if "binary" in runs:
+        captures["binary"] = BinaryCapture(cli)
     if "budget" in runs:
         bundled = captures["listing"].entries if "listing" in captures else []
         fixture = captures["listing"].fixture if "listing" in captures else set()
@@ -425,7 +457,22 @@ def run_battery(cli: str, runs: list[str], keep: bool = False, jobs: int = 2) ->
         if found[name] is not None and not _applies(name, found):
             found[name] = False
             notes[name] = "vacuous here (what it refines is absent)"
-    return {"cli": cli, "version": record.cli_version(cli), "runtime": runtime, "found": found, "notes": notes}
+    result = {"cli": cli, "version": record.cli_version(cli), "runtime": runtime, "found": found, "notes": notes}
+    listing = captures.get("listing")
+    if listing is not None and listing.started:
+        result["bundled_measured"] = measure_bundled(listing)
+    return result
+
+
+def measure_bundled(c: Capture) -> list[list]:
+    """[name, width, length] of each bundled entry as sent (widths by npm string-width, as record.py masks them)."""
+    names = _bundled_names(c, _fixture_names(c))
+    texts = [c.entry(n) or "" for n in names]
+    try:
+        widths = record.string_widths(texts) if texts else []
+    except (OSError, subprocess.SubprocessError, ValueError):
+        widths = [None] * len(texts)
+    return [[n, w, _utf16(t)] for n, w, t in zip(names, widths, texts)]
 
 
 def main(argv=None) -> int:

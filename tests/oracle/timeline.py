@@ -77,11 +77,198 @@ def compare_text(result: dict) -> str:
     return "held:\n  " + "\n  ".join(held) + "\nchanged:\n  " + "\n  ".join(changed) + "\n"
 
 
+# ---------------------------------------------------------------- the data file from battery results
+
+RELEASES = os.path.join(HERE, "..", "golden", "timeline", "releases.json")
+OBSERVATIONS = os.path.join(HERE, "..", "golden", "timeline", "observations.json")
+BUNDLED_DATA = os.path.join(HERE, "..", "..", "resources", "data", "bundled_skills.json")
+FAMILY = {"cli.js (node)": "Claude Code with a readable cli.js (runs on node)",
+          "native binary": "Claude Code native binary (Bun)"}
+SOURCE_ORDER = {  # the source_order probe's answer -> SourceKind values in load order
+    "bundled-first": ["bundled", "managed", "user", "project", "add-dir", "command", "plugin-command",
+                      "plugin-skill", "mcp"],
+    "bundled-after-plugins": ["managed", "user", "project", "add-dir", "command", "plugin-command",
+                              "plugin-skill", "bundled", "builtin-command", "mcp"],
+}
+BUILTIN_COMMANDS = {"init", "security-review"}  # built-in prompt commands listed after the bundled skills
+# commands order: one run shows it out of order (True) or cannot tell (None); taken with COMMANDS_SORTED_BY_NAME
+FOLLOWS = {"UNSTABLE_COMMAND_AND_PLUGIN_ORDER": ("COMMANDS_SORTED_BY_NAME", lambda sorted_: not sorted_)}
+
+
+def release_order() -> list[str]:
+    with open(RELEASES, encoding="utf-8") as f:
+        return [v for v, _ in json.load(f)["releases"]]
+
+
+def _bundled_keys(ran: list[dict], bundled: dict) -> dict[str, str]:
+    """Release -> key in bundled_skills.json; a new key (the first release that showed it) per new entry set.
+    Adds the new sets to `bundled`, measured by battery.py (names, widths, lengths; never the text)."""
+    known = {json.dumps([[e["name"], e["length"]] for e in v["entries"]]): k for k, v in bundled.items()}
+    aliases = {e["name"]: e for e in bundled.get("current", {}).get("entries", [])}
+    keys = {}
+    for r in ran:
+        measured = r.get("bundled_measured")
+        sig = json.dumps([[n, length] for n, _w, length in measured]) if measured is not None else None
+        if sig is None:
+            continue
+        if sig not in known:
+            key = r["version"]
+            entries = []
+            for name, width, length in measured:
+                entry = {"name": name, "width": width, "length": length,
+                         "kind": "builtin-command" if name in BUILTIN_COMMANDS else "bundled"}
+                for extra in ("aliases", "context"):  # read from the 2.1.332 binary; assumed unchanged
+                    if extra in aliases.get(name, {}):
+                        entry[extra] = aliases[name][extra]
+                entries.append(entry)
+            bundled[key] = {"source": f"Measured by tests/oracle/battery.py on Claude Code {key} (first listing, "
+                            "entries as sent): width by string-width, length in UTF-16 units; aliases and context "
+                            "as read from the 2.1.332 binary. Names and sizes only.", "entries": entries}
+            known[sig] = key
+        keys[r["version"]] = known[sig]
+    return keys
+
+
+def _steps(seen: list[tuple[str, object]], order: list[str], errors: dict[str, str], evidence: str,
+           extra: dict[str, str]) -> list[dict]:
+    """Runs of equal values -> timeline steps with 'since', 'after', 'located', 'observed', 'evidence'."""
+    runs: list[list] = []
+    for version, value in seen:
+        if runs and runs[-1][0] == value:
+            runs[-1][1].append(version)
+        else:
+            runs.append([value, [version]])
+    steps = []
+    for index, (value, versions) in enumerate(runs):
+        text = f"{evidence}: {json.dumps(value, ensure_ascii=False)} on {len(versions)} release(s)"
+        text += "".join(f"; {extra[v]}" for v in versions if v in extra)
+        step = {"since": versions[0], "value": value, "observed": versions}
+        if index:
+            after = runs[index - 1][1][-1]
+            between = order[order.index(after) + 1:order.index(versions[0])]
+            broken = [v for v in between if v in errors]
+            step["after"] = after
+            step["located"] = not between
+            if between and len(broken) == len(between):
+                step["not_runnable"] = broken
+                text += (f"; bounded: {', '.join(broken)} between could not be run ({errors[broken[0]]}), "
+                         f"they take the earlier value")
+            elif between:
+                step["untried"] = len(between) - len(broken)
+                text += (f"; bounded: {len(between)} release(s) between were not run, they take the earlier "
+                         "value")
+        step["evidence"] = text
+        steps.append(step)
+    return steps
+
+
+def build_data(results: list[dict], old: dict, bundled: dict) -> dict:
+    """claude_versions.json from battery results (sorted by version) and the file it replaces."""
+    sys.path.insert(0, HERE)
+    import battery  # noqa: PLC0415
+    order = release_order()
+    ran = [r for r in results if "found" in r]
+    errors = {r["version"]: r["error"] for r in results if "error" in r}
+    keys = _bundled_keys(ran, bundled)
+    data = {k: old[k] for k in ("about", "aliases")}
+    data["about"] = data["about"].split(" 'located'")[0] + (
+        " 'located': true when 'after' and 'since' are adjacent releases on the registry "
+        "(tests/golden/timeline/releases.json); otherwise the releases between take the earlier value and the "
+        "step says why (not run, or could not be run). Regenerate: python3 tests/oracle/timeline.py --write.")
+    data["studied"] = [r["version"] for r in ran]
+    for group in ("features", "values"):
+        data[group] = {}
+        for name, entry in old[group].items():
+            first, last = entry["timeline"][0], entry["timeline"][-1]
+            extra = {first["observed"][0]: f"{first['observed'][0]}: {first['evidence']}",
+                     last["observed"][0]: f"{last['observed'][0]}: {last['evidence']}"}
+            probe = FOLLOWS.get(name, (name, None))[0]
+            run, part, _ = battery.PROBES[probe]
+            evidence = f"battery.py {run} run, {part}"
+            seen = []
+            for r in ran:
+                value = r["found"].get(probe)
+                if value is None:
+                    continue
+                if name in FOLLOWS:
+                    value = FOLLOWS[name][1](value)
+                elif name == "bundled":
+                    value = keys.get(r["version"])
+                elif name == "family":
+                    value = FAMILY[value]
+                elif name == "source_order":
+                    value = SOURCE_ORDER[value]
+                if value is not None:
+                    seen.append((r["version"], value))
+            if name in FOLLOWS:
+                evidence = (f"taken with {probe} ({evidence}): once commands are sorted by name one order holds; "
+                            f"{name} itself ({battery.PROBES[name][1]}) can only show disorder")
+            data[group][name] = {"timeline": _steps(seen, order, errors, evidence, extra)}
+    return data
+
+
+def observations(results: list[dict]) -> dict:
+    """The small golden kept in the repository: every probe's answer per release (no CLI text)."""
+    return {"produced_by": "python3 tests/oracle/timeline.py --write (from tests/oracle/bisect.py results)",
+            "releases": {r["version"]: ({"error": r["error"]} if "error" in r else r["found"]) for r in results}}
+
+
+def _dump(obj: dict) -> str:
+    """One line per timeline step / release, so diffs stay readable."""
+    lines = ["{"]
+    items = list(obj.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i + 1 < len(items) else ""
+        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+            lines.append(f" {json.dumps(key)}: {{")
+            inner = list(value.items())
+            for j, (k2, v2) in enumerate(inner):
+                c2 = "," if j + 1 < len(inner) else ""
+                if isinstance(v2, dict) and list(v2) == ["timeline"]:
+                    steps = ",\n".join("   " + json.dumps(s, ensure_ascii=False) for s in v2["timeline"])
+                    lines.append(f'  {json.dumps(k2)}: {{"timeline": [\n{steps}\n  ]}}{c2}')
+                else:
+                    lines.append(f"  {json.dumps(k2)}: {json.dumps(v2, ensure_ascii=False)}{c2}")
+            lines.append(f" }}{comma}")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    return "\n".join(lines) + "\n}\n"
+
+
+def write(results_dir: str) -> None:
+    results = sorted(_load_any(results_dir), key=lambda r: version_key(r["version"]))
+    with open(DATA, encoding="utf-8") as f:
+        old = json.load(f)
+    with open(BUNDLED_DATA, encoding="utf-8") as f:
+        bundled = json.load(f)
+    data = build_data(results, old, bundled)
+    for path, text in ((DATA, _dump(data)), (OBSERVATIONS, _dump(observations(results))),
+                       (BUNDLED_DATA, json.dumps(bundled, indent=2, ensure_ascii=False) + "\n")):
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+
+
+def _load_any(directory: str) -> list[dict]:
+    out = []
+    for path in glob.glob(os.path.join(directory, "*.json")):
+        with open(path, encoding="utf-8") as f:
+            result = json.load(f)
+        if result.get("version"):
+            out.append(result)
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", nargs="?", default="/work/cc-versions/results")
+    parser.add_argument("results", nargs="?", default="/root/.cache/cc-versions/results")
     parser.add_argument("--run", nargs="*", default=[], help="CLIs to run the battery on first")
+    parser.add_argument("--write", action="store_true",
+                        help="rewrite resources/data/claude_versions.json, bundled_skills.json and the golden")
     args = parser.parse_args(argv)
+    if args.write:
+        write(args.results)
+        return 0
     os.makedirs(args.results, exist_ok=True)
     for cli in args.run:
         out = os.path.join(args.results, "run.json")

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Bisect where each probed feature or value changes between two releases of Claude Code.
+
+    python3 tests/oracle/bisect.py [--from 2.1.88] [--to 2.1.332] [--results DIR] [--cache DIR]
+        [--max-installs N] [--skip PROBE,...]
+
+Results (one battery JSON per release, battery.py --out) live in --results, releases are installed into
+--cache by install_release.sh; both stay outside the repository. Each round takes every change seen
+between two neighbouring observed releases, installs the release halfway between them (by the
+registry's release list, tests/golden/timeline/releases.json) and runs the battery on it, until every
+change sits between adjacent releases. A release that cannot be installed or run is recorded as such
+(`{"version": …, "error": …}`) and its neighbours are tried instead; the change is then bounded by the
+nearest releases that ran. Probes in --skip do not drive the bisection (they are still recorded).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import timeline  # noqa: E402
+
+RELEASES = os.path.join(HERE, "..", "golden", "timeline", "releases.json")
+CACHE = "/root/.cache/cc-versions"
+
+
+def releases(first: str, last: str) -> list[str]:
+    with open(RELEASES, encoding="utf-8") as f:
+        names = [v for v, _ in json.load(f)["releases"]]
+    lo, hi = timeline.version_key(first), timeline.version_key(last)
+    return [v for v in names if lo <= timeline.version_key(v) <= hi]
+
+
+def load_all(results_dir: str) -> dict[str, dict]:
+    out = {}
+    for name in os.listdir(results_dir):
+        if name.endswith(".json"):
+            with open(os.path.join(results_dir, name), encoding="utf-8") as f:
+                data = json.load(f)
+            if data.get("version"):
+                out[data["version"]] = data
+    return out
+
+
+def open_intervals(results: dict[str, dict], order: list[str], skip: set[str]) -> list[tuple[str, str, str]]:
+    """(probe, after, since) for every change whose two releases have an untried release between them."""
+    ran = [results[v] for v in order if v in results and "found" in results[v]]
+    tried = {v for v in results}
+    out = []
+    for probe, steps in timeline.flips(ran).items():
+        if probe in skip:
+            continue
+        for a, b, _old, _new in steps:
+            between = order[order.index(a) + 1:order.index(b)]
+            if any(v not in tried for v in between):
+                out.append((probe, a, b))
+    return out
+
+
+def pick(order: list[str], tried: set[str], a: str, b: str) -> str | None:
+    """The untried release nearest the middle of (a, b)."""
+    between = order[order.index(a) + 1:order.index(b)]
+    mid = (len(between) - 1) / 2
+    candidates = sorted((abs(i - mid), v) for i, v in enumerate(between) if v not in tried)
+    return candidates[0][1] if candidates else None
+
+
+def run_release(version: str, results_dir: str, cache: str) -> dict:
+    out = os.path.join(results_dir, f"{version}.json")
+    inst = subprocess.run(["bash", os.path.join(HERE, "install_release.sh"), version, cache],
+                          capture_output=True, text=True)
+    if inst.returncode != 0:
+        data = {"version": version, "error": f"install: {inst.stderr.strip()[-300:]}"}
+    else:
+        cli = inst.stdout.strip().splitlines()[-1]
+        done = subprocess.run(["nice", "-n", "10", sys.executable, os.path.join(HERE, "battery.py"), cli,
+                               "--out", out, "--jobs", "2"], capture_output=True, text=True, timeout=1800)
+        if done.returncode != 0 or not os.path.isfile(out):
+            data = {"version": version, "error": f"battery: {done.stderr.strip()[-300:]}"}
+        else:
+            with open(out, encoding="utf-8") as f:
+                data = json.load(f)
+            if not any(v is not None for v in data["found"].values()):
+                data = {"version": version, "error": "the CLI made no request in any run", "notes": data["notes"]}
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    return data
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--from", dest="first", default="2.1.88")
+    parser.add_argument("--to", dest="last", default="2.1.332")
+    parser.add_argument("--results", default=os.path.join(CACHE, "results"))
+    parser.add_argument("--cache", default=CACHE)
+    parser.add_argument("--max-installs", type=int, default=40)
+    parser.add_argument("--skip", default="bundled", help="probes that do not drive the bisection")
+    args = parser.parse_args(argv)
+    os.makedirs(args.results, exist_ok=True)
+    order = releases(args.first, args.last)
+    skip = {s for s in args.skip.split(",") if s}
+    installs = 0
+    for end in (args.first, args.last):
+        if end not in load_all(args.results):
+            run_release(end, args.results, args.cache)
+            installs += 1
+    while installs < args.max_installs:
+        results = load_all(args.results)
+        intervals = open_intervals(results, order, skip)
+        if not intervals:
+            print("every change is between adjacent releases (or releases that could not run)")
+            break
+        # the widest interval first: one install there halves the most uncertainty
+        intervals.sort(key=lambda t: -(order.index(t[2]) - order.index(t[1])))
+        probe, a, b = intervals[0]
+        version = pick(order, set(results), a, b)
+        if version is None:
+            continue
+        width = order.index(b) - order.index(a)
+        print(f"[{installs + 1}] {version}  ({probe}: after {a}, seen {b}; {width - 1} releases between;"
+              f" {len(intervals)} open)", flush=True)
+        data = run_release(version, args.results, args.cache)
+        if "error" in data:
+            print(f"    could not run: {data['error']}", flush=True)
+        installs += 1
+    ran = [r for r in load_all(args.results).values() if "found" in r]
+    sys.stdout.write(timeline.timeline_text(sorted(ran, key=lambda r: timeline.version_key(r["version"]))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
