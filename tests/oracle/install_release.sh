@@ -12,9 +12,10 @@ DIR="$CACHE/$VERSION"
 PKG="$DIR/node_modules/@anthropic-ai/claude-code"
 if [ ! -f "$PKG/package.json" ]; then
   mkdir -p "$DIR"
-  if ! npm install --silent --no-audit --no-fund --ignore-scripts --prefix "$DIR" \
+  if ! npm install --loglevel=error --no-audit --no-fund --ignore-scripts --prefix "$DIR" \
       "@anthropic-ai/claude-code@$VERSION" >"$DIR/npm.log" 2>&1; then
-    echo "npm could not install @anthropic-ai/claude-code@$VERSION (see $DIR/npm.log)" >&2
+    echo "npm could not install @anthropic-ai/claude-code@$VERSION: $(grep -m1 "notarget\|ERR\|error" "$DIR/npm.log")" >&2
+    rm -rf "$DIR"
     exit 2
   fi
 fi

@@ -56,25 +56,56 @@ def timeline_text(results: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def step_at(steps: list[dict], version: str) -> dict:
+    """The timeline step that holds at `version` (the first one before the first)."""
+    found = steps[0]
+    for step in steps:
+        if version_key(step["since"]) <= version_key(version):
+            found = step
+    return found
+
+
+def compare(result: dict) -> tuple[list[str], list[str], list[str]]:
+    """(held, changed, unanswered) lines for one battery result against the data file at its version."""
+    sys.path.insert(0, HERE)
+    import battery  # noqa: PLC0415
+    with open(DATA, encoding="utf-8") as f:
+        data = json.load(f)
+    with open(BUNDLED_DATA, encoding="utf-8") as f:
+        bundled = json.load(f)
+    version = result["version"]
+    held, changed, unanswered = [], [], []
+    for group in ("features", "values"):
+        for name, entry in data[group].items():
+            step = step_at(entry["timeline"], version)
+            run, part, _ = battery.PROBES[FOLLOWS.get(name, (name, None))[0]]
+            how = f"{run} run, {part}"
+            if name == "bundled":
+                measured = result.get("bundled_measured")
+                observed = None if measured is None else [[n, length] for n, _w, length in measured]
+                expected = [[e["name"], e["length"]] for e in bundled[step["value"]]["entries"]]
+            else:
+                observed, expected = data_value(name, result["found"]), step["value"]
+            if observed is None:
+                unanswered.append(f"{name}: not observed ({result.get('notes', {}).get(name, how)})")
+            elif observed == expected:
+                held.append(f"{name}: {json.dumps(observed, ensure_ascii=False)[:80]}")
+            else:
+                changed.append(f"{name}: timeline {json.dumps(expected, ensure_ascii=False)} (since {step['since']}, "
+                               f"last seen on {step['observed'][-1]}), observed {json.dumps(observed, ensure_ascii=False)}"
+                               f" -- {how}")
+    return held, changed, unanswered
+
+
 def compare_text(result: dict) -> str:
     """What held and what changed for one release against the timeline's value at that release."""
-    sys.path.insert(0, os.path.join(HERE, "..", ".."))
-    from skillmanager.core.versions.features import Feature  # noqa: PLC0415
-    from skillmanager.core.versions.profiles import profile_for  # noqa: PLC0415
-    profile = profile_for(result["version"])
-    values = {"per_entry_cap": profile.per_entry_cap, "default_model": profile.default_model}
-    held, changed = [], []
-    for name, value in sorted(result["found"].items()):
-        if value is None:
-            continue
-        if name in Feature.__members__:
-            expected = profile.supports(Feature[name])
-        elif name in values:
-            expected = values[name]
-        else:
-            continue
-        (held if expected == value else changed).append(f"{name}: timeline {expected!r}, observed {value!r}")
-    return "held:\n  " + "\n  ".join(held) + "\nchanged:\n  " + "\n  ".join(changed) + "\n"
+    held, changed, unanswered = compare(result)
+    parts = [f"Claude Code {result['version']}: {len(held)} held, {len(changed)} changed, "
+             f"{len(unanswered)} not observed"]
+    for title, lines in (("changed", changed), ("not observed", unanswered), ("held", held)):
+        if lines:
+            parts.append(f"{title}:\n  " + "\n  ".join(lines))
+    return "\n".join(parts) + "\n"
 
 
 # ---------------------------------------------------------------- the data file from battery results
@@ -93,6 +124,21 @@ SOURCE_ORDER = {  # the source_order probe's answer -> SourceKind values in load
 BUILTIN_COMMANDS = {"init", "security-review"}  # built-in prompt commands listed after the bundled skills
 # commands order: one run shows it out of order (True) or cannot tell (None); taken with COMMANDS_SORTED_BY_NAME
 FOLLOWS = {"UNSTABLE_COMMAND_AND_PLUGIN_ORDER": ("COMMANDS_SORTED_BY_NAME", lambda sorted_: not sorted_)}
+
+
+def data_value(name: str, found: dict) -> object:
+    """A battery answer in the data file's terms (None: the run could not tell). Not for `bundled`."""
+    probe, derive = FOLLOWS.get(name, (name, None))
+    value = found.get(probe)
+    if value is None:
+        return None
+    if derive is not None:
+        return derive(value)
+    if name == "family":
+        return FAMILY[value]
+    if name == "source_order":
+        return SOURCE_ORDER[value]
+    return value
 
 
 def release_order() -> list[str]:
@@ -187,17 +233,7 @@ def build_data(results: list[dict], old: dict, bundled: dict) -> dict:
             evidence = f"battery.py {run} run, {part}"
             seen = []
             for r in ran:
-                value = r["found"].get(probe)
-                if value is None:
-                    continue
-                if name in FOLLOWS:
-                    value = FOLLOWS[name][1](value)
-                elif name == "bundled":
-                    value = keys.get(r["version"])
-                elif name == "family":
-                    value = FAMILY[value]
-                elif name == "source_order":
-                    value = SOURCE_ORDER[value]
+                value = keys.get(r["version"]) if name == "bundled" else data_value(name, r["found"])
                 if value is not None:
                     seen.append((r["version"], value))
             if name in FOLLOWS:
