@@ -93,6 +93,8 @@ def _fixture(run: str, root: str) -> None:
               "A0=[$0] A1=[$1] A9=[$9] P=[${CLAUDE_PROJECT_DIR}]\n")
         skill(f"{proj}/aaa-first", "name: target\ndescription: aaa-desc", "BODY-AAA\n")
         skill(f"{proj}/target", "description: target-desc", "BODY-TARGET\n")
+        skill(f"{proj}/zzz-last", "name: mtarget\ndescription: zzz-desc", "BODY-ZZZ\n")  # the same pair, other order
+        skill(f"{proj}/mtarget", "description: mtarget-desc", "BODY-MTARGET\n")
         skill(f"{user}/dmi-y", "description: dmi-y-user\ndisable-model-invocation: true", "BODY-DMI-USER\n")
         skill(f"{proj}/dmi-y", "description: dmi-y-project", "BODY-DMI-PROJECT\n")
         skill(f"{user}/pc", "name: pc-shown\ndescription: pc-skill\ndisable-model-invocation: true")
@@ -112,6 +114,7 @@ def _fixture(run: str, root: str) -> None:
         call("ask-me")
         call("args-skill", "x | y")
         call("target")
+        call("mtarget")
         call("dmi-y")
         call("pc-shown")
         call("deny-shown")
@@ -295,6 +298,32 @@ def _reoffered(c: Capture) -> bool | None:
     return "BODY-COND-NESTED" in runs[0] and "BODY-COND-ROOT" in runs[1]
 
 
+def _exact_first(c: Capture) -> bool | None:
+    """A first-match lookup and an exact-name-first one differ only when the `name:` copy comes first; releases
+    that list skill dirs in readdir order put either pair that way round, so each pair decides when it is."""
+    for carrier, exact, body in (("aaa-first", "target", "BODY-TARGET"), ("zzz-last", "mtarget", "BODY-MTARGET")):
+        names = c.names()
+        if carrier in names and exact in names and names.index(carrier) < names.index(exact):
+            return body in c.result(exact)
+    return None
+
+
+PROJECT_DIRS = {"Beta-case", "alpha-case", "bom", "dn-dir", "dupkey", "emoji", "lenient", "long", "ov-skill", "surr",
+                "wtu"}  # the listing run's project skill dirs that no other source repeats
+
+
+def _dir_order(c: Capture) -> str | None:
+    """How the project's skill dirs are ordered in the listing: "code-unit", "locale" or "read" (neither)."""
+    listed = [n for n in c.names() if n in PROJECT_DIRS]
+    if len(listed) < 6 or not {"alpha-case", "Beta-case"} <= set(listed) or len(set(listed)) != len(listed):
+        return None
+    if listed == sorted(listed):
+        return "code-unit"
+    if listed == sorted(listed, key=lambda n: (n.lower(), n)):
+        return "locale"
+    return "read"
+
+
 def _desc(entry: str | None) -> str | None:
     return entry.split(": ", 1)[1] if entry and ": " in entry else None
 
@@ -322,7 +351,10 @@ PROBES = {
     "DISPLAY_NAME_IN_BRACKETS": ("listing", "dn-dir: name: dn-shown", lambda c: c.entry("dn-dir") is not None
                                  and c.entry("dn-dir").startswith("- dn-dir (dn-shown)")),
     "SKILL_DIRS_CASE_INSENSITIVE_ORDER": ("listing", "alpha-case and Beta-case in one dir",
-                                          lambda c: c.names().index("alpha-case") < c.names().index("Beta-case")),
+                                          lambda c: {"locale": True, "code-unit": False}.get(_dir_order(c))),
+    # some releases list a skills dir in the order the directory is read (neither sort)
+    "SKILL_DIRS_IN_READ_ORDER": ("listing", "the project's skill dirs: sorted by code unit, by locale, or neither",
+                                 lambda c: _dir_order(c) == "read"),
     "LISTING_KEEPS_EVERY_COPY": ("listing", "dup in user and project skills", lambda c: c.names().count("dup") > 1),
     "SKILL_OVERRIDES": ("listing", "skillOverrides ov-skill: name-only", lambda c: c.entry("ov-skill") == "- ov-skill"),
     "FALLBACK_DESCRIPTION_LONE_SURROGATE_TO_SPACE": ("listing", "surr: no description, an emoji at the 97-unit cut",
@@ -372,8 +404,9 @@ PROBES = {
     "EXPANSION_VARS_ESCAPED": ("invoke", "Skill args-skill: ${CLAUDE_PROJECT_DIR}",
                                lambda c: "P=[${CLAUDE_PROJECT_DIR}]" not in c.result("args-skill")
                                if "P=[" in c.result("args-skill") else None),
-    "EXACT_NAME_BEFORE_DISPLAY_NAME": ("invoke", "Skill target: dir target vs aaa-first with name: target",
-                                       lambda c: "BODY-TARGET" in c.result("target")),
+    "EXACT_NAME_BEFORE_DISPLAY_NAME": ("invoke", "Skill target / mtarget: dir target vs aaa-first with name: target"
+                                       " (zzz-last with name: mtarget), the pair whose name: copy is listed first",
+                                       lambda c: _exact_first(c)),
     "DMI_YIELDS_NAME": ("invoke", "Skill dmi-y: user copy dmi, project copy not",
                         lambda c: "BODY-DMI-PROJECT" in c.result("dmi-y")),
     "SKILL_TOOL_ONE_COMMAND_PER_NAME": ("invoke", "Skill pc-shown: a dmi skill displaced by command pc",

@@ -54,7 +54,7 @@ def main(argv=None) -> int:
     sys.stdout.write(timeline.compare_text(result))
     print(f"battery result: {out}")
     if changed:
-        print("changed: a new timeline step (bisect.py --to this release locates it), or a new feature if no "
+        print("changed: a new timeline step (bisect_releases.py --to this release locates it), or a new feature if no "
               "existing one explains the difference")
         return 1
     print("every answered probe held: `python3 tests/oracle/timeline.py --write` adds the release as data")

@@ -245,7 +245,7 @@ def build_data(results: list[dict], old: dict, bundled: dict) -> dict:
 
 def observations(results: list[dict]) -> dict:
     """The small golden kept in the repository: every probe's answer per release (no CLI text)."""
-    return {"produced_by": "python3 tests/oracle/timeline.py --write (from tests/oracle/bisect.py results)",
+    return {"produced_by": "python3 tests/oracle/timeline.py --write (from tests/oracle/bisect_releases.py results)",
             "releases": {r["version"]: ({"error": r["error"]} if "error" in r else r["found"]) for r in results}}
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bisect where each probed feature or value changes between two releases of Claude Code.
 
-    python3 tests/oracle/bisect.py [--from 2.1.88] [--to 2.1.332] [--results DIR] [--cache DIR]
+    python3 tests/oracle/bisect_releases.py [--from 2.1.88] [--to 2.1.332] [--results DIR] [--cache DIR]
         [--max-installs N] [--skip PROBE,...]
 
 Results (one battery JSON per release, battery.py --out) live in --results, releases are installed into
@@ -48,7 +48,7 @@ def load_all(results_dir: str) -> dict[str, dict]:
 
 def open_intervals(results: dict[str, dict], order: list[str], skip: set[str]) -> list[tuple[str, str, str]]:
     """(probe, after, since) for every change whose two releases have an untried release between them."""
-    ran = [results[v] for v in order if v in results and "found" in results[v]]
+    ran = [_with_none_as_state(results[v]) for v in order if v in results and "found" in results[v]]
     tried = {v for v in results}
     out = []
     for probe, steps in timeline.flips(ran).items():
@@ -59,6 +59,14 @@ def open_intervals(results: dict[str, dict], order: list[str], skip: set[str]) -
             if any(v not in tried for v in between):
                 out.append((probe, a, b))
     return out
+
+
+def _with_none_as_state(result: dict) -> dict:
+    """A probe that could not decide in a run that did start is a state of its own for bisection (e.g. skill dirs
+    in neither sort order): its edges are located like any change."""
+    found = {k: ("<undecided>" if v is None and "made no request" not in result.get("notes", {}).get(k, "") else v)
+             for k, v in result["found"].items()}
+    return {**result, "found": found}
 
 
 def pick(order: list[str], tried: set[str], a: str, b: str) -> str | None:
@@ -92,6 +100,29 @@ def run_release(version: str, results_dir: str, cache: str) -> dict:
     return data
 
 
+def refresh(results_dir: str, cache: str, runs: str, only: set[str] | None = None) -> None:
+    """Run some battery runs again on every release already run (after a probe or fixture changed) and merge."""
+    for version, data in sorted(load_all(results_dir).items(), key=lambda kv: timeline.version_key(kv[0])):
+        if "found" not in data or (only and version not in only):
+            continue
+        path = os.path.join(results_dir, f"{version}.json")
+        cli = subprocess.run(["bash", os.path.join(HERE, "install_release.sh"), version, cache],
+                             capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+        done = subprocess.run(["nice", "-n", "10", sys.executable, os.path.join(HERE, "battery.py"), cli,
+                               "--runs", runs, "--jobs", "2"], capture_output=True, text=True, timeout=1800, check=True)
+        fresh = json.loads(done.stdout)
+        data["found"].update(fresh["found"])
+        data["notes"] = {k: v for k, v in data.get("notes", {}).items() if k not in fresh["found"]}
+        data["notes"].update(fresh["notes"])
+        if "bundled_measured" in fresh:
+            data["bundled_measured"] = fresh["bundled_measured"]
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        os.replace(path + ".tmp", path)
+        print(f"refreshed {version}", flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from", dest="first", default="2.1.88")
@@ -100,7 +131,13 @@ def main(argv=None) -> int:
     parser.add_argument("--cache", default=CACHE)
     parser.add_argument("--max-installs", type=int, default=40)
     parser.add_argument("--skip", default="bundled", help="probes that do not drive the bisection")
+    parser.add_argument("--refresh", metavar="RUNS", help="only re-run these battery runs (listing,invoke,…) on "
+                        "every release already run, and merge")
+    parser.add_argument("--versions", help="with --refresh: only these releases (comma-separated)")
     args = parser.parse_args(argv)
+    if args.refresh:
+        refresh(args.results, args.cache, args.refresh, set(args.versions.split(",")) if args.versions else None)
+        return 0
     os.makedirs(args.results, exist_ok=True)
     order = releases(args.first, args.last)
     skip = {s for s in args.skip.split(",") if s}
