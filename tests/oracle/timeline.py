@@ -187,8 +187,8 @@ def _steps(seen: list[tuple[str, object]], order: list[str], errors: dict[str, s
     steps = []
     for index, (value, versions) in enumerate(runs):
         text = f"{evidence}: {json.dumps(value, ensure_ascii=False)} on {len(versions)} release(s)"
-        text += "".join(f"; {extra[v]}" for v in versions if v in extra)
         step = {"since": versions[0], "value": value, "observed": versions}
+        goldens = {v: extra[v] for v in versions if v in extra}
         if index:
             after = runs[index - 1][1][-1]
             between = order[order.index(after) + 1:order.index(versions[0])]
@@ -204,6 +204,8 @@ def _steps(seen: list[tuple[str, object]], order: list[str], errors: dict[str, s
                 text += (f"; bounded: {len(between)} release(s) between were not run, they take the earlier "
                          "value")
         step["evidence"] = text
+        if goldens:
+            step["goldens"] = goldens
         steps.append(step)
     return steps
 
@@ -222,12 +224,16 @@ def build_data(results: list[dict], old: dict, bundled: dict) -> dict:
         "(tests/golden/timeline/releases.json); otherwise the releases between take the earlier value and the "
         "step says why (not run, or could not be run). Regenerate: python3 tests/oracle/timeline.py --write.")
     data["studied"] = [r["version"] for r in ran]
-    for group in ("features", "values"):
+    sys.path.insert(0, os.path.join(HERE, "..", ".."))
+    from skillmanager.core.versions.features import VALUE_NAMES, Feature  # noqa: PLC0415
+    for group, names in (("features", [f.value for f in Feature]), ("values", list(VALUE_NAMES))):
         data[group] = {}
-        for name, entry in old[group].items():
-            first, last = entry["timeline"][0], entry["timeline"][-1]
-            extra = {first["observed"][0]: f"{first['observed'][0]}: {first['evidence']}",
-                     last["observed"][0]: f"{last['observed'][0]}: {last['evidence']}"}
+        for name in names:
+            extra = {}  # the recorded goldens that first settled a value on a studied release
+            for step in old[group].get(name, {}).get("timeline", []):
+                goldens = step.get("goldens") or (None if step["evidence"].startswith("battery.py") else
+                                                  {step["observed"][0]: step["evidence"]})
+                extra.update(goldens or {})
             probe = FOLLOWS.get(name, (name, None))[0]
             run, part, _ = battery.PROBES[probe]
             evidence = f"battery.py {run} run, {part}"

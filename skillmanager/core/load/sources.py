@@ -31,8 +31,9 @@ class ScanResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEntry] | None:
-    """Entries in byte order of their names; None when the dir is absent (silently, as Claude Code)."""
+def _scandir_sorted(path: Path, diagnostics: list[Diagnostic], *, sort: bool = True) -> list[os.DirEntry] | None:
+    """Entries in byte order of their names (or as the directory is read, `sort=False`); None when the dir is
+    absent (silently, as Claude Code)."""
     try:
         with os.scandir(path) as it:
             entries = list(it)
@@ -51,7 +52,8 @@ def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEnt
         return None
     if not all(e.name.isascii() for e in entries):
         entries = [e for e in entries if _utf8_name(e, path, diagnostics)]
-    entries.sort(key=lambda e: e.name)
+    if sort:
+        entries.sort(key=lambda e: e.name)
     return entries
 
 
@@ -104,11 +106,12 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
                     scope_dir: Path | None = None, staged: Mapping[str, Path] | None = None) -> list[Skill]:
     """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored.
     `staged`: folders of an install preview, loaded as the entries they would become (see Workspace)."""
-    entries = _with_staged(_scandir_sorted(base, diagnostics), staged)
+    read_order = profile.supports(Feature.SKILL_DIRS_IN_READ_ORDER)  # os.scandir reads as Claude Code's readdir
+    entries = _with_staged(_scandir_sorted(base, diagnostics, sort=not read_order), staged)
     if not entries:
         return []
     # current: `localeCompare` on the name (fuzz-reg seeds 21, 23, 1011)
-    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
+    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
         entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
