@@ -148,7 +148,10 @@ def release_order() -> list[str]:
 
 def _bundled_keys(ran: list[dict], bundled: dict) -> dict[str, str]:
     """Release -> key in bundled_skills.json; a new key (the first release that showed it) per new entry set.
-    Adds the new sets to `bundled`, measured by battery.py (names, widths, lengths; never the text)."""
+    Adds the new sets to `bundled`, measured by battery.py (names, widths, lengths; never the text); sets from an
+    earlier write are measured again."""
+    for key in [k for k in bundled if k not in ("legacy", "current")]:
+        del bundled[key]
     known = {json.dumps([[e["name"], e["length"]] for e in v["entries"]]): k for k, v in bundled.items()}
     aliases = {e["name"]: e for e in bundled.get("current", {}).get("entries", [])}
     keys = {}
