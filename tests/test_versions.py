@@ -287,3 +287,21 @@ def test_versions_around_a_step_take_the_stated_values():
                 assert profile.supports(feature) == previous["value"], (feature, version)
                 _profile, note = resolve_profile(None, version)
                 assert note and feature.value in note, (feature, version, note)
+
+
+def test_new_release_comparison_holds_on_observed_releases_and_names_a_change():
+    """new_release.py's comparison: every observed release holds against the timeline; a release whose probe
+    answers differ is reported with the feature and the run that showed it."""
+    timeline = _oracle_module("timeline")
+    observations = _observations()
+    for version, seen in observations.items():
+        if "error" in seen:
+            continue
+        held, changed, _unanswered = timeline.compare({"version": version, "found": seen, "notes": {}})
+        assert changed == [] and held, (version, changed)
+    version, seen = "2.1.332", dict(observations["2.1.332"])
+    seen["STRIPS_BOM"] = not seen["STRIPS_BOM"]
+    seen["per_entry_cap"] = 1000
+    _held, changed, _unanswered = timeline.compare({"version": version, "found": seen, "notes": {}})
+    assert [line.split(":")[0] for line in changed] == ["STRIPS_BOM", "per_entry_cap"]
+    assert "listing run" in changed[0] and "observed false" in changed[0]

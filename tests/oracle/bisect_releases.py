@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -77,7 +78,7 @@ def pick(order: list[str], tried: set[str], a: str, b: str) -> str | None:
     return candidates[0][1] if candidates else None
 
 
-def run_release(version: str, results_dir: str, cache: str) -> dict:
+def run_release(version: str, results_dir: str, cache: str, keep: bool = True) -> dict:
     out = os.path.join(results_dir, f"{version}.json")
     inst = subprocess.run(["bash", os.path.join(HERE, "install_release.sh"), version, cache],
                           capture_output=True, text=True)
@@ -97,6 +98,8 @@ def run_release(version: str, results_dir: str, cache: str) -> dict:
     with open(out, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1, ensure_ascii=False)
         f.write("\n")
+    if not keep:  # a release is 250-400 MB; install_release.sh installs it again when needed
+        shutil.rmtree(os.path.join(cache, version), ignore_errors=True)
     return data
 
 
@@ -130,6 +133,7 @@ def main(argv=None) -> int:
     parser.add_argument("--results", default=os.path.join(CACHE, "results"))
     parser.add_argument("--cache", default=CACHE)
     parser.add_argument("--max-installs", type=int, default=40)
+    parser.add_argument("--keep-installs", action="store_true", help="keep each release installed after its run")
     parser.add_argument("--skip", default="bundled", help="probes that do not drive the bisection")
     parser.add_argument("--refresh", metavar="RUNS", help="only re-run these battery runs (listing,invoke,…) on "
                         "every release already run, and merge")
@@ -161,7 +165,7 @@ def main(argv=None) -> int:
         width = order.index(b) - order.index(a)
         print(f"[{installs + 1}] {version}  ({probe}: after {a}, seen {b}; {width - 1} releases between;"
               f" {len(intervals)} open)", flush=True)
-        data = run_release(version, args.results, args.cache)
+        data = run_release(version, args.results, args.cache, args.keep_installs)
         if "error" in data:
             print(f"    could not run: {data['error']}", flush=True)
         installs += 1
