@@ -267,8 +267,8 @@ def test_engine_takes_each_observed_release_exactly():
             if seen.get(value) is not None:
                 got = getattr(profile, value)
                 assert (list(got) if isinstance(got, tuple) else got) == seen[value], (version, value)
-        assert [e.name for e in profile.bundled] == [name for name, _length in seen["bundled"]], version
-        assert [e.length for e in profile.bundled] == [length for _name, length in seen["bundled"]], version
+        if seen.get("bundled") is not None:  # releases bisected with only some runs lack the listing run
+            assert [(e.name, e.length) for e in profile.bundled] == [tuple(b) for b in seen["bundled"]], version
 
 
 def test_versions_around_a_step_take_the_stated_values():
@@ -285,8 +285,9 @@ def test_versions_around_a_step_take_the_stated_values():
             for version in between[:1] + between[-1:]:
                 profile = profile_for(version)
                 assert profile.supports(feature) == previous["value"], (feature, version)
-                _profile, note = resolve_profile(None, version)
-                assert note and feature.value in note, (feature, version, note)
+                if version not in data["studied"]:  # run, but this probe could not tell there
+                    _profile, note = resolve_profile(None, version)
+                    assert note and feature.value in note, (feature, version, note)
 
 
 def test_new_release_comparison_holds_on_observed_releases_and_names_a_change():

@@ -450,14 +450,19 @@ PROBES = {
 }
 
 
-def _applies(name: str, found: dict) -> bool:
-    """Probes that only mean something when another feature is there."""
-    needs = {"BUNDLED_ALIASES_IN_POLICY_OVERRIDES": "SKILL_OVERRIDES",
-             "MANAGED_BAD_OVERRIDES_DROPPED_ALONE": "SKILL_OVERRIDES",
-             "BUDGET_FRACTION_SETTING": "MODEL_AWARE_BUDGET"}
+NEEDS = {"BUNDLED_ALIASES_IN_POLICY_OVERRIDES": ("SKILL_OVERRIDES", "bundled"),
+         "MANAGED_BAD_OVERRIDES_DROPPED_ALONE": ("SKILL_OVERRIDES",),
+         "BUDGET_FRACTION_SETTING": ("MODEL_AWARE_BUDGET",)}  # probes that only mean something when these hold
+
+
+def _applies(name: str, found: dict) -> bool | None:
+    """False when what the probe refines is absent; None when a run that would tell was not made."""
+    needs = NEEDS.get(name, ())
+    if any(found.get(n) is None for n in needs):
+        return None
     if name == "BUNDLED_ALIASES_IN_POLICY_OVERRIDES":
-        return found.get("SKILL_OVERRIDES") is True and any(n == "code-review" for n, _ in found.get("bundled") or [])
-    return name not in needs or found.get(needs[name]) is True
+        return found["SKILL_OVERRIDES"] is True and any(n == "code-review" for n, _ in found["bundled"])
+    return all(found[n] is True for n in needs)
 
 
 def run_battery(cli: str, runs: list[str], keep: bool = False, jobs: int = 2) -> dict:
@@ -487,7 +492,11 @@ def run_battery(cli: str, runs: list[str], keep: bool = False, jobs: int = 2) ->
         except (ValueError, TypeError, AttributeError, IndexError) as error:
             found[name], notes[name] = None, f"not observable: {type(error).__name__}: {error}"
     for name in list(found):
-        if found[name] is not None and not _applies(name, found):
+        applies = _applies(name, found)
+        if found[name] is not None and applies is None:
+            found[name] = None
+            notes[name] = f"needs {', '.join(NEEDS[name])}, not observed in this battery"
+        elif found[name] is not None and not applies:
             found[name] = False
             notes[name] = "vacuous here (what it refines is absent)"
     result = {"cli": cli, "version": record.cli_version(cli), "runtime": runtime, "found": found, "notes": notes}

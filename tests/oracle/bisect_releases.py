@@ -50,36 +50,44 @@ def load_all(results_dir: str) -> dict[str, dict]:
 def open_intervals(results: dict[str, dict], order: list[str], skip: set[str]) -> list[tuple[str, str, str]]:
     """(probe, after, since) for every change whose two releases have an untried release between them."""
     ran = [_with_none_as_state(results[v]) for v in order if v in results and "found" in results[v]]
-    tried = {v for v in results}
     out = []
     for probe, steps in timeline.flips(ran).items():
         if probe in skip:
             continue
         for a, b, _old, _new in steps:
             between = order[order.index(a) + 1:order.index(b)]
-            if any(v not in tried for v in between):
+            if any(not tried(results, v, probe) for v in between):
                 out.append((probe, a, b))
     return out
+
+
+def tried(results: dict[str, dict], version: str, probe: str) -> bool:
+    """The release was run with the probe's run (a bisection step may have made only some runs), or cannot run."""
+    data = results.get(version)
+    return data is not None and ("error" in data or probe in data["found"])
 
 
 def _with_none_as_state(result: dict) -> dict:
     """A probe that could not decide in a run that did start is a state of its own for bisection (e.g. skill dirs
     in neither sort order): its edges are located like any change."""
-    found = {k: ("<undecided>" if v is None and "made no request" not in result.get("notes", {}).get(k, "") else v)
-             for k, v in result["found"].items()}
+    notes = result.get("notes", {})
+    found = {k: ("<undecided>" if v is None and not notes.get(k, "not observable").startswith(("made no", "needs",
+                                                                                              "the "))
+                 else v) for k, v in result["found"].items()}
     return {**result, "found": found}
 
 
-def pick(order: list[str], tried: set[str], a: str, b: str) -> str | None:
+def pick(order: list[str], done: set[str], a: str, b: str) -> str | None:
     """The untried release nearest the middle of (a, b)."""
     between = order[order.index(a) + 1:order.index(b)]
     mid = (len(between) - 1) / 2
-    candidates = sorted((abs(i - mid), v) for i, v in enumerate(between) if v not in tried)
+    candidates = sorted((abs(i - mid), v) for i, v in enumerate(between) if v not in done)
     return candidates[0][1] if candidates else None
 
 
-def run_release(version: str, results_dir: str, cache: str, keep: bool = True) -> dict:
+def run_release(version: str, results_dir: str, cache: str, keep: bool = True, runs: str | None = None) -> dict:
     out = os.path.join(results_dir, f"{version}.json")
+    earlier = load_all(results_dir).get(version) if os.path.isfile(out) else None
     inst = subprocess.run(["bash", os.path.join(HERE, "install_release.sh"), version, cache],
                           capture_output=True, text=True)
     if inst.returncode != 0:
@@ -87,7 +95,8 @@ def run_release(version: str, results_dir: str, cache: str, keep: bool = True) -
     else:
         cli = inst.stdout.strip().splitlines()[-1]
         done = subprocess.run(["nice", "-n", "10", sys.executable, os.path.join(HERE, "battery.py"), cli,
-                               "--out", out, "--jobs", "2"], capture_output=True, text=True, timeout=1800)
+                               "--out", out, "--jobs", "2", *(["--runs", runs] if runs else [])],
+                              capture_output=True, text=True, timeout=1800)
         if done.returncode != 0 or not os.path.isfile(out):
             data = {"version": version, "error": f"battery: {done.stderr.strip()[-300:]}"}
         else:
@@ -95,6 +104,11 @@ def run_release(version: str, results_dir: str, cache: str, keep: bool = True) -
                 data = json.load(f)
             if not any(v is not None for v in data["found"].values()):
                 data = {"version": version, "error": "the CLI made no request in any run", "notes": data["notes"]}
+            elif earlier and "found" in earlier:  # the runs made before stay; these add to them
+                earlier["found"].update(data["found"])
+                earlier["notes"] = {**earlier.get("notes", {}), **data["notes"]}
+                earlier.update({k: data[k] for k in ("bundled_measured",) if k in data})
+                data = earlier
     with open(out, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1, ensure_ascii=False)
         f.write("\n")
@@ -134,6 +148,8 @@ def main(argv=None) -> int:
     parser.add_argument("--cache", default=CACHE)
     parser.add_argument("--max-installs", type=int, default=40)
     parser.add_argument("--keep-installs", action="store_true", help="keep each release installed after its run")
+    parser.add_argument("--only-needed-runs", action="store_true",
+                        help="run only the battery runs whose probes change in the interval being halved")
     parser.add_argument("--skip", default="bundled", help="probes that do not drive the bisection")
     parser.add_argument("--refresh", metavar="RUNS", help="only re-run these battery runs (listing,invoke,…) on "
                         "every release already run, and merge")
@@ -159,13 +175,24 @@ def main(argv=None) -> int:
         # the widest interval first: one install there halves the most uncertainty
         intervals.sort(key=lambda t: -(order.index(t[2]) - order.index(t[1])))
         probe, a, b = intervals[0]
-        version = pick(order, set(results), a, b)
+        version = pick(order, {v for v in results if tried(results, v, probe)}, a, b)
         if version is None:
             continue
         width = order.index(b) - order.index(a)
         print(f"[{installs + 1}] {version}  ({probe}: after {a}, seen {b}; {width - 1} releases between;"
               f" {len(intervals)} open)", flush=True)
-        data = run_release(version, args.results, args.cache, args.keep_installs)
+        runs = None
+        if args.only_needed_runs:  # the runs whose probes change around this release; the rest agree on both sides
+            import battery  # noqa: PLC0415
+            at = order.index(version)
+            needed = {battery.PROBES[p][0] for p, lo, hi in intervals if order.index(lo) < at < order.index(hi)
+                      and p in battery.PROBES}
+            needed |= {battery.PROBES[n][0] for p, lo, hi in intervals if order.index(lo) < at < order.index(hi)
+                       for n in battery.NEEDS.get(p, ())}  # what a probe refines is read from its own run
+            needed |= {"listing"} if "budget" in needed else set()
+            runs = ",".join(r for r in battery.RUNS if r in needed | {"binary"})
+            print(f"    runs: {runs}", flush=True)
+        data = run_release(version, args.results, args.cache, args.keep_installs, runs)
         if "error" in data:
             print(f"    could not run: {data['error']}", flush=True)
         installs += 1
