@@ -13,7 +13,7 @@ import stat as _stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import locale_compare_key
@@ -21,6 +21,9 @@ from ..versions.profiles import Profile
 from .safe_read import special_file_kind
 from .skill_file import load_skill_file
 from ..versions.features import Feature
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
 
 Progress = Callable[[str], None] | None
 
@@ -339,7 +342,7 @@ def _inode_dedupe(skills: list[Skill]) -> None:
             seen[(st.st_dev, st.st_ino)] = skill
 
 
-def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
+def collect_file_sources(workspace: Workspace, progress: Progress = None) -> ScanResult:
     """managed, user, project levels, add-dirs, legacy commands: the part getSkillDirCommands loads."""
     profile = workspace.profile
     result = ScanResult()
@@ -388,16 +391,16 @@ def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
     return result
 
 
-def _project_skill_dirs(workspace) -> list[Path]:
+def _project_skill_dirs(workspace: Workspace) -> list[Path]:
     """The existing project skills dirs, plus a missing one an install preview stages skills into."""
-    if not getattr(workspace, "staged_skills", None):
+    if not workspace.staged_skills:
         return project_dirs_up_to_home("skills", workspace.cwd, workspace.home)
     return [level / ".claude" / "skills" for level in project_levels_up_to_home(workspace.cwd, workspace.home)
             if os.path.isdir(level / ".claude" / "skills") or _staged_for(workspace, level / ".claude" / "skills")]
 
 
-def _staged_for(workspace, skills_dir: Path) -> Mapping[str, Path] | None:
-    staged = getattr(workspace, "staged_skills", None)
+def _staged_for(workspace: Workspace, skills_dir: Path) -> Mapping[str, Path] | None:
+    staged = workspace.staged_skills
     if not staged:
         return None
     return staged.get(os.path.normpath(os.fspath(skills_dir)))
