@@ -64,7 +64,13 @@ def open_intervals(results: dict[str, dict], order: list[str], skip: set[str]) -
 def tried(results: dict[str, dict], version: str, probe: str) -> bool:
     """The release was run with the probe's run (a bisection step may have made only some runs), or cannot run."""
     data = results.get(version)
-    return data is not None and ("error" in data or probe in data["found"])
+    if data is None:
+        return False
+    if "error" in data:
+        return True
+    undecided_for_want_of_a_run = data["found"].get(probe) is None and \
+        data.get("notes", {}).get(probe, "").startswith("needs")
+    return probe in data["found"] and not undecided_for_want_of_a_run
 
 
 def _with_none_as_state(result: dict) -> dict:

@@ -121,6 +121,7 @@ SOURCE_ORDER = {  # the source_order probe's answer -> SourceKind values in load
     "bundled-after-plugins": ["managed", "user", "project", "add-dir", "command", "plugin-command",
                               "plugin-skill", "bundled", "builtin-command", "mcp"],
 }
+UNDECIDED = {"SKILL_DIRS_CASE_INSENSITIVE_ORDER": "skill dirs listed in read order: SKILL_DIRS_IN_READ_ORDER"}
 BUILTIN_COMMANDS = {"init", "security-review"}  # built-in prompt commands listed after the bundled skills
 # commands order: one run shows it out of order (True) or cannot tell (None); taken with COMMANDS_SORTED_BY_NAME
 FOLLOWS = {"UNSTABLE_COMMAND_AND_PLUGIN_ORDER": ("COMMANDS_SORTED_BY_NAME", lambda sorted_: not sorted_)}
@@ -179,7 +180,7 @@ def _bundled_keys(ran: list[dict], bundled: dict) -> dict[str, str]:
 
 
 def _steps(seen: list[tuple[str, object]], order: list[str], errors: dict[str, str], evidence: str,
-           extra: dict[str, str]) -> list[dict]:
+           extra: dict[str, str], undecided: dict[str, str]) -> list[dict]:
     """Runs of equal values -> timeline steps with 'since', 'after', 'located', 'observed', 'evidence'."""
     runs: list[list] = []
     for version, value in seen:
@@ -196,16 +197,22 @@ def _steps(seen: list[tuple[str, object]], order: list[str], errors: dict[str, s
             after = runs[index - 1][1][-1]
             between = order[order.index(after) + 1:order.index(versions[0])]
             broken = [v for v in between if v in errors]
+            unsure = [v for v in between if v in undecided]
             step["after"] = after
             step["located"] = not between
-            if between and len(broken) == len(between):
+            if broken:
                 step["not_runnable"] = broken
-                text += (f"; bounded: {', '.join(broken)} between could not be run ({errors[broken[0]]}), "
-                         f"they take the earlier value")
-            elif between:
-                step["untried"] = len(between) - len(broken)
-                text += (f"; bounded: {len(between)} release(s) between were not run, they take the earlier "
-                         "value")
+                text += f"; {', '.join(broken)} between could not be run ({errors[broken[0]]})"
+            if unsure:
+                step["undecided"] = unsure
+                text += (f"; on {len(unsure)} release(s) between ({unsure[0]}-{unsure[-1]}) the probe could not "
+                         f"tell ({undecided[unsure[0]]})")
+            untried = len(between) - len(broken) - len(unsure)
+            if untried:
+                step["untried"] = untried
+                text += f"; {untried} release(s) between were not run"
+            if between:
+                text += "; bounded: the releases between take the earlier value"
         step["evidence"] = text
         if goldens:
             step["goldens"] = goldens
@@ -240,15 +247,18 @@ def build_data(results: list[dict], old: dict, bundled: dict) -> dict:
             probe = FOLLOWS.get(name, (name, None))[0]
             run, part, _ = battery.PROBES[probe]
             evidence = f"battery.py {run} run, {part}"
-            seen = []
+            seen, undecided = [], {}
             for r in ran:
                 value = keys.get(r["version"]) if name == "bundled" else data_value(name, r["found"])
                 if value is not None:
                     seen.append((r["version"], value))
+                elif name != "bundled" and probe in r["found"] and \
+                        not r.get("notes", {}).get(probe, "").startswith(("needs", "the ")):
+                    undecided[r["version"]] = r.get("notes", {}).get(probe) or UNDECIDED.get(probe, "no answer")
             if name in FOLLOWS:
                 evidence = (f"taken with {probe} ({evidence}): once commands are sorted by name one order holds; "
                             f"{name} itself ({battery.PROBES[name][1]}) can only show disorder")
-            data[group][name] = {"timeline": _steps(seen, order, errors, evidence, extra)}
+            data[group][name] = {"timeline": _steps(seen, order, errors, evidence, extra, undecided)}
     return data
 
 
