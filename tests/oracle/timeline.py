@@ -4,6 +4,8 @@ they flip between neighbouring releases.
 
     python3 tests/oracle/timeline.py RESULTS_DIR            # one battery JSON per release (battery.py --out)
     python3 tests/oracle/timeline.py --run CLI... --results RESULTS_DIR   # run the battery first, then print
+    python3 tests/oracle/timeline.py --write [RESULTS_DIR]   # regenerate resources/data/claude_versions.json,
+                                                             # bundled_skills.json and tests/golden/timeline/
 
 A flip between two neighbouring observed releases is an interval ("after" A, first seen B); it is located
 only when no release between A and B was published (bisect by installing the ones in between).
@@ -291,7 +293,9 @@ def _dump(obj: dict) -> str:
 
 
 def write(results_dir: str) -> None:
-    results = sorted(_load_any(results_dir), key=lambda r: version_key(r["version"]))
+    results = load_results(results_dir)
+    if not any("found" in r for r in results):
+        raise SystemExit(f"no battery results in {results_dir}: nothing written")
     with open(DATA, encoding="utf-8") as f:
         old = json.load(f)
     with open(BUNDLED_DATA, encoding="utf-8") as f:
@@ -302,16 +306,6 @@ def write(results_dir: str) -> None:
         with open(path + ".tmp", "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(path + ".tmp", path)
-
-
-def _load_any(directory: str) -> list[dict]:
-    out = []
-    for path in glob.glob(os.path.join(directory, "*.json")):
-        with open(path, encoding="utf-8") as f:
-            result = json.load(f)
-        if result.get("version"):
-            out.append(result)
-    return out
 
 
 def main(argv=None) -> int:
