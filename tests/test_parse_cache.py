@@ -85,7 +85,7 @@ def test_bodies_are_read_on_demand_byte_for_byte(tmp_path):
     by_path = {str(s.path): s for s in registry.skills if s.path is not None}
     for path in files:
         skill = by_path[str(path)]
-        assert "_body_text" not in skill.__dict__  # not held after the scan
+        assert getattr(skill, "_body_text", None) is None  # not held after the scan
         text = path.read_bytes().decode("utf-8", errors="replace")
         assert skill.body == parse_document(text, strip_bom=True, unique_keys=False).body
 
@@ -165,6 +165,17 @@ def test_corrupt_or_foreign_cache_files_are_ignored_and_rebuilt(tmp_path):
         registry, _ = _scan(tmp_path, cache_dir)
         assert _snapshot(registry) == _snapshot(fresh)
         json.loads(cache_file.read_text(encoding="utf-8"))  # rewritten whole
+
+
+def test_an_unparsable_cache_file_is_logged(tmp_path, caplog):
+    _fill(tmp_path)
+    cache_dir = tmp_path / "cache"
+    _scan(tmp_path, cache_dir)
+    cache_file = next(cache_dir.glob("parse-*.json"))
+    cache_file.write_bytes(b"\x00\xff garbage")
+    with caplog.at_level("INFO", logger="skillmanager"):
+        _scan(tmp_path, cache_dir)
+    assert any(str(cache_file) in r.getMessage() and "not used" in r.getMessage() for r in caplog.records)
 
 
 def test_malformed_entries_fall_back_to_reading(tmp_path):
