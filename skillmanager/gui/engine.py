@@ -127,7 +127,11 @@ def _cached_tokens(text: str) -> int:
     return count
 
 
-def _index_entries(snapshot: Snapshot) -> None:
+def _index_entries(snapshot: Snapshot, previous: Snapshot | None = None) -> None:
+    """Outcomes, row switches, usage, the budget remedy and token counts of `snapshot`. With `previous` (an
+    incremental refresh that kept the settings), a row switch is reused for every skill object both snapshots
+    share: core's switch facts read only the skill and the settings, and a skill whose copies were re-decided
+    is a new object."""
     from skillmanager.core.layers.listing_outcome import listing_outcomes
     from skillmanager.core.rules.remedy import budget_remedy
 
@@ -136,9 +140,19 @@ def _index_entries(snapshot: Snapshot) -> None:
     snapshot.outcomes = {skill_identity(by_key[k]): o for k, o in outcomes.items() if k in by_key}
     from skillmanager.core.edit.switch import switch_facts
 
+    reusable: dict[int, Any] = {}
+    if previous is not None:
+        for skill in previous.skills:
+            facts = previous.switches.get(skill_identity(skill))
+            if facts is not None:
+                reusable[id(skill)] = facts  # `previous` keeps these objects alive: ids are not reused
     for skill in by_key.values():
         if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND) or not skill.state.is_winner:
             continue  # Claude Code's own entries and losing copies get no row switch
+        facts = reusable.get(id(skill))
+        if facts is not None:
+            snapshot.switches[skill_identity(skill)] = facts
+            continue
         try:
             snapshot.switches[skill_identity(skill)] = switch_facts(snapshot.registry, skill)
         except Exception:  # noqa: BLE001 - no switch for this row; More options still explains
@@ -340,7 +354,8 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     except Exception as error:  # noqa: BLE001
         final.problems["listing"] = f"the listing could not be built: {error!r}"
         return final
-    _index_entries(final)
+    same_settings = not (delta.full_reload or delta.settings_reloaded)  # else every object is new anyway
+    _index_entries(final, previous=snapshot if same_settings else None)
     final.find(("", "", ""))
     return final
 

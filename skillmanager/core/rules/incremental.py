@@ -30,7 +30,7 @@ from typing import Iterable
 from ..edit.atomic_write import TEMP_PREFIX
 from ..model import Skill, SourceKind, SkillKind
 from ..versions.features import Feature
-from .registry import Registry, decide_states, load_registry
+from .registry import Registry, decide_states, load_registry, scope_add_dir_skill
 from ..load.settings import load_settings, settings_paths
 from ..load.skill_file import load_skill_file
 from ..load.sources import _env_truthy, project_dirs_up_to_home
@@ -203,15 +203,19 @@ def _load_entry(registry: Registry, where: _SkillsDir, name: str) -> Skill | Non
 def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[Path, str], _SkillsDir],
                    delta: RegistryDelta) -> list[Skill]:
     wanted = {(str(base), name) for base, name in entries}
+    wanted_dirs = {os.path.join(base, name) for base, name in wanted}
     position = {}
     for index, skill in enumerate(skills):
+        # a set lookup of the folder first (a Path's str is cached): a one-file refresh stays a quick pass
+        if skill.skill_dir is None or str(skill.skill_dir) not in wanted_dirs:
+            continue
         key = _dir_key(skill)
         if key is not None:
             key = (str(key[0]), key[1])
             if key in wanted:
                 position[key] = index
     pointed_at = {id(s.state.duplicate_of) for s in skills if s.state.duplicate_of is not None}
-    realpaths = {str(s.realpath) for s in skills if s.realpath is not None}
+    realpaths: set[str] | None = None  # only an added skill needs them
     replace: dict[int, Skill] = {}
     remove: set[int] = set()
     add: list[tuple[_SkillsDir, Skill]] = []
@@ -224,8 +228,6 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
     file_names = {s.scoped_from or s.name for s in skills if s.source in _FILE_SKILL_KINDS} if scoped else set()
     for (base, name), where in sorted(entries.items(), key=lambda kv: (kv[1].rank, kv[0][1])):
         entry = str(base / name)
-        if name in add_dir_names or (where.source is SourceKind.ADD_DIR and name in file_names):
-            raise _NeedsFullReload(f"{entry}: an --add-dir skill is renamed when its name is taken")
         if any(f == entry or f.startswith(entry + os.sep) for f in flagged):
             raise _NeedsFullReload(f"{entry} has a workspace diagnostic")
         index = position.get((str(base), name))
@@ -234,6 +236,10 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
         fresh = _load_entry(registry, where, name) if present else None
         if old is not None and (old.state.duplicate_of is not None or id(old) in pointed_at):
             raise _NeedsFullReload(f"{old.path} takes part in realpath de-duplication")
+        if name in add_dir_names or (where.source is SourceKind.ADD_DIR and name in file_names):
+            if not _keeps_clash_decision(old, fresh):
+                raise _NeedsFullReload(f"{entry}: an --add-dir skill is renamed when its name is taken")
+            _scope_like(fresh, old)
         if fresh is None:
             if old is not None:
                 remove.add(index)
@@ -251,6 +257,8 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
         if via_link:
             raise _NeedsFullReload(f"{base / name} is a symbolic link (realpath de-duplication)")
         real = os.path.realpath(fresh.path)
+        if realpaths is None:
+            realpaths = {str(s.realpath) for s in skills if s.realpath is not None}
         if real in realpaths:
             raise _NeedsFullReload(f"{real} is already loaded under another name")
         fresh.realpath = Path(real)
@@ -269,6 +277,20 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
             if skill.load_index != index:
                 skill.load_index = index  # the one field shared objects get written (see module doc)
     return skills
+
+
+def _keeps_clash_decision(old: Skill | None, fresh: Skill | None) -> bool:
+    """An edit that leaves the entry in place, with the same name and without gaining or losing `paths:`,
+    leaves the `dir:name` renaming of clashing --add-dir skills (registry._scope_clashing_add_dir_skills) as it
+    was: only skills without `paths:` take a name or get renamed, and the folder name is the skill's name."""
+    return old is not None and fresh is not None and (old.scoped_from or old.name) == fresh.name \
+        and bool(old.paths) == bool(fresh.paths)
+
+
+def _scope_like(fresh: Skill, old: Skill) -> None:
+    """Rename `fresh` as load_registry renamed the copy it replaces (nothing to do when it was not renamed)."""
+    if old.scoped_from is not None:
+        scope_add_dir_skill(fresh)
 
 
 def _insert_in_load_order(registry: Registry, skills: list[Skill], add: list[tuple[_SkillsDir, Skill]]) -> list[Skill]:

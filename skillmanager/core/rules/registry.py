@@ -254,13 +254,7 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
             kept.append(skill)
             continue
         if skill.source is SourceKind.ADD_DIR and skill.name in taken and skill.scope_dir is not None:
-            base = Path(skill.scope_dir).name
-            bare = skill.name
-            skill.name = f"{base}:{bare}"
-            skill.description = (f"{skill.description} (scoped to {base}/ \u2014 use this instead of the unscoped "
-                                 f"\"{bare}\" skill when the files being changed are under {base}/)")
-            skill.display_name = None
-            skill.scoped_from = bare
+            scope_add_dir_skill(skill)
             moved.append(skill)
             continue
         taken.add(skill.name)
@@ -269,6 +263,17 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
         return skills
     at = next((i for i, s in enumerate(kept) if s.source in (SourceKind.BUILTIN_COMMAND, SourceKind.MCP)), len(kept))
     return kept[:at] + moved + kept[at:]
+
+
+def scope_add_dir_skill(skill: Skill) -> None:
+    """Rename a clashing --add-dir skill `{add-dir basename}:{name}` with its `(scoped to …)` note (current)."""
+    base = Path(skill.scope_dir).name
+    bare = skill.name
+    skill.name = f"{base}:{bare}"
+    skill.description = (f"{skill.description} (scoped to {base}/ \u2014 use this instead of the unscoped "
+                         f"\"{bare}\" skill when the files being changed are under {base}/)")
+    skill.display_name = None
+    skill.scoped_from = bare
 
 
 def decide_states(registry: Registry) -> None:
