@@ -76,6 +76,9 @@ class Snapshot:
     usage_days: int = 30
     generation: int = 0
     partial: bool = False  # rows are current, the listing and the panels that read it follow shortly
+    # after an incremental refresh that kept every row in its group: the rows whose skill, listing entry, token
+    # count, outcome, switch or usage differ from the partial snapshot of the same generation (None: any row)
+    changed_rows: frozenset | None = None
     _by_identity: dict[tuple, Skill] | None = None  # built on first use
 
     @property
@@ -342,6 +345,7 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     partial.outcomes = {k: v for k, v in snapshot.outcomes.items() if k not in gone}
     partial.switches = {k: v for k, v in snapshot.switches.items() if k not in gone}
     partial.tokens = dict(snapshot.tokens)
+    partial.usage, partial.usage_days, partial.remedy = snapshot.usage, snapshot.usage_days, snapshot.remedy
     if on_rows is not None:
         on_rows(partial, delta)  # the rows update now; the listing follows
     final = Snapshot(workspace=snapshot.workspace, registry=registry, problems=dict(snapshot.problems),
@@ -356,8 +360,34 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
         return final
     same_settings = not (delta.full_reload or delta.settings_reloaded)  # else every object is new anyway
     _index_entries(final, previous=snapshot if same_settings else None)
+    final.changed_rows = _keep_equal_values(final, partial, delta)
     final.find(("", "", ""))
     return final
+
+
+def _keep_equal_values(final: Snapshot, partial: Snapshot, delta) -> frozenset | None:
+    """Give `final` the partial snapshot's objects wherever they are equal (the window compares by identity,
+    so an unchanged row costs nothing to apply), and say which rows differ. None when rows came or went."""
+    changed = {skill_identity(s) for s in delta.changed}
+    for name in ("entries", "outcomes", "switches", "tokens"):
+        before, after = getattr(partial, name), getattr(final, name)
+        for identity, value in after.items():
+            old = before.get(identity)
+            if old is value:
+                continue
+            if old is not None and old == value:
+                after[identity] = old
+            else:
+                changed.add(identity)
+        changed.update(identity for identity in before if identity not in after)
+    if final.usage == partial.usage:
+        final.usage = partial.usage
+    else:
+        changed.update(k for k in set(final.usage) | set(partial.usage)
+                       if final.usage.get(k) != partial.usage.get(k))
+    if final.remedy == partial.remedy:
+        final.remedy = partial.remedy
+    return None if delta.structural else frozenset(changed)
 
 
 # --- the simulator's session shown in the tree -----------------------------------------------------
