@@ -376,5 +376,11 @@ def test_the_windows_refresh_equals_a_fresh_scan(tmp_path_factory, ops, profile)
         rows = []
         refreshed = refresh_incremental(snapshot, [str(path), str(path.parent)],
                                         on_rows=lambda partial, delta: rows.append(partial))
+        if refreshed is not None and refreshed.changed_rows is not None:
+            partial = rows[0]  # every row whose shown values differ from the partial is named for the window
+            for field_name in ("entries", "outcomes", "switches", "tokens", "usage"):
+                before, after = getattr(partial, field_name), getattr(refreshed, field_name)
+                differ = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
+                assert differ <= refreshed.changed_rows, (field_name, differ - refreshed.changed_rows)
         snapshot = refreshed if refreshed is not None else snapshot
         assert _shown(snapshot) == _shown(scan(workspace)), (op, where, name)
