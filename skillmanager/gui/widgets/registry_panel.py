@@ -225,13 +225,19 @@ class RegistryPanel(QWidget):
             if not self.view.isFirstColumnSpanned(row, QModelIndex()):
                 self.view.setFirstColumnSpanned(row, QModelIndex(), True)
 
+    _registry_counts: tuple | None = None  # (registry, contested names, waiting, invalid) of the last summary
+
     def _summarise(self, snapshot: Snapshot) -> None:
         """Under the tree: what the workspace holds (the status bar says what the app is doing)."""
         skills = snapshot.skills
         registry = snapshot.registry
-        conflicts = len(registry.conflicts()) if registry is not None and hasattr(registry, "conflicts") else 0
-        waiting = sum(1 for s in skills if s.state.conditional and not s.state.active)
-        invalid = sum(1 for s in skills if states.visual_state(s) is states.Visual.INVALID)
+        counted_for = self._registry_counts
+        if counted_for is None or counted_for[0] is not registry:  # once per registry, not per keystroke
+            conflicts = len(registry.conflicts()) if registry is not None and hasattr(registry, "conflicts") else 0
+            waiting = sum(1 for s in skills if s.state.conditional and not s.state.active)
+            invalid = sum(1 for s in skills if states.visual_state(s) is states.Visual.INVALID)
+            self._registry_counts = counted_for = (registry, conflicts, waiting, invalid)
+        _registry, conflicts, waiting, invalid = counted_for
         total = len(skills)
         if self.model.filter_text:
             shown = sum(self.proxy.rowCount(self.proxy.index(r, 0)) for r in range(self.proxy.rowCount()))
