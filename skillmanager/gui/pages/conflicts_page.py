@@ -132,6 +132,9 @@ class ConflictsPage(QWidget):
         if self._stale is None and self._untouched_by(snapshot):
             return
         if snapshot.changed_rows is not None and not self.isVisible():
+            if self._stale is None:  # the words name the old registry's skills: let them go until shown
+                self.tree.clear()
+                self.current = None
             self._stale = snapshot  # a file edit while another page is shown: rebuilt when this page shows
             return
         self._stale = None

@@ -229,9 +229,10 @@ class SimulatorPage(QWidget):
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         if snapshot.partial:
             return  # only rows changed; the full snapshot follows
-        if (snapshot.changed_rows is not None and not self.isVisible() and self.session is not None
-                and not self.session.steps and not self.busy):
+        idle = self._stale is not None if self.session is None else not self.session.steps
+        if snapshot.changed_rows is not None and not self.isVisible() and idle and not self.busy:
             self._stale = snapshot  # a file edit while another page is shown and nothing simulated: on show
+            self.session = None  # it holds the old registry; a new one is made on show
             return
         self._stale = None
         listing = snapshot.listing
