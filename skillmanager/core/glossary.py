@@ -14,6 +14,14 @@ STATE_LEGEND = {
     "invalid": ("Error", "The file could not be read as a skill."),
 }
 
+# checks badge level (core.checks.skill_checks) -> (words, one sentence)
+BADGE_LEGEND = {
+    "danger": ("Review before use", "A critical or high audit finding, e.g. a download piped into a shell."),
+    "error": ("Error", "Claude Code cannot read it as written, e.g. front matter that does not parse."),
+    "warning": ("Worth a look", "A medium finding or a lint warning: something is off."),
+    "note": ("For information", "A low finding or a lint note."),
+}
+
 GUIDE = (
     "Claude Code reads skills from your personal folder (~/.claude/skills), from the project you open, and "
     "from plugins. At the start of a session it sends the model a listing: one line per skill, squeezed into "
@@ -22,4 +30,11 @@ GUIDE = (
     "settings; its tooltip names the file. Space does the same for the selected rows. Every change can be "
     "undone from the notice, with Ctrl+Z, or later from Edit > History.",
     "Costs are shown in tokens (what the model pays); the budget is in characters (what Claude Code counts).",
+    "Four pages (View menu, Alt+1 to Alt+4): Skills (every skill and what Claude sees of it); Listing & "
+    "expansion (the exact listing, and what invoking a skill injects, even when Claude Code would refuse or "
+    "ask first); Conflicts (why one copy of a name wins, the copies compared, turning a losing copy off); "
+    "Simulator (read, edit or write project files as Claude would, and see which skills each step reveals, "
+    "which folders git hides, and the exact text the model receives).",
+    "The chips above the list show only the skills that are on, off, shortened, in a name conflict, in need "
+    "of review, or waiting; Esc clears the filter.",
 )

@@ -36,6 +36,34 @@ class Diagnostic:
             "line": self.line,
         }
 
+    @property
+    def area(self) -> "DiagnosticArea":
+        """What the problem is about (settings, plugins, skill files), from its code."""
+        code = self.code or ""
+        if code.startswith("settings"):
+            return DiagnosticArea.SETTINGS
+        if code.startswith("plugin") or "marketplace" in code:
+            return DiagnosticArea.PLUGIN
+        return DiagnosticArea.SKILL
+
+    @property
+    def message_without_location(self) -> str:
+        """The message without the `path:line:` some messages start with (for a view that shows the
+        location beside it), first letter capitalised."""
+        message = self.message
+        if self.path is not None and message.startswith(str(self.path)):
+            rest = message[len(str(self.path)):]
+            while rest[:1] == ":" and rest[1:2].isdigit():
+                rest = rest[1:].lstrip("0123456789")
+            message = rest.lstrip(":").strip() or message
+        return message[:1].upper() + message[1:] if message else message
+
+
+class DiagnosticArea(enum.Enum):
+    SETTINGS = "settings"
+    PLUGIN = "plugin"
+    SKILL = "skill"
+
 
 class SkillKind(enum.StrEnum):
     """A SKILL.md folder or a legacy command file (serialises as "skill" / "command")."""
@@ -164,9 +192,24 @@ class SkillState:
     def is_winner(self) -> bool:
         return self.shadowed_by is None and self.duplicate_of is None
 
+    @property
+    def deny_decision(self) -> SettingDecision | None:
+        """The permissions.deny rule that blocks the model's calls, if one does."""
+        return next((d for d in self.decided_by if d.kind == "deny"), None)
 
-@dataclass
-class Skill:
+
+class _SkillCaches:
+    """Slots for what the loader and `Skill.key` remember beside the fields (unset until used).
+    Skill objects use slots: with its ~35 fields a per-object dict costs ~1.5 KB (more entries than
+    CPython shares between instances); `__dict__` stays for anything else set on a skill."""
+
+    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_kept_when_disabled", "_plain_file",
+                 "__dict__",
+                 "__weakref__")
+
+
+@dataclass(slots=True)
+class Skill(_SkillCaches):
     """One skill or legacy command as Claude Code loads it."""
 
     name: str  # the invocation name: directory name, `a:b` for nested commands, `plugin:name`
@@ -208,16 +251,29 @@ class Skill:
     @property
     def key(self) -> str:
         """Unique id inside one registry (a name can exist several times); kept until its parts change."""
-        cached = self.__dict__.get("_key")
+        cached = getattr(self, "_key", None)
         if (cached is not None and cached[0] == self.load_index and cached[1] is self.path
                 and cached[2] is self.source and (self.path or cached[3] == self.name)):
             return cached[4]
         # str(Path) re-parses the path on first use: the loader leaves the text it read the file by
-        known = self.__dict__.get("_path_text")  # (path, its text)
+        known = getattr(self, "_path_text", None)  # (path, its text)
         shown = (known[1] if known is not None and known[0] is self.path else self.path) if self.path else self.name
         key = f"{self.source.value}:{shown}:{self.load_index}"
-        self.__dict__["_key"] = (self.load_index, self.path, self.source, self.name, key)
+        self._key = (self.load_index, self.path, self.source, self.name, key)
         return key
+
+    def shallow_copy(self) -> "Skill":
+        """A copy of the same class sharing every value (fields, caches, anything set beside them)."""
+        copy = object.__new__(type(self))
+        for name in _SKILL_SLOTS:
+            try:
+                setattr(copy, name, getattr(self, name))
+            except AttributeError:  # a cache slot never set
+                pass
+        extra = getattr(self, "__dict__", None)
+        if extra:
+            copy.__dict__.update(extra)
+        return copy
 
     @property
     def has_errors(self) -> bool:
@@ -229,6 +285,9 @@ class Skill:
         return hash(self.body)
 
 
+_SKILL_SLOTS = tuple(Skill.__slots__) + tuple(n for n in _SkillCaches.__slots__ if not n.startswith("__"))
+
+
 class FileBodySkill(Skill):
     """A skill whose body stays on disk until something needs it (expansion, tokens, detail view).
 
@@ -236,24 +295,22 @@ class FileBodySkill(Skill):
     the scan, the body is the text from the recorded offset on, byte for byte what the scan saw. When
     the file changed since, its new body is parsed (`load_body` in load/skill_file.py)."""
 
-    _body_source: tuple | None = None
+    __slots__ = ()  # `_body_source` (where the body is read from) and `_body_text` are _SkillCaches slots
 
     @property  # type: ignore[override]
     def body(self) -> str:
-        text = self.__dict__.get("_body_text")
+        text = getattr(self, "_body_text", None)
         if text is None:
+            source = getattr(self, "_body_source", None)
             from .load.skill_file import load_body
-            text = load_body(self._body_source) if self._body_source is not None else ""
+            text = load_body(source) if source is not None else ""
         return text
 
     @body.setter
     def body(self, value: str | None) -> None:
-        if value is None:
-            self.__dict__.pop("_body_text", None)
-        else:
-            self.__dict__["_body_text"] = value
+        self._body_text = value
 
     @property
     def content_key(self) -> object:
-        text = self.__dict__.get("_body_text")
-        return hash(text) if text is not None else self._body_source
+        text = getattr(self, "_body_text", None)
+        return hash(text) if text is not None else getattr(self, "_body_source", None)

@@ -5,6 +5,7 @@ createPluginCommand (src/utils/plugins/loadPluginCommands.ts) for the descriptio
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import stat as _stat
@@ -21,8 +22,11 @@ from .safe_read import read_text_file
 from .yaml12 import js_string
 from ..js.strings import js_split_whitespace, js_trim
 from ..rules.path_patterns import parse_paths
+from ..js.lazy_pattern import lazy_re
 
-_LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")  # in a Python str a pair is one code point: any surrogate is lone
+_LONE_SURROGATE = lazy_re("[\\ud800-\\udfff]")  # in a Python str a pair is one code point: any surrogate is lone
+
+log = logging.getLogger(__name__)
 
 
 
@@ -78,9 +82,13 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     where = path_text or os.fspath(path)
     cache = parse_cache.active()
     known = None
+    plain = False  # `where` is no symbolic link (so realpath_dedupe need not lstat it)
     if cache is not None:
         try:
-            known = os.stat(where)
+            known = os.lstat(where)
+            plain = not _stat.S_ISLNK(known.st_mode)
+            if not plain:
+                known = os.stat(where)
         except OSError:
             known = None
         if known is not None and _stat.S_ISREG(known.st_mode):
@@ -88,6 +96,8 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
             if payload is not None:
                 skill = _skill_from_payload(payload, where, known, options)
                 if skill is not None:
+                    if plain:
+                        skill._plain_file = where
                     return skill
         else:
             known = None
@@ -110,7 +120,9 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     parse_diagnostics = [[d.severity.value, d.code, d.message, d.line] for d in diagnostics]  # before the field rules add theirs
     skill = skill_from_document(doc.front_matter, doc.body, diagnostics=diagnostics, size=result.size,
                                 skill_class=FileBodySkill, **options)
-    skill.__dict__["_path_text"] = (path, where)  # == str(path), without pathlib's parsing (Skill.key)
+    skill._path_text = (path, where)  # == str(path), without pathlib's parsing (Skill.key)
+    if result.link is False or (known is not None and plain):
+        skill._plain_file = where
     if result.stat is not None:
         key = parse_cache.stat_key(result.stat)
         skill._body_source = (where, key, body_start, profile.supports(Feature.STRIPS_BOM), not profile.supports(Feature.YAML_LAST_KEY_WINS))
@@ -144,7 +156,7 @@ def _skill_from_payload(payload: dict, where: str, known: os.stat_result, option
         skill = skill_from_document(front_matter, None, diagnostics=diagnostics, size=payload["sz"],
                                     skill_class=FileBodySkill, body_line=payload["bd"], **options)
         skill._body_source = (where, key, int(payload["bs"]), profile.supports(Feature.STRIPS_BOM), not profile.supports(Feature.YAML_LAST_KEY_WINS))
-        skill.__dict__["_path_text"] = (options["path"], where)
+        skill._path_text = (options["path"], where)
         return skill
     except (KeyError, TypeError, ValueError):
         return None  # a malformed entry: read the file instead
@@ -156,12 +168,17 @@ def load_body(source: tuple) -> str:
     where, key, body_start, strip_bom, unique_keys = source
     try:
         known = os.stat(where)
-    except OSError:
+    except OSError as error:
+        log.warning("%s cannot be read any more (%s); its body is empty until the next scan", where,
+                    error.strerror or error)
         return ""
     if not _stat.S_ISREG(known.st_mode):
+        log.warning("%s is no longer a regular file; its body is empty until the next scan", where)
         return ""
     result = read_text_file(where, known=known)  # type: ignore[arg-type]
     if result.text is None:
+        log.warning("%s cannot be read any more (%s); its body is empty until the next scan", where,
+                    "; ".join(d.message for d in result.diagnostics))
         return ""
     if result.stat is not None and parse_cache.stat_key(result.stat)[:4] == tuple(key[:4]):
         return result.text[body_start:]

@@ -7,11 +7,11 @@ may invoke it — each with a plain reason.
 """
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
+from ..collector import collector_paused
 from ..load import parse_cache
 from ..load.mcp import load_mcp_skills
 from ..model import (BundledOff, BundledOffCause, Diagnostic, Invoker, Listed, SettingDecision, Severity, Skill,
@@ -185,19 +185,12 @@ def _bundled_skills(profile: Profile) -> list[Skill]:
 
 
 def load_registry(workspace: Workspace, progress: Callable[[str], None] | None = None) -> Registry:
-    # A scan allocates tens of thousands of objects and frees none of them, so the cyclic collector
-    # would only re-walk a growing heap (~8 % of a 5,000-skill scan); it runs again afterwards.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():  # ~8 % of a 5,000-skill scan otherwise (core/collector.py)
         if workspace.use_parse_cache and parse_cache.active() is None:
             cache = parse_cache.ParseCache.open(workspace.profile, parse_cache.app_cache_dir(workspace.env))
             with parse_cache.using(cache):
                 return _load_registry(workspace, progress)
         return _load_registry(workspace, progress)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
 
 
 def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None) -> Registry:
@@ -247,6 +240,7 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
     to extra/ — use this instead of the unscoped "clash" skill when the files being changed are under extra/)`)."""
     file_kinds = (SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR)
     taken: set[str] = set()
+    folder_names: dict[Any, str] = {}  # scope dir -> its last part, worked out once per package
     moved: list[Skill] = []
     kept: list[Skill] = []
     for skill in skills:
@@ -254,7 +248,10 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
             kept.append(skill)
             continue
         if skill.source is SourceKind.ADD_DIR and skill.name in taken and skill.scope_dir is not None:
-            scope_add_dir_skill(skill)
+            base = folder_names.get(skill.scope_dir)
+            if base is None:
+                base = folder_names[skill.scope_dir] = Path(skill.scope_dir).name
+            scope_add_dir_skill(skill, base)
             moved.append(skill)
             continue
         taken.add(skill.name)
@@ -265,9 +262,10 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
     return kept[:at] + moved + kept[at:]
 
 
-def scope_add_dir_skill(skill: Skill) -> None:
-    """Rename a clashing --add-dir skill `{add-dir basename}:{name}` with its `(scoped to …)` note (current)."""
-    base = Path(skill.scope_dir).name
+def scope_add_dir_skill(skill: Skill, base: str | None = None) -> None:
+    """Rename a clashing --add-dir skill `{add-dir basename}:{name}` with its `(scoped to …)` note (current);
+    `base` is the add-dir's folder name when the caller already has it."""
+    base = base if base is not None else Path(skill.scope_dir).name
     bare = skill.name
     skill.name = f"{base}:{bare}"
     skill.description = (f"{skill.description} (scoped to {base}/ \u2014 use this instead of the unscoped "

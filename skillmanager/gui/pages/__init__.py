@@ -1,1 +1,1 @@
-"""Full-width pages of the main window: listing & expansion, conflicts, simulator."""
+"""Full-width pages of the main window: Conflicts and Simulator (the listing & expansion page is widgets/preview_panel)."""
