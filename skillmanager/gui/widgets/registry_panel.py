@@ -204,7 +204,8 @@ class RegistryPanel(QWidget):
         selected = self.context.selected
         self._regrouping = True  # a row moving between groups must not change what the user selected
         try:
-            self.model.set_session(additions)
+            if not self.model.set_session(additions):
+                return  # nothing simulated, before or now: the tree and its summary stay as they are
         finally:
             self._regrouping = False
         self._expand_new_groups()
