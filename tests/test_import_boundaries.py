@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,9 +25,12 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 
 def _modules_after(tmp_path: Path, *argv: str) -> set[str]:
     home = tmp_path / "home"
-    skill = home / ".claude" / "skills" / "demo"
-    skill.mkdir(parents=True, exist_ok=True)
-    (skill / "SKILL.md").write_text("---\nname: demo\ndescription: Plain ASCII text.\n---\nBody\n", encoding="utf-8")
+    skill_md = home / ".claude" / "skills" / "demo" / "SKILL.md"
+    if not skill_md.exists():  # written once: a rewrite would change its ctime and so its parse-cache key
+        skill_md.parent.mkdir(parents=True)
+        skill_md.write_text("---\nname: demo\ndescription: Plain ASCII text.\n---\nBody\n", encoding="utf-8")
+        aged = time.time() - 3600  # older than any cache write, so a cached entry is served (not re-read as racy)
+        os.utime(skill_md, (aged, aged))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "SKILLMANAGER"))}
     env.update(HOME=str(home), XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-c", RUN_AND_REPORT, *argv], cwd=tmp_path, env=env,
@@ -58,3 +62,18 @@ def test_list_imports_no_other_command_nor_the_gui(tmp_path: Path, argv: tuple[s
     # an ASCII workspace needs neither the Unicode-property regex engine nor the tokenizer
     assert "regex" not in modules
     assert "tiktoken" not in modules
+
+
+def test_list_does_not_import_shutil_for_the_help_width(tmp_path: Path) -> None:
+    _modules_after(tmp_path, "list", "--no-managed")  # the first run writes the parse cache (tempfile: shutil)
+    assert "shutil" not in _modules_after(tmp_path, "list", "--no-managed")
+
+
+@pytest.mark.parametrize("columns", ["60", "133", "", "x"])
+def test_help_width_is_what_shutil_gives(columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from skillmanager import cli
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert cli._terminal_columns() == shutil.get_terminal_size().columns
