@@ -36,6 +36,34 @@ class Diagnostic:
             "line": self.line,
         }
 
+    @property
+    def area(self) -> "DiagnosticArea":
+        """What the problem is about (settings, plugins, skill files), from its code."""
+        code = self.code or ""
+        if code.startswith("settings"):
+            return DiagnosticArea.SETTINGS
+        if code.startswith("plugin") or "marketplace" in code:
+            return DiagnosticArea.PLUGIN
+        return DiagnosticArea.SKILL
+
+    @property
+    def message_without_location(self) -> str:
+        """The message without the `path:line:` some messages start with (for a view that shows the
+        location beside it), first letter capitalised."""
+        message = self.message
+        if self.path is not None and message.startswith(str(self.path)):
+            rest = message[len(str(self.path)):]
+            while rest[:1] == ":" and rest[1:2].isdigit():
+                rest = rest[1:].lstrip("0123456789")
+            message = rest.lstrip(":").strip() or message
+        return message[:1].upper() + message[1:] if message else message
+
+
+class DiagnosticArea(enum.Enum):
+    SETTINGS = "settings"
+    PLUGIN = "plugin"
+    SKILL = "skill"
+
 
 class SkillKind(enum.StrEnum):
     """A SKILL.md folder or a legacy command file (serialises as "skill" / "command")."""
@@ -99,11 +127,22 @@ class Invoker(enum.Enum):
     NONE = "none"
 
 
+class DecisionKind(enum.StrEnum):
+    """What changed a skill's state (JSON `decided_by[].kind`)."""
+
+    SKILL_OVERRIDES = "skillOverrides"
+    DENY = "deny"
+    DISABLE_BUNDLED_SKILLS = "disableBundledSkills"
+    DISABLE_BUNDLED_SKILLS_ENV = "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"
+    ENABLED_PLUGINS = "enabledPlugins"
+    FRONT_MATTER = "front-matter"
+
+
 @dataclass
 class SettingDecision:
     """A setting that changed a skill's state, and the file it came from."""
 
-    kind: str  # "skillOverrides", "deny", "disableBundledSkills", "enabledPlugins", "front-matter"
+    kind: DecisionKind
     value: str
     scope: str  # "user", "project", "local", "managed", "front-matter", "cli"
     file: Path | None = None
@@ -164,13 +203,18 @@ class SkillState:
     def is_winner(self) -> bool:
         return self.shadowed_by is None and self.duplicate_of is None
 
+    @property
+    def deny_decision(self) -> SettingDecision | None:
+        """The permissions.deny rule that blocks the model's calls, if one does."""
+        return next((d for d in self.decided_by if d.kind == "deny"), None)
+
 
 class _SkillCaches:
     """Slots for what the loader and `Skill.key` remember beside the fields (unset until used).
     Skill objects use slots: with its ~35 fields a per-object dict costs ~1.5 KB (more entries than
     CPython shares between instances); `__dict__` stays for anything else set on a skill."""
 
-    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_kept_when_disabled", "_plain_file",
+    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_plain_file",
                  "__dict__",
                  "__weakref__")
 
@@ -214,6 +258,7 @@ class Skill(_SkillCaches):
     duplicate_reason: str | None = None  # why state.duplicate_of was set, when not the realpath rule
     via_link: bool = False  # its directory entry is a symbolic link (realpath needs resolving)
     dir_entry: tuple[str, str, str] | None = None  # (skills dir, entry name, SKILL.md path) as scanned
+    scoped_original: "Skill | None" = None  # the skill as scanned, before the `dir:name` rename (scoped_from)
 
     @property
     def key(self) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..model import Skill
-from .toggle import FileEdit, TogglePlan, _diff, pending_texts, plan_toggle
+from .toggle import FileEdit, TogglePlan, file_diff, pending_texts, plan_toggle
 
 __all__ = ["plan_batch"]
 
@@ -52,7 +52,7 @@ def plan_batch(registry: Any, items: Sequence[tuple[Skill, str]], scope: str | N
     finally:
         pending_texts.reset(token)
     for path, edit in merged.items():
-        edit.diff = _diff(path, first_text[path], edit.new_data.decode("utf-8"), not edit.snapshot.exists)
+        edit.diff = file_diff(path, first_text[path], edit.new_data.decode("utf-8"), not edit.snapshot.exists)
         plan.edits.append(edit)
     plan.mechanism = mechanisms.pop() if len(mechanisms) == 1 else ("+".join(sorted(m for m in mechanisms if m)) or None)
     plan.scope = scopes.pop() if len(scopes) == 1 else plan.scope

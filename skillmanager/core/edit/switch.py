@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from ..versions.features import Feature
 from ..model import Skill
 from .batch import plan_batch
-from .toggle import TogglePlan, _scope_path, default_scope, effective_toggle_state
+from .toggle import TogglePlan, scope_path, default_scope, effective_toggle_state
 
 __all__ = ["SwitchFacts", "switch_facts", "switch_state_for", "plan_switch"]
 
@@ -50,7 +50,7 @@ def switch_facts(registry: Any, skill: Skill) -> SwitchFacts:
     scope = default_scope(registry, skill)
     if scope not in PERSONAL_SCOPES:
         return SwitchFacts(is_on, False, None, "Use More options: this would change a file shared with the team.")
-    target = _scope_path(registry, scope)
+    target = scope_path(registry, scope)
     verb = "Turn on" if not is_on else "Turn off"
     how = ("" if registry.profile.supports(Feature.SKILL_OVERRIDES) else
            " (Claude Code 2.1.88 has no off setting: a deny rule refuses the model's calls; the name stays listed)")

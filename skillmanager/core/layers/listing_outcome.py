@@ -67,6 +67,11 @@ class ListingOutcome:
     def cut(self) -> bool:
         return self.outcome in (Outcome.SHORTENED, Outcome.NAME_ONLY)
 
+    @property
+    def cut_for_room(self) -> bool:
+        """Cut because the listing ran out of room (the budget or the per-entry cap), not by a setting."""
+        return self.cut and self.cause in (Cause.BUDGET, Cause.PER_ENTRY_CAP)
+
 
 def _listed_outcome(entry: EntryResult) -> ListingOutcome:
     widths = dict(shown_text=entry.shown_text, full_width=entry.width, shown_width=entry.shown_width)
@@ -123,10 +128,3 @@ def listing_outcomes(registry: Any, listing: ListingResult | None = None) -> dic
     by_key = {e.key: e for e in listing.entries if e.key is not None}
     return {skill.key: (_listed_outcome(by_key[skill.key]) if skill.key in by_key else _unlisted_outcome(skill))
             for skill in registry.skills}
-
-
-def outcome_counts(outcomes: dict[str, ListingOutcome]) -> dict[Outcome, int]:
-    counts = {o: 0 for o in Outcome}
-    for value in outcomes.values():
-        counts[value.outcome] += 1
-    return counts

@@ -16,12 +16,15 @@ from __future__ import annotations
 import binascii
 import contextvars
 import json
+import logging
 import os
 import sys
 from pathlib import Path
 from typing import Any, Mapping
 
 from ..versions.features import Feature
+
+log = logging.getLogger(__name__)
 
 FORMAT = 1
 CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
@@ -30,6 +33,8 @@ CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
 PARSE_FEATURES = (Feature.STRIPS_BOM, Feature.LENIENT_BOOLEANS, Feature.YAML_LAST_KEY_WINS)
 
 StatKey = tuple[int, int, int, int, int]
+
+log = logging.getLogger(__name__)
 
 
 def app_cache_dir(env: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
@@ -102,11 +107,18 @@ class ParseCache:
             with open(self.file, "rb") as handle:
                 st = os.fstat(handle.fileno())
                 data = json.loads(handle.read())
-        except (OSError, ValueError, RecursionError):
-            return  # absent or corrupt: start empty, the next save rewrites it
-        if (not isinstance(data, dict) or data.get("format") != FORMAT or data.get("context") != self.context
-                or not isinstance(data.get("entries"), dict)):
+        except FileNotFoundError:
+            return  # no cache yet
+        except (OSError, ValueError, RecursionError) as error:
+            log.warning("the parse cache %s cannot be used (%s); skills are read from their files and the cache "
+                        "is rewritten", self.file, error)
             return
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
+            log.warning("the parse cache %s is damaged; skills are read from their files and the cache is "
+                        "rewritten", self.file)
+            return
+        if data.get("context") != self.context:
+            return  # another profile's cache under a clashing short name: not a problem, just not ours
         self.entries = data["entries"]
         self.racy_after = st.st_mtime_ns
 
@@ -153,7 +165,8 @@ class ParseCache:
                 except OSError:
                     pass
                 raise
-        except (OSError, ValueError, TypeError, RecursionError):
+        except (OSError, ValueError, TypeError, RecursionError) as error:
+            log.info("parse cache %s not saved (%s): the next scan reads every file again", self.file, error)
             return
         self.dirty = False
 
