@@ -24,7 +24,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-DEFAULT_DAYS = 30
+from .usage_window import DEFAULT_DAYS as DEFAULT_DAYS  # its home; imported from here too
+
 _SKILL_MARKER = b'"Skill"'
 _COMMAND_MARKER = b"<command-name>"
 _COMMAND_NAME = re.compile(r"<command-name>/?([^<\n]{1,512})</command-name>")
