@@ -13,7 +13,7 @@ import stat as _stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Sequence, Union
 
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import locale_compare_key
@@ -21,6 +21,9 @@ from ..versions.profiles import Profile
 from .safe_read import special_file_kind
 from .skill_file import load_skill_file
 from ..versions.features import Feature
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
 
 Progress = Callable[[str], None] | None
 
@@ -31,7 +34,7 @@ class ScanResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEntry] | None:
+def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEntry[str]] | None:
     """Entries in byte order of their names; None when the dir is absent (silently, as Claude Code)."""
     try:
         with os.scandir(path) as it:
@@ -55,7 +58,7 @@ def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEnt
     return entries
 
 
-def _utf8_name(entry: os.DirEntry, directory: Path, diagnostics: list[Diagnostic]) -> bool:
+def _utf8_name(entry: os.DirEntry[str], directory: Path, diagnostics: list[Diagnostic]) -> bool:
     """False (with a diagnostic) for a name that is not valid UTF-8. Python keeps the bytes as lone
     surrogates (surrogateescape); Node's readdir decodes them to U+FFFD, so the path Claude Code then
     opens does not exist and the entry is skipped (loadSkillsDir.ts: ENOENT → null)."""
@@ -70,7 +73,7 @@ def _utf8_name(entry: os.DirEntry, directory: Path, diagnostics: list[Diagnostic
         return False
 
 
-def _is_dir_or_link(entry: os.DirEntry) -> bool:
+def _is_dir_or_link(entry: _Entry) -> bool:
     try:
         return entry.is_dir(follow_symlinks=False) or entry.is_symlink()
     except OSError:
@@ -91,11 +94,14 @@ class _StagedEntry:
         return False
 
 
-def _with_staged(entries: list | None, staged: Mapping[str, Path] | None) -> list | None:
+_Entry = Union[os.DirEntry[str], _StagedEntry]
+
+
+def _with_staged(entries: list[os.DirEntry[str]] | None, staged: Mapping[str, Path] | None) -> Sequence[_Entry] | None:
     if not staged:
         return entries
-    kept = [e for e in entries or [] if e.name not in staged]
-    merged = kept + [_StagedEntry(name, Path(folder)) for name, folder in staged.items()]
+    merged: list[_Entry] = [e for e in entries or [] if e.name not in staged]
+    merged += [_StagedEntry(name, Path(folder)) for name, folder in staged.items()]
     merged.sort(key=lambda e: e.name)
     return merged
 
@@ -109,7 +115,7 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
         return []
     # current: `localeCompare` on the name (fuzz-reg seeds 21, 23, 1011)
     if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
-        entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
+        entries = sorted(entries, key=lambda e: (locale_compare_key(e.name), e.name))
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
     base_text = os.fspath(base)
@@ -206,7 +212,7 @@ def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]
 
     # depth-first with an explicit stack of (dir, entries iterator): the order of a recursive walk,
     # without Python's recursion limit on a very deep tree (rg has none)
-    stack: list[tuple[Path, Iterator[os.DirEntry]]] = []
+    stack: list[tuple[Path, Iterator[os.DirEntry[str]]]] = []
 
     def enter(directory: Path) -> None:
         try:
@@ -336,7 +342,7 @@ def _inode_dedupe(skills: list[Skill]) -> None:
             seen[(st.st_dev, st.st_ino)] = skill
 
 
-def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
+def collect_file_sources(workspace: Workspace, progress: Progress = None) -> ScanResult:
     """managed, user, project levels, add-dirs, legacy commands: the part getSkillDirCommands loads."""
     profile = workspace.profile
     result = ScanResult()
@@ -385,23 +391,23 @@ def collect_file_sources(workspace, progress: Progress = None) -> ScanResult:
     return result
 
 
-def _project_skill_dirs(workspace) -> list[Path]:
+def _project_skill_dirs(workspace: Workspace) -> list[Path]:
     """The existing project skills dirs, plus a missing one an install preview stages skills into."""
-    if not getattr(workspace, "staged_skills", None):
+    if not workspace.staged_skills:
         return project_dirs_up_to_home("skills", workspace.cwd, workspace.home)
     return [level / ".claude" / "skills" for level in project_levels_up_to_home(workspace.cwd, workspace.home)
             if os.path.isdir(level / ".claude" / "skills") or _staged_for(workspace, level / ".claude" / "skills")]
 
 
-def _staged_for(workspace, skills_dir: Path) -> Mapping[str, Path] | None:
-    staged = getattr(workspace, "staged_skills", None)
+def _staged_for(workspace: Workspace, skills_dir: Path) -> Mapping[str, Path] | None:
+    staged = workspace.staged_skills
     if not staged:
         return None
     return staged.get(os.path.normpath(os.fspath(skills_dir)))
 
 
 def _env_truthy(value: str | None) -> bool:
-    return bool(value) and value.strip().lower() in ("1", "true", "yes", "on")
+    return value is not None and value.strip().lower() in ("1", "true", "yes", "on")
 
 
 _REAL_DIR_CACHE: dict[str, str] = {}

@@ -10,7 +10,7 @@ import sys
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from ..versions.profiles import PROFILE_NAMES, Profile, VersionError, default_profile, resolve_profile
 
@@ -62,7 +62,8 @@ class Workspace:
 
     @classmethod
     def create(cls, *, home: str | Path | None = None, cwd: str | Path | None = None,
-               managed_root: str | Path | None | bool = True, add_dirs=(), plugin_dirs=(),
+               managed_root: str | Path | None | bool = True, add_dirs: Iterable[str | Path] = (),
+               plugin_dirs: Iterable[str | Path] = (),
                mcp_skills_file: str | Path | None = None, profile: str | None = None, model: str | None = None,
                env: Mapping[str, str] | None = None, context_window: int | None = None,
                budget: int | None = None, check_dirs: bool = True,
@@ -86,7 +87,7 @@ class Workspace:
         if managed_root is True:
             root = default_managed_root()
             managed = root if root.is_dir() else None
-        elif managed_root in (None, False):
+        elif managed_root is None or managed_root is False:
             managed = None
         else:
             managed = Path(managed_root).expanduser().absolute()
