@@ -58,20 +58,24 @@ _SPELLED_JOINER = regex.compile("|".join(
        f"(?!\\p{{Default_Ignorable_Code_Point}})\\p{{Mn}}){{0,8}}.)(?=[{_ARABIC_AFTER}])"]))
 
 
+# a trie of characters: each key is one character ("" marks the end of a word)
+_Trie = dict[str, "_Trie"]
+
+
 def _trie_pattern(words: list[str]) -> str:
     """One regex for a set of literal strings that matches the longest of them at each position.
 
     Children of a trie node start with distinct characters, so at most one branch can go on; a greedy
     optional group for the longer continuations makes the longest string win (what a property of
     strings such as /\\p{RGI_Emoji}/v does). Much faster than 3,953 alternatives tried one by one."""
-    trie: dict = {}
+    trie: _Trie = {}
     for word in words:
         node = trie
         for ch in word:
             node = node.setdefault(ch, {})
         node[""] = {}
 
-    def emit(node: dict) -> str:
+    def emit(node: _Trie) -> str:
         children = sorted(ch for ch in node if ch)
         if not children:
             return ""

@@ -12,7 +12,7 @@ import subprocess
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .arguments import (ArgumentsTooLong, escape_shell_bangs, js_replace_string,
                         substitute_arguments)
@@ -357,7 +357,7 @@ def expansion_text(skill: Skill, args: str | None, profile: Profile, *, session_
         return js_replace_string(text, re.compile(r"\$\{CLAUDE_SESSION_ID\}"), session_id)
     is_mcp = skill.source is SourceKind.MCP
 
-    def claude_vars(value: str, wrap) -> str:  # current `QVt` (plugins: `NDn`, plugin root included)
+    def claude_vars(value: str, wrap: Callable[[str], str]) -> str:  # current `QVt` (plugins: `NDn`, plugin root included)
         if plugin_root:
             value = value.replace("${CLAUDE_PLUGIN_ROOT}", wrap(plugin_root))
         if base_dir:

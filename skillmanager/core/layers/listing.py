@@ -210,6 +210,7 @@ def budget_facts(profile: Profile, *, model: str | None = None, context_window: 
     """
     model = model or profile.default_model
     base = _model_base(model)
+    fraction: float | None
     if not profile.supports(Feature.MODEL_AWARE_BUDGET):
         bytes_per_token = 4
         window = context_window or (ONE_MILLION if has_1m_suffix(model) else DEFAULT_WINDOW)
@@ -369,7 +370,7 @@ def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
         if index is None and entry.display_name and profile.supports(Feature.DISPLAY_NAME_IN_BRACKETS):
             index = NameIndex(all_entries)
         name = shown_name(entry, profile, all_entries, index)
-        if entry.is_placeholder:
+        if entry.is_placeholder and entry.bundled_width is not None:
             name_only = f"- {name}"
             rows.append(_Row(entry, name, placeholder_text(entry), name_only, "", entry.bundled_width,
                              entry_width(name_only, profile), entry.bundled_length or 0, False))
@@ -391,7 +392,9 @@ def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
 
 # A row's texts and sizes depend only on these inputs: rebuilding a listing (preview, live refresh, the
 # simulator's deltas) reuses them. Bounded: cleared when full.
-_ROW_TEXT: dict[tuple, tuple] = {}
+_RowKey = tuple[int, int, str, str, str | None]  # (profile id, cap, shown name, description, when_to_use)
+_RowText = tuple[str, str, str, int, int, int, bool]  # _Row's fields from `full` to `cap_cut`
+_ROW_TEXT: dict[_RowKey, _RowText] = {}
 _ROW_PROFILES: dict[int, Profile] = {}  # keeps each keyed profile alive, so its id is never reused
 _ROW_TEXT_LIMIT = 200_000
 
@@ -634,6 +637,7 @@ def nested_entry(entry: ListingEntry, rel_dir: str, scoped: bool, clashes_with_u
                   f"files being changed are under {rel_dir}/")
     else:
         suffix = f"from {rel_dir}/.claude/skills \u2014 applies when working on files under {rel_dir}/"
+    display: str | None
     if scoped:
         name = display = f"{rel_dir}:{entry.name}"
     else:
