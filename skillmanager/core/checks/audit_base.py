@@ -11,6 +11,7 @@ separately, as an instruction; `severity_at` applies the position.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -175,20 +176,20 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def anchor_regions(text: str, anchor) -> list[tuple[int, int]]:
+def anchor_regions(text: str, anchor: re.Pattern[str]) -> list[tuple[int, int]]:
     """Like word_regions, around the matches of a (simple, fast) anchor regex."""
-    spans = []
+    spans: list[tuple[int, int]] = []
     for match in anchor.finditer(text):
         spans.append(_line_span(text, match.start()))
     return _merge(spans)
 
 
-def word_regions(text: str, low: str, words: Iterable[str], cache: dict | None = None) -> list[tuple[int, int]]:
+def word_regions(text: str, low: str, words: Iterable[str], cache: dict[str, list[tuple[int, int]]] | None = None) -> list[tuple[int, int]]:
     """Merged (start, end) spans of the lines (capped at REGION_RADIUS around the word) where one of `words`
     occurs in `low` (= text.lower(), same length). Running a regex only there gives the matches that
     contain one of the words; linear in the text plus the occurrences. `cache`: needle → spans, shared
     by the patterns of one block so each needle is searched once."""
-    spans = []
+    spans: list[tuple[int, int]] = []
     for word in words:
         found = cache.get(word) if cache is not None else None
         if found is None:

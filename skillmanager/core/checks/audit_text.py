@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Callable, Iterator
 
 from .audit_base import Hit, word_regions
 
@@ -78,6 +79,7 @@ def hidden_unicode_hits(text: str, *, at_file_start: bool = True, fast: bool = T
         index, char = match.start(), match.group(0)
         if "\U000e0000" <= char <= "\U000e007f":
             run = _TAGS.match(text, index)
+            assert run is not None  # text[index] is a tag character
             if index and "\U000e0000" <= text[index - 1] <= "\U000e007f":
                 continue
             hidden = decode_tags(run.group(0))
@@ -202,14 +204,14 @@ _NEEDLES = {
 _ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
 
 
-def _finder(text: str, fast: bool):
+def _finder(text: str, fast: bool) -> Callable[[re.Pattern[str], str], Iterator[re.Match[str]]]:
     low = text.lower() if fast else None
     if low is not None and len(low) != len(text):
         low = None  # lower() changed lengths (İ → i̇): offsets would not line up, scan whole
     table = _ASCII_NEEDLES if text.isascii() else _NEEDLES  # ASCII text holds no non-ASCII needle
-    cache: dict = {}
+    cache: dict[str, list[tuple[int, int]]] = {}
 
-    def finditer(regex: re.Pattern[str], key: str):
+    def finditer(regex: re.Pattern[str], key: str) -> Iterator[re.Match[str]]:
         if low is None:
             yield from regex.finditer(text)
             return
@@ -218,8 +220,8 @@ def _finder(text: str, fast: bool):
     return finditer
 
 
-def injection_hits(text: str, *, tokens=None, fast: bool = True) -> list[Hit]:
-    """Prompt-injection hits in text the model reads (`tokens` is accepted for symmetry and unused)."""
+def injection_hits(text: str, *, fast: bool = True) -> list[Hit]:
+    """Prompt-injection hits in text the model reads."""
     find = _finder(text, fast)
     hits: list[Hit] = []
     for match in find(_OVERRIDE, "override"):

@@ -105,11 +105,11 @@ def split_standard_front_matter(text: str, path: Path | None = None) -> SplitFro
         data = load_yaml12(yaml_text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else None
-        if line is None and (found := re.search(r"\(line (\d+)\)", str(error))):
-            line = int(found.group(1)) + 1  # yaml12's duplicate-key message counts from the YAML's first line
+        error_line: int | None = mark.line + 2 if mark is not None else None
+        if error_line is None and (found := re.search(r"\(line (\d+)\)", str(error))):
+            error_line = int(found.group(1)) + 1  # yaml12's duplicate-key message counts from the YAML's first line
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        diagnostics.append(_err("invalid-yaml", f"Invalid YAML in the front matter: {problem}.", path, line))
+        diagnostics.append(_err("invalid-yaml", f"Invalid YAML in the front matter: {problem}.", path, error_line))
         return SplitFrontMatter(None, body, diagnostics)
     if data is None:
         data = {}
@@ -343,7 +343,7 @@ def lint_claude_code(skill_md: Path, *, profile: Profile | None = None, kind: st
     return out
 
 
-def _description_findings(fm: dict, body: str, resolved: str, profile: Profile, source: str,
+def _description_findings(fm: dict[str, Any], body: str, resolved: str, profile: Profile, source: str,
                           path: Path) -> list[Diagnostic]:
     raw = fm.get("description")
     out = []
@@ -376,7 +376,7 @@ def _description_findings(fm: dict, body: str, resolved: str, profile: Profile, 
     return out
 
 
-def _enum_findings(fm: dict, profile: Profile, source: str, path: Path) -> list[Diagnostic]:
+def _enum_findings(fm: dict[str, Any], profile: Profile, source: str, path: Path) -> list[Diagnostic]:
     out = []
     shell = fm.get("shell")
     if shell is not None and js_string(shell).strip() and js_string(shell).strip().lower() not in SHELLS:
