@@ -139,7 +139,7 @@ def _sorted_runs(entries: list[str], names: set[str]) -> list[str]:
     """Each run of consecutive entries whose names are in `names`, sorted; the rest in place."""
     out: list[str] = []
     run: list[str] = []
-    for entry in entries + [None]:  # type: ignore[list-item]
+    for entry in [*entries, None]:
         if entry is not None and entry_name(entry) in names:
             run.append(entry)
             continue
