@@ -18,7 +18,7 @@ import tempfile
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..app_dirs import app_data_dir
 from ..edit import atomic_write, history
@@ -381,7 +381,7 @@ def remove(skill_dir: Path, data_dir: str | os.PathLike[str] | None = None) -> O
     return OperationResult("remove", summary, [skill_dir], history_id, notes)
 
 
-def system_trash_dir(env=None, platform: str | None = None) -> Path | None:
+def system_trash_dir(env: Mapping[str, str] | None = None, platform: str | None = None) -> Path | None:
     """The freedesktop.org home trash (Linux and BSDs): $XDG_DATA_HOME/Trash, else ~/.local/share/Trash.
     None elsewhere (macOS and Windows trashes need their system APIs; the app's trash is used there)."""
     env = os.environ if env is None else env
