@@ -15,18 +15,18 @@ import hashlib
 import os
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ..app_dirs import app_data_dir
 
 try:  # POSIX
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # absent on this platform: the lock code checks for None
 try:  # Windows
     import msvcrt
 except ImportError:
-    msvcrt = None  # type: ignore[assignment]
+    msvcrt = None  # type: ignore[assignment]  # absent on this platform: the lock code checks for None
 
 LOCK_DIR_NAME = "locks"
 DEFAULT_TIMEOUT = 30.0  # seconds: a toggle holds the lock for milliseconds
@@ -70,7 +70,7 @@ def _unlock(fd: int) -> None:
 
 
 @contextlib.contextmanager
-def locked(targets, data_dir: str | os.PathLike[str] | None = None,
+def locked(targets: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], data_dir: str | os.PathLike[str] | None = None,
            timeout: float = DEFAULT_TIMEOUT) -> Iterator[None]:
     """Hold the lock of every path in `targets` (one path or several; taken in a fixed order so two
     writers of the same files cannot deadlock). Raises LockTimeout after `timeout` seconds."""

@@ -86,7 +86,7 @@ def _may_exceed_limits(text: str) -> bool:
             or text.count("\n") + text.count("- ") > MAX_DEPTH // 2)
 
 
-def load_bounded(text: str, loader_class: type[Yaml12Loader]) -> Any:
+def load_bounded(text: str, loader_class: type[yaml.SafeLoader]) -> Any:
     """`yaml.load(text, Loader=loader_class)` that refuses alias bombs and absurd nesting (YamlLimitError)
     before anything is constructed."""
     loader = loader_class(text)
