@@ -10,9 +10,12 @@ import sys
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..versions.profiles import PROFILE_NAMES, Profile, VersionError, default_profile, resolve_profile
+
+if TYPE_CHECKING:
+    from ..demo import DemoPaths
 
 
 class WorkspaceError(ValueError):
@@ -59,6 +62,7 @@ class Workspace:
     # An install preview: skill folders staged elsewhere, loaded as if they were already in a skills dir
     # ({skills dir: {entry name: staged folder}}); an entry of the same name there is replaced.
     staged_skills: Mapping[str, Mapping[str, Path]] = field(default_factory=dict)
+    demo_paths: DemoPaths | None = None  # the layout of the demo copy this workspace opens (core/demo.py)
 
     @classmethod
     def create(cls, *, home: str | Path | None = None, cwd: str | Path | None = None,
