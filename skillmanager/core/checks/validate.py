@@ -471,6 +471,14 @@ def skill_dirs_in(skills_dir: Path) -> list[Path]:
         return []
 
 
+def _check_dir(skill_dir: Path, standard: str, profile: Profile) -> SkillReport:
+    skill_md = find_skill_file(skill_dir)
+    if skill_md is None:  # removed since the folder was listed
+        return SkillReport(skill_dir, skill_dir.name, standard,
+                           [_err("missing-path", "No SKILL.md here (it was removed while being checked).", skill_dir)])
+    return _check_one(skill_md, standard, profile)
+
+
 def _check_one(skill_md: Path, standard: str, profile: Profile) -> SkillReport:
     skill_dir = skill_md.parent
     if standard == AGENTSKILLS:
@@ -496,7 +504,7 @@ def validate_paths(paths: Iterable[Path], *, standard: str = AGENTSKILLS,
         elif kind == "skill-file":
             report.reports.append(_check_one(path, standard, profile))
         elif kind == "skill-dir":
-            report.reports.append(_check_one(find_skill_file(path), standard, profile))  # type: ignore[arg-type]
+            report.reports.append(_check_dir(path, standard, profile))
         else:
             dirs = skill_dirs_in(path)
             if standard == CLAUDE_CODE or not dirs:
@@ -506,7 +514,7 @@ def validate_paths(paths: Iterable[Path], *, standard: str = AGENTSKILLS,
                 if level:
                     report.reports.append(SkillReport(path, path.name, standard, level))
             for skill_dir in dirs:
-                report.reports.append(_check_one(find_skill_file(skill_dir), standard, profile))  # type: ignore[arg-type]
+                report.reports.append(_check_dir(skill_dir, standard, profile))
     return report
 
 

@@ -328,8 +328,10 @@ def _inode_dedupe(skills: list[Skill]) -> None:
     """loadMarkdownFilesForSubdir drops a command file whose lstat dev:ino was already loaded (hard links)."""
     seen: dict[tuple[int, int], Skill] = {}
     for skill in skills:
+        if skill.path is None:
+            continue
         try:
-            st = os.lstat(skill.path)  # type: ignore[arg-type]
+            st = os.lstat(skill.path)
         except OSError:
             continue
         if st.st_dev == 0 and st.st_ino == 0:
