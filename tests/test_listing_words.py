@@ -7,9 +7,9 @@ from skillmanager.core.layers import listing
 from skillmanager.core.layers.listing_words import CUT_REASON_WORDS, LEVEL_WORDS, cut_reason_words, level_words
 
 
-def test_every_cut_reason_constant_has_words():
-    keys = {value for name, value in vars(listing).items() if name.startswith("CUT_") and isinstance(value, str)}
-    assert keys and keys <= set(CUT_REASON_WORDS)
+def test_every_cut_reason_and_level_has_words():
+    assert set(listing.CutReason) == set(CUT_REASON_WORDS)
+    assert set(listing.ListingLevel) == set(LEVEL_WORDS)
 
 
 @pytest.mark.parametrize("profile", ["legacy", "current"])

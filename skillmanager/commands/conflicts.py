@@ -38,7 +38,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for c in conflicts:
         out.write(f"{c.name}\n  wins:  {c.winner.source.value}  {c.winner.path or ''}\n")
         for skill, why in c.losers:
-            if getattr(skill, "scoped_from", None):  # current: kept as a separate skill under a scoped name
+            if skill.scoped_from:  # current: kept as a separate skill under a scoped name
                 out.write(f"  renamed to {skill.name}: {skill.source.value}  {skill.path or ''}\n         {why}\n")
             else:
                 out.write(f"  loses: {skill.source.value}  {skill.path or ''}\n         {why}\n")

@@ -114,6 +114,35 @@ class SettingDecision:
                 "file": str(self.file) if self.file else None, "rule": self.rule}
 
 
+class BundledOffCause(enum.Enum):
+    """What makes Claude Code drop its bundled skills (claude.exe `f7`: the variable or the setting)."""
+
+    ENVIRONMENT = "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"
+    SETTING = "disableBundledSkills"
+
+
+@dataclass(frozen=True)
+class BundledOff:
+    """The registry's one decision that a bundled skill or built-in command is switched off, and by what."""
+
+    cause: BundledOffCause
+    scope: str  # "environment", or the settings scope that sets disableBundledSkills ("user", …, "managed")
+    file: Path | None = None  # the settings file (None for the environment variable)
+
+    @property
+    def where(self) -> str:
+        """Where the cause lives, for messages: "Claude Code's environment", "managed policy (path)", …"""
+        if self.cause is BundledOffCause.ENVIRONMENT:
+            return "Claude Code's environment"
+        label = "managed policy" if self.scope == "managed" else f"{self.scope} settings"
+        return f"{label} ({self.file})" if self.file else label
+
+    @property
+    def outside_the_app(self) -> bool:
+        """Set by something skillmanager does not write (the environment, an administrator's policy)."""
+        return self.cause is BundledOffCause.ENVIRONMENT or self.scope == "managed"
+
+
 @dataclass
 class SkillState:
     """Everything the registry decided about one skill, each decision with its reason."""
@@ -129,6 +158,7 @@ class SkillState:
     active: bool = True  # False while a conditional skill waits for a matching file
     activated_by: tuple[str, str] | None = None  # (pattern, relative path) once activated
     decided_by: list[SettingDecision] = field(default_factory=list)
+    bundled_off: BundledOff | None = None  # a bundled skill / built-in command switched off, and by what
 
     @property
     def is_winner(self) -> bool:

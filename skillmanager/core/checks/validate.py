@@ -285,7 +285,7 @@ def cut_entry(text: str, cap: int) -> str:
 
 def unmatchable_path_reason(pattern: str) -> str | None:
     """Why a `paths` pattern can never match a file path relative to the cwd (spec §2, §5), or None."""
-    raw = pattern.strip()
+    raw = js_trim(pattern)
     if raw.startswith("!"):
         return None
     if raw.startswith("./") or raw == ".":

@@ -38,7 +38,7 @@ from . import history
 from . import json_text_edit
 from .file_lock import locked
 from ..app_dirs import app_data_dir as default_app_data_dir
-from ..model import SettingDecision, Skill, SourceKind
+from ..model import BundledOff, BundledOffCause, SettingDecision, Skill, SourceKind
 from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, settings_paths
 from ..load.sources import find_git_root
 from ..versions.features import Feature
@@ -295,7 +295,7 @@ class _FileValue:
 
 
 def _settings_files(registry: Any) -> list[Any]:
-    return list(getattr(registry.settings, "files", []) or [])
+    return list(registry.settings.files)
 
 
 def _override_sources(registry: Any, key: str) -> list[_FileValue]:
@@ -345,12 +345,29 @@ def _matching_rules(registry: Any, skill: Skill) -> list[DenyRule]:
     return [r for r in _deny_rules(registry) if r.matches(skill.name, registry.profile, display_names(skill))]
 
 
-def _bundled_disabled(registry: Any, skill: Skill) -> tuple[bool, str, Path | None] | None:
-    if not registry.profile.supports(Feature.DISABLE_BUNDLED_SKILLS) \
-            or skill.source not in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND):
-        return None
-    entry = getattr(registry.settings, "disable_bundled_skills", None)
-    return entry if entry and entry[0] else None
+def _bundled_off_decision(skill: Skill, off: BundledOff) -> SettingDecision:
+    if off.cause is BundledOffCause.ENVIRONMENT:
+        return SettingDecision(BundledOffCause.ENVIRONMENT.value, "set", "environment")
+    return SettingDecision("disableBundledSkills", "true", off.scope, off.file)
+
+
+def _bundled_off_text(off: BundledOff) -> str:
+    if off.cause is BundledOffCause.ENVIRONMENT:
+        return "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS is set in Claude Code's environment"
+    return f"disableBundledSkills is true in {off.where}"
+
+
+def _bundled_off_refusal(off: BundledOff) -> str:
+    """Why no skillOverrides value can turn a bundled skill back on, and who can."""
+    if off.cause is BundledOffCause.ENVIRONMENT:
+        return ("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS is set in Claude Code's environment: every bundled skill is off "
+                "whatever the settings say. skillmanager does not change environment variables; unset it where "
+                "Claude Code is started.")
+    if off.outside_the_app:
+        return (f"Managed policy sets disableBundledSkills = true in {off.file}: every bundled skill is off whatever "
+                "skillOverrides says. Only an administrator can change it.")
+    return (f"disableBundledSkills is true in {off.where}: every bundled skill is off whatever skillOverrides says. "
+            "Turn that setting off first.")
 
 
 def _scope_path(registry: Any, scope: str) -> Path:
@@ -375,7 +392,7 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
     editable, editable_reason = _files_editable(registry, skill)
     key, decider, _all = _effective_override(registry, skill) if _has_overrides(registry) else (None, None, [])
     hidden = bool(skill.disable_model_invocation)
-    bundled_off = _bundled_disabled(registry, skill)
+    bundled_off = skill.state.bundled_off  # the registry's decision (rules/registry.py bundled_off)
     rules = _matching_rules(registry, skill)
     rule = rules[0] if rules else None
 
@@ -383,7 +400,7 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
     state = "on"
     if bundled_off is not None:
         state = "off" if skill.source is SourceKind.BUNDLED else "user-invocable-only"
-        decided_by = SettingDecision("disableBundledSkills", "true", bundled_off[1], bundled_off[2])
+        decided_by = _bundled_off_decision(skill, bundled_off)
     elif decider is not None and decider.value != "on":
         state = decider.value
         decided_by = SettingDecision("skillOverrides", decider.value, decider.scope, decider.path)
@@ -404,8 +421,8 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
                        "it stays listed.")
     elif decided_by.kind == "front-matter":
         summary = f"Hidden from the model by disable-model-invocation: true in {skill.path}; /{skill.name} still works."
-    elif decided_by.kind == "disableBundledSkills":
-        summary = f"{state}: disableBundledSkills is true in {_where(decided_by.scope, decided_by.file)}."
+    elif bundled_off is not None:
+        summary = f"{state}: {_bundled_off_text(bundled_off)}."
     else:
         summary = (f"{state}: skillOverrides[{json.dumps(key, ensure_ascii=False)}] in "
                    f"{_where(decided_by.scope, decided_by.file)}.")
@@ -510,7 +527,7 @@ def _outside_link_refusal(registry: Any, path: Path, scope: str) -> str | None:
     real = Path(os.path.realpath(path))
     ws = registry.workspace
     if scope == "user":
-        roots, place = [ws.home, getattr(ws, "config_home", None)], "your home directory"
+        roots, place = [ws.home, ws.config_home], "your home directory"
     else:
         roots, place = [ws.cwd], "the project"
         roots.append(find_git_root(ws.cwd))
@@ -583,10 +600,9 @@ def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | N
     if skill.source is SourceKind.MCP:
         plan.notes.append("MCP skills: Claude Code also matches other names of the server's skill; "
                           "only the full name is written.")
-    bundled_off = _bundled_disabled(registry, skill)
+    bundled_off = skill.state.bundled_off
     if bundled_off is not None and state != "off":
-        return _refuse(plan, f"disableBundledSkills is true in {_where(bundled_off[1], bundled_off[2])}: every "
-                             f"bundled skill is off whatever skillOverrides says. Turn that setting off first.")
+        return _refuse(plan, _bundled_off_refusal(bundled_off))
     key, decider, _ = _effective_override(registry, skill)
     key = key or keys[0]
     if decider is not None and key != skill.name and decider.value != state:

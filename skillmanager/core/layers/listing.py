@@ -16,11 +16,12 @@ import math
 import re
 
 import regex
+from enum import StrEnum
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Sequence
 
-from ..model import Listed, SourceKind
+from ..model import Listed, Skill, SourceKind
 from ..versions.features import Feature
 from ..versions.profiles import Profile
 from ..rules.registry import model_command_list
@@ -32,19 +33,39 @@ HEADER = "The following skills are available for use with the Skill tool:"
 REMINDER = "system-reminder"  # placement: a <system-reminder> text block (first user message / tool result)
 SYSTEM = "system-message"  # placement: a section of a role=system message, no wrapper
 
-# Entry kinds
-SKILL = "skill"
-COMMAND = "command"
-BUNDLED = "bundled"
-BUILTIN_COMMAND = "builtin-command"
-PLUGIN = "plugin"
-MCP = "mcp"
+class EntryKind(StrEnum):
+    """What a listing entry is (JSON `kind`)."""
 
-# Why an entry was shortened
-CUT_PER_ENTRY_CAP = "per-entry-cap"
-CUT_BUDGET = "budget"
-CUT_NAME_ONLY_OVERRIDE = "name-only-override"
-CUT_NAMES_ONLY_LEVEL = "names-only-level"
+    SKILL = "skill"
+    COMMAND = "command"
+    BUNDLED = "bundled"
+    BUILTIN_COMMAND = "builtin-command"
+    PLUGIN = "plugin"
+    MCP = "mcp"
+
+
+class CutReason(StrEnum):
+    """Why an entry's shown text is shorter than its description (JSON `why` / `reasons`)."""
+
+    PER_ENTRY_CAP = "per-entry-cap"
+    BUDGET = "budget"
+    NAME_ONLY_OVERRIDE = "name-only-override"
+    NAMES_ONLY_LEVEL = "names-only-level"
+
+
+class ListingLevel(StrEnum):
+    """How far the budget pushed the whole listing: legacy full | truncated | names-only; current full | priority."""
+
+    FULL = "full"
+    TRUNCATED = "truncated"
+    NAMES_ONLY = "names-only"
+    PRIORITY = "priority"
+
+
+SKILL, COMMAND, BUNDLED = EntryKind.SKILL, EntryKind.COMMAND, EntryKind.BUNDLED
+BUILTIN_COMMAND, PLUGIN, MCP = EntryKind.BUILTIN_COMMAND, EntryKind.PLUGIN, EntryKind.MCP
+CUT_PER_ENTRY_CAP, CUT_BUDGET = CutReason.PER_ENTRY_CAP, CutReason.BUDGET
+CUT_NAME_ONLY_OVERRIDE, CUT_NAMES_ONLY_LEVEL = CutReason.NAME_ONLY_OVERRIDE, CutReason.NAMES_ONLY_LEVEL
 
 LEGACY_MIN_DESC_LENGTH = 20  # prompt.ts MIN_DESC_LENGTH
 DEFAULT_FRACTION = 0.01  # SKILL_BUDGET_CONTEXT_PERCENT
@@ -69,7 +90,7 @@ class ListingEntry:
     description: str = ""
     when_to_use: str | None = None
     display_name: str | None = None  # current: shown as `name (display)` when it qualifies
-    kind: str = SKILL
+    kind: EntryKind = SKILL
     bundled_width: int | None = None  # measured width/length of Claude Code's own entry text
     bundled_length: int | None = None
     force_name_only: bool = False  # current skillOverrides "name-only"
@@ -85,15 +106,15 @@ class ListingEntry:
 class EntryResult:
     name: str
     shown_name: str  # current may add ` (display name)`
-    kind: str
+    kind: EntryKind
     full_text: str  # the entry at full level (after the per-entry cap); placeholder for bundled
     shown_text: str  # what the listing carries
     width: int  # display width of the full entry as Claude Code measures it
     shown_width: int
     length: int  # UTF-16 length of the full entry
     cut: bool
-    why: str | None  # main reason the shown text is shorter than the description
-    reasons: list[str] = field(default_factory=list)
+    why: CutReason | None  # main reason the shown text is shorter than the description
+    reasons: list[CutReason] = field(default_factory=list)
     fixed: bool = False  # kept whatever the budget (bundled, name-only override)
     placeholder: bool = False
     key: str | None = None
@@ -109,7 +130,7 @@ class ListingTotals:
     budget: int
     used: int  # Σ shown widths + newlines between entries (bundled counted at their measured width)
     full_total: int  # the same for the listing at full level
-    level: str  # legacy: full | truncated | names-only; current: full | priority
+    level: ListingLevel
     entries: int
     max_desc_len: int | None = None  # legacy level 2 cut width
     over_budget: bool = False
@@ -442,19 +463,19 @@ def format_listing(entries: Sequence[ListingEntry], profile: Profile, facts: Bud
     return _result(rows, shown, reasons, level, max_desc, profile, facts, placement, model)
 
 
-def _legacy_levels(rows: list[_Row], budget: int) -> tuple[list[str], list[list[str]], str, int | None]:
+def _legacy_levels(rows: list[_Row], budget: int) -> tuple[list[str], list[list[CutReason]], ListingLevel, int | None]:
     """prompt.ts formatCommandsWithinBudget: full → common maxDescLen → names only (bundled always full)."""
     full_texts = [r.full for r in rows]
     cap_reasons = [[CUT_PER_ENTRY_CAP] if r.cap_cut else [] for r in rows]
     if not rows:
-        return [], [], "full", None
+        return [], [], ListingLevel.FULL, None
     full_total = sum(r.width for r in rows) + len(rows) - 1
     if full_total <= budget:
-        return full_texts, cap_reasons, "full", None
+        return full_texts, cap_reasons, ListingLevel.FULL, None
     bundled = [r.entry.kind == BUNDLED for r in rows]
     rest = [r for r, b in zip(rows, bundled) if not b]
     if not rest:
-        return full_texts, cap_reasons, "full", None
+        return full_texts, cap_reasons, ListingLevel.FULL, None
     bundled_chars = sum(r.width + 1 for r, b in zip(rows, bundled) if b)
     remaining = budget - bundled_chars
     overhead = sum(entry_width(r.entry.name) + 4 for r in rest) + len(rest) - 1
@@ -468,7 +489,7 @@ def _legacy_levels(rows: list[_Row], budget: int) -> tuple[list[str], list[list[
             else:
                 shown.append(f"- {r.entry.name}")
                 reasons.append([CUT_NAMES_ONLY_LEVEL] + cap_r)
-        return shown, reasons, "names-only", max_desc
+        return shown, reasons, ListingLevel.NAMES_ONLY, max_desc
     for r, b, cap_r in zip(rows, bundled, cap_reasons):
         if b:
             shown.append(r.full)
@@ -477,21 +498,21 @@ def _legacy_levels(rows: list[_Row], budget: int) -> tuple[list[str], list[list[
         cut = cut_to_width(r.desc, max_desc)
         shown.append(f"- {r.entry.name}: {cut}")
         reasons.append(([CUT_BUDGET] if cut != r.desc else []) + cap_r)
-    return shown, reasons, "truncated", max_desc
+    return shown, reasons, ListingLevel.TRUNCATED, max_desc
 
 
-def _current_priority(rows: list[_Row], budget: int) -> tuple[list[str], list[list[str]], str]:
+def _current_priority(rows: list[_Row], budget: int) -> tuple[list[str], list[list[CutReason]], ListingLevel]:
     """current `q3n`: fixed entries full, the rest kept full by score while the spare budget allows."""
     reasons = [[CUT_NAME_ONLY_OVERRIDE] if r.override else ([CUT_PER_ENTRY_CAP] if r.cap_cut else []) for r in rows]
     if not rows:
-        return [], [], "full"
+        return [], [], ListingLevel.FULL
     full_total = sum(r.width for r in rows) + len(rows) - 1
     if full_total <= budget:
-        return [r.full for r in rows], reasons, "full"
+        return [r.full for r in rows], reasons, ListingLevel.FULL
     fixed = {i for i, r in enumerate(rows) if r.override or r.entry.kind == BUNDLED}
     others = [i for i in range(len(rows)) if i not in fixed]
     if not others:
-        return [r.full for r in rows], reasons, "full"
+        return [r.full for r in rows], reasons, ListingLevel.FULL
     base = sum(rows[i].width if i in fixed else rows[i].name_only_width for i in range(len(rows))) + len(rows) - 1
     spare = budget - base
     kept = set()
@@ -507,10 +528,10 @@ def _current_priority(rows: list[_Row], budget: int) -> tuple[list[str], list[li
         else:
             shown.append(r.name_only)
             reasons[i] = [CUT_BUDGET] + reasons[i]
-    return shown, reasons, "priority"
+    return shown, reasons, ListingLevel.PRIORITY
 
 
-def _result(rows: list[_Row], shown: list[str], reasons: list[list[str]], level: str, max_desc: int | None,
+def _result(rows: list[_Row], shown: list[str], reasons: list[list[CutReason]], level: ListingLevel, max_desc: int | None,
             profile: Profile, facts: BudgetFacts, placement: str, model: str | None) -> ListingResult:
     results = []
     for r, text, why in zip(rows, shown, reasons):
@@ -659,8 +680,8 @@ _KIND_BY_SOURCE = {
 }
 
 
-def entry_from_skill(skill: Any, *, score: float = 0.0) -> ListingEntry:
-    listed = getattr(getattr(skill, "state", None), "listed", Listed.FULL)
+def entry_from_skill(skill: Skill, *, score: float = 0.0) -> ListingEntry:
+    listed = skill.state.listed
     return ListingEntry(
         name=skill.name,
         description=skill.description or "",

@@ -23,16 +23,23 @@ class Outcome(enum.Enum):
     NOT_LISTED = "not-listed"
 
 
-# Why — stable keys (JSON `listing_outcome_cause`), each worded once in OUTCOME_WORDS / CAUSE_SENTENCES.
-CAUSE_FITS = "fits"
-CAUSE_CLAUDE_CODE_OWN = "claude-code-own"
-CAUSE_PER_ENTRY_CAP = "per-entry-cap"
-CAUSE_BUDGET = "budget"
-CAUSE_SETTING = "setting"
-CAUSE_WAITING = "waiting"
-CAUSE_DUPLICATE = "duplicate"
-CAUSE_SHADOWED = "shadowed"
-CAUSE_HIDDEN = "hidden"  # state.listed is NO: its own reason says which rule
+class Cause(enum.StrEnum):
+    """Why — stable keys (JSON `listing_outcome_cause`), each worded once in OUTCOME_WORDS / CAUSE_SENTENCES."""
+
+    FITS = "fits"
+    CLAUDE_CODE_OWN = "claude-code-own"
+    PER_ENTRY_CAP = "per-entry-cap"
+    BUDGET = "budget"
+    SETTING = "setting"
+    WAITING = "waiting"
+    DUPLICATE = "duplicate"
+    SHADOWED = "shadowed"
+    HIDDEN = "hidden"  # state.listed is NO: its own reason says which rule
+
+
+CAUSE_FITS, CAUSE_CLAUDE_CODE_OWN, CAUSE_PER_ENTRY_CAP = Cause.FITS, Cause.CLAUDE_CODE_OWN, Cause.PER_ENTRY_CAP
+CAUSE_BUDGET, CAUSE_SETTING, CAUSE_WAITING = Cause.BUDGET, Cause.SETTING, Cause.WAITING
+CAUSE_DUPLICATE, CAUSE_SHADOWED, CAUSE_HIDDEN = Cause.DUPLICATE, Cause.SHADOWED, Cause.HIDDEN
 
 # One short word for a row (plain words, docs/glossary.md).
 OUTCOME_WORDS = {
@@ -46,7 +53,7 @@ OUTCOME_WORDS = {
 @dataclass(frozen=True)
 class ListingOutcome:
     outcome: Outcome
-    cause: str  # one of CAUSE_*
+    cause: Cause
     reason: str  # one plain sentence: what the model sees and what decided it
     shown_text: str | None = None  # the line the listing carries for it (None when not listed)
     full_width: int | None = None  # characters of its full entry, as the budget counts them
@@ -62,7 +69,7 @@ class ListingOutcome:
 
 
 def _listed_outcome(entry: EntryResult) -> ListingOutcome:
-    def listed(outcome: Outcome, cause: str, reason: str) -> ListingOutcome:
+    def listed(outcome: Outcome, cause: Cause, reason: str) -> ListingOutcome:
         return ListingOutcome(outcome, cause, reason, shown_text=entry.shown_text, full_width=entry.width,
                               shown_width=entry.shown_width)
 

@@ -1,25 +1,25 @@
 """Plain words for what the listing engine decided (its cut reasons and budget levels).
 
-The keys are the engine's (`listing.CUT_*`, `ListingTotals.level`); every screen and command that explains a
+The keys are the engine's (`listing.CutReason`, `listing.ListingLevel`); every screen and command that explains a
 cut or a level uses these sentences, so a new key is worded once, here.
 """
 from __future__ import annotations
 
 from typing import Iterable
 
-from .listing import (CUT_BUDGET, CUT_NAME_ONLY_OVERRIDE, CUT_NAMES_ONLY_LEVEL, CUT_PER_ENTRY_CAP, ListingTotals)
+from .listing import CutReason, ListingLevel, ListingTotals
 
-CUT_REASON_WORDS = {
-    CUT_PER_ENTRY_CAP: "description cut at the per-entry limit",
-    CUT_BUDGET: "description shortened to fit the listing budget",
-    CUT_NAME_ONLY_OVERRIDE: "name only, because a setting asks for it (skillOverrides: name-only)",
-    CUT_NAMES_ONLY_LEVEL: "name only: the listing is over budget, so descriptions were dropped",
+CUT_REASON_WORDS: dict[str, str] = {
+    CutReason.PER_ENTRY_CAP: "description cut at the per-entry limit",
+    CutReason.BUDGET: "description shortened to fit the listing budget",
+    CutReason.NAME_ONLY_OVERRIDE: "name only, because a setting asks for it (skillOverrides: name-only)",
+    CutReason.NAMES_ONLY_LEVEL: "name only: the listing is over budget, so descriptions were dropped",
 }
-LEVEL_WORDS = {
-    "full": "every description fits",
-    "truncated": "descriptions shortened to fit",
-    "names-only": "over budget: names only",
-    "priority": "over budget: the least used skills keep only their names",
+LEVEL_WORDS: dict[str, str] = {
+    ListingLevel.FULL: "every description fits",
+    ListingLevel.TRUNCATED: "descriptions shortened to fit",
+    ListingLevel.NAMES_ONLY: "over budget: names only",
+    ListingLevel.PRIORITY: "over budget: the least used skills keep only their names",
 }
 
 

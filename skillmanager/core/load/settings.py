@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..js.json_parse import js_json_loads
-from ..model import Diagnostic, Severity, SettingDecision
+from ..model import BundledOffCause, Diagnostic, Severity, SettingDecision, Skill, SourceKind
 from ..versions.features import Feature
 from ..versions.profiles import Profile, default_profile
 from .safe_read import read_regular_bytes
@@ -249,7 +249,7 @@ class EffectiveSettings:
             return None
         return self.skill_overrides.get(name)
 
-    def override_for_skill(self, skill) -> tuple[str, str, Path | None] | None:
+    def override_for_skill(self, skill: Skill) -> tuple[str, str, Path | None] | None:
         """skillOverrides as they apply to one skill. Plugin skills and commands are not keyed by
         skillOverrides in 2.1.332 (`A$e`: `source==="plugin"` takes another path); observed: neither a bare
         (`plug-a`) nor a namespaced (`myplug:plug-b`) key changed a --plugin-dir plugin in any scope
@@ -272,7 +272,7 @@ class EffectiveSettings:
                 found = strongest
         return found
 
-    def decide(self, skill) -> list[SettingDecision]:
+    def decide(self, skill: Skill) -> list[SettingDecision]:
         """Every setting that changes this skill's state, with the file it came from."""
         decisions: list[SettingDecision] = []
         rule = self.deny_rule_for(skill.name, display_names(skill))
@@ -281,11 +281,9 @@ class EffectiveSettings:
         override = self.override_for_skill(skill)
         if override is not None:
             decisions.append(SettingDecision("skillOverrides", override[0], override[1], override[2]))
-        kind = getattr(getattr(skill, "source", None), "value", "")
-        if kind == "bundled" and self.profile.supports(Feature.DISABLE_BUNDLED_SKILLS) and self.disableBundledSkills \
-                and skill.name not in getattr(skill, "_kept_when_disabled", ()):
-            _, scope, file = self.disable_bundled_skills  # type: ignore[misc]
-            decisions.append(SettingDecision("disableBundledSkills", "true", scope, file))
+        off = skill.state.bundled_off  # decided first by the registry (rules/registry.py bundled_off)
+        if off is not None and off.cause is BundledOffCause.SETTING and skill.source is SourceKind.BUNDLED:
+            decisions.append(SettingDecision("disableBundledSkills", "true", off.scope, off.file))
         if skill.plugin and skill.plugin_id:
             entry = self.enabled_plugins.get(skill.plugin_id)
             if entry is not None:

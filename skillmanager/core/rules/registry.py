@@ -10,11 +10,12 @@ from __future__ import annotations
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from ..load import parse_cache
 from ..load.mcp import load_mcp_skills
-from ..model import Diagnostic, Invoker, Listed, SettingDecision, Skill, SourceKind, SkillKind
+from ..model import (BundledOff, BundledOffCause, Diagnostic, Invoker, Listed, SettingDecision, Severity, Skill,
+                     SkillKind, SourceKind)
 from ..load.plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
 from ..versions.profiles import Profile
 from ..load.settings import EffectiveSettings, display_names, load_settings
@@ -178,7 +179,6 @@ def _bundled_skills(profile: Profile) -> list[Skill]:
                       description="<bundled with Claude Code>", bundled_width=entry.width,
                       bundled_length=entry.length, aliases=entry.aliases)
         skill.group = kind.value
-        skill._kept_when_disabled = profile.bundled_kept_when_disabled  # type: ignore[attr-defined]
         skill.context = entry.context
         out.append(skill)
     return out
@@ -190,7 +190,7 @@ def load_registry(workspace: Workspace, progress: Callable[[str], None] | None =
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        if getattr(workspace, "use_parse_cache", False) and parse_cache.active() is None:
+        if workspace.use_parse_cache and parse_cache.active() is None:
             cache = parse_cache.ParseCache.open(workspace.profile, parse_cache.app_cache_dir(workspace.env))
             with parse_cache.using(cache):
                 return _load_registry(workspace, progress)
@@ -206,6 +206,8 @@ def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None)
     report("settings")
     settings = load_settings(workspace.config_home, workspace.cwd, workspace.managed_root, profile)
     diagnostics: list[Diagnostic] = list(settings.diagnostics)
+    if profile.bundled_problem is not None:
+        diagnostics.append(Diagnostic(Severity.ERROR, "bundled-data-unreadable", profile.bundled_problem))
 
     scan = collect_file_sources(workspace, progress)
     diagnostics += scan.diagnostics
@@ -271,9 +273,11 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
 
 def decide_states(registry: Registry) -> None:
     profile, settings = registry.profile, registry.settings
+    env = registry.workspace.env if registry.workspace is not None else None
     winners: dict[str, Skill] = {}
     for skill in registry.skills:
         state = skill.state
+        state.bundled_off = bundled_off(skill, settings, profile, env)
         state.decided_by = settings.decide(skill)
         state.conditional = bool(skill.paths)
         state.active = not state.conditional
@@ -298,9 +302,8 @@ def decide_states(registry: Registry) -> None:
         else:
             state.shadowed_by = winner
             state.shadow_reason = _shadow_reason(skill, winner)
-        env = registry.workspace.env if registry.workspace is not None else None
-        _decide_invocation(skill, settings, profile, env)
-        _decide_listing(skill, settings, profile, env)
+        _decide_invocation(skill, settings)
+        _decide_listing(skill, settings, profile)
 
 
 def _shadow_reason(loser: Skill, winner: Skill) -> str:
@@ -315,15 +318,28 @@ def _shadow_reason(loser: Skill, winner: Skill) -> str:
             f"{_SOURCE_RANK_WORDS.get(loser.source, loser.source.value)} (the first match wins).")
 
 
-def _bundled_disabled(skill: Skill, settings: EffectiveSettings, env) -> bool:
-    """claude.exe `f7`: `CLAUDE_CODE_DISABLE_BUNDLED_SKILLS || settings.disableBundledSkills === true`; the
-    built-in plugin skills (profile.bundled_kept_when_disabled, fuzz-reg seed 4) are not bundled skills."""
-    if skill.name in getattr(skill, "_kept_when_disabled", ()):
-        return False
-    return settings.disableBundledSkills or bool((env or {}).get("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"))
+def bundled_off(skill: Skill, settings: EffectiveSettings, profile: Profile,
+                env: Mapping[str, str] | None) -> BundledOff | None:
+    """claude.exe `f7`: `CLAUDE_CODE_DISABLE_BUNDLED_SKILLS || settings.disableBundledSkills === true` drops
+    the bundled skills and hides the built-in prompt commands from the model; the built-in plugin skills
+    (profile.bundled_kept_when_disabled, fuzz-reg seed 4) are not bundled skills. The variable is named
+    first: turning the setting off would not bring the skills back while it is set."""
+    if skill.source not in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND) \
+            or not profile.supports(Feature.DISABLE_BUNDLED_SKILLS) or skill.name in profile.bundled_kept_when_disabled:
+        return None
+    if (env or {}).get("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"):
+        return BundledOff(BundledOffCause.ENVIRONMENT, "environment")
+    entry = settings.disable_bundled_skills
+    if entry is not None and entry[0]:
+        return BundledOff(BundledOffCause.SETTING, entry[1], entry[2])
+    return None
 
 
-def _decide_invocation(skill: Skill, settings: EffectiveSettings, profile: Profile, registry_env=None) -> None:
+def _bundled_off_words(off: BundledOff) -> str:
+    return "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS" if off.cause is BundledOffCause.ENVIRONMENT else "disableBundledSkills"
+
+
+def _decide_invocation(skill: Skill, settings: EffectiveSettings) -> None:
     state = skill.state
     if state.shadowed_by is not None:
         state.invocable_by = Invoker.NONE
@@ -349,13 +365,13 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings, profile: Profi
         elif value == "user-invocable-only":
             model_ok = False
             reasons.append(f"skillOverrides \"user-invocable-only\" in {scope} settings ({file}) hides it from the model")
-    bundled_off = profile.supports(Feature.DISABLE_BUNDLED_SKILLS) and _bundled_disabled(skill, settings, registry_env)
-    if bundled_off and skill.source is SourceKind.BUNDLED:
+    off = state.bundled_off
+    if off is not None and skill.source is SourceKind.BUNDLED:
         model_ok = user_ok = False
-        reasons.append("disableBundledSkills removes bundled skills")
-    if bundled_off and skill.source is SourceKind.BUILTIN_COMMAND:
+        reasons.append(f"{_bundled_off_words(off)} removes bundled skills")
+    if off is not None and skill.source is SourceKind.BUILTIN_COMMAND:
         model_ok = False
-        reasons.append("disableBundledSkills hides built-in commands from the model")
+        reasons.append(f"{_bundled_off_words(off)} hides built-in commands from the model")
     state.invocable_by = {(True, True): Invoker.BOTH, (True, False): Invoker.MODEL,
                           (False, True): Invoker.USER, (False, False): Invoker.NONE}[(model_ok, user_ok)]
     state.invocable_reason = ("; ".join(reasons) + ".") if reasons else "Callable by the model and as /" + skill.name + "."
@@ -363,7 +379,7 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings, profile: Profi
         state.invocable_reason = state.invocable_reason[0].upper() + state.invocable_reason[1:]
 
 
-def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile, registry_env=None) -> None:
+def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile) -> None:
     state = skill.state
     if state.shadowed_by is not None and not profile.supports(Feature.LISTING_KEEPS_EVERY_COPY):
         state.listed, state.listed_reason = Listed.NO, "Shadowed: this version lists only the first copy of a name."
@@ -376,12 +392,13 @@ def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile,
         state.listed = Listed.NO
         state.listed_reason = "Plugin and MCP entries need a description or when_to_use to be listed."
         return
-    bundled_off = profile.supports(Feature.DISABLE_BUNDLED_SKILLS) and _bundled_disabled(skill, settings, registry_env)
-    if bundled_off and skill.source is SourceKind.BUNDLED:
-        state.listed, state.listed_reason = Listed.NO, "disableBundledSkills removes bundled skills."
+    off = state.bundled_off
+    if off is not None and skill.source is SourceKind.BUNDLED:
+        state.listed, state.listed_reason = Listed.NO, f"{_bundled_off_words(off)} removes bundled skills."
         return
-    if bundled_off and skill.source is SourceKind.BUILTIN_COMMAND:
-        state.listed, state.listed_reason = Listed.NO, "disableBundledSkills hides built-in commands from the listing."
+    if off is not None and skill.source is SourceKind.BUILTIN_COMMAND:
+        state.listed = Listed.NO
+        state.listed_reason = f"{_bundled_off_words(off)} hides built-in commands from the listing."
         return
     override = settings.override_for_skill(skill)
     if override is not None and override[0] != "on":

@@ -182,7 +182,7 @@ class Session:
         self.profile = registry.profile
         workspace = registry.workspace
         self.cwd = os.path.normpath(os.path.abspath(str(workspace.cwd)))
-        self.model = model or getattr(registry, "model", None) or workspace.model or self.profile.default_model
+        self.model = model or registry.model or workspace.model or self.profile.default_model
         self.context_window = context_window if context_window is not None else workspace.context_window
         self.budget = budget if budget is not None else workspace.budget
         self._ignore_factory = ignore_factory or _default_ignore_factory()
@@ -626,7 +626,7 @@ class Session:
         if not rel.startswith(os.pardir) and not os.path.isabs(rel):
             return rel.replace(os.sep, "/")
         folders = [self.cwd] + [os.path.normpath(os.path.abspath(str(d)))
-                                for d in getattr(self.registry.workspace, "add_dirs", [])]
+                                for d in self.registry.workspace.add_dirs]
         best = None
         for folder in folders:
             if holder == folder or holder.startswith(folder.rstrip(os.sep) + os.sep):

@@ -8,6 +8,7 @@ holds from, the releases it was observed on, the evidence) and returns an immuta
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,6 +17,8 @@ from typing import Any
 from ..model import SourceKind
 from ..resources import resource_path
 from .features import VALUE_NAMES, Feature
+
+log = logging.getLogger(__name__)
 
 LEGACY = "legacy"
 CURRENT = "current"
@@ -49,6 +52,7 @@ class Profile:
     bundled_kept_when_disabled: frozenset[str]  # bundled names disableBundledSkills leaves alone
     source_order: tuple[SourceKind, ...]
     effort_levels: tuple[str, ...]
+    bundled_problem: str | None = None  # why the bundled entries could not be read (none are loaded then)
 
     def supports(self, feature: Feature) -> bool:
         return feature in self.features
@@ -97,19 +101,32 @@ def _value_at(timeline: list[dict[str, Any]], version: tuple[int, int, int]) -> 
     return value
 
 
+BUNDLED_DATA = ("data", "bundled_skills.json")
+
+
 @lru_cache(maxsize=None)
-def _load_bundled(key: str) -> tuple[BundledEntry, ...]:
-    """Bundled names and measured entry sizes, taken from real-CLI captures (see the data file)."""
-    path = resource_path("data", "bundled_skills.json")
+def _load_bundled(key: str) -> tuple[tuple[BundledEntry, ...], str | None]:
+    """Bundled names and measured entry sizes, taken from real-CLI captures (see the data file), and the
+    problem when the file cannot be used: without it Claude Code's own skills would silently vanish."""
+    path = resource_path(*BUNDLED_DATA)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ()
-    return tuple(
-        BundledEntry(e["name"], int(e["width"]), int(e["length"]), e.get("kind", "bundled"),
-                     tuple(str(a) for a in e.get("aliases", ())), e.get("context"))
-        for e in data.get(key, {}).get("entries", [])
-    )
+        raw = data[key]["entries"]
+        entries = tuple(
+            BundledEntry(str(e["name"]), int(e["width"]), int(e["length"]), str(e.get("kind", "bundled")),
+                         tuple(str(a) for a in e.get("aliases", ())), e.get("context"))
+            for e in raw)
+    except OSError as error:
+        problem = f"{path} cannot be read ({error.strerror or error})"
+    except ValueError as error:
+        problem = f"{path} is not valid JSON ({error})"
+    except (KeyError, TypeError, AttributeError) as error:
+        problem = f"{path} has no usable entries for {key!r} (missing or malformed: {error})"
+    else:
+        return entries, None
+    problem += ": the skills bundled with Claude Code are left out of the registry and the listing."
+    log.info("%s", problem)  # shown as a registry diagnostic (stderr, the GUI's Problems), so not a warning twice
+    return (), problem
 
 
 def studied_versions() -> tuple[str, ...]:
@@ -125,6 +142,7 @@ def profile_for(version: str | tuple[int, int, int], name: str | None = None) ->
     data = _timeline()
     features = frozenset(f for f in Feature if _value_at(data["features"][f.value]["timeline"], parsed))
     values = {key: _value_at(data["values"][key]["timeline"], parsed) for key in VALUE_NAMES}
+    bundled, bundled_problem = _load_bundled(values["bundled"])
     return Profile(
         name=name or ".".join(map(str, parsed)),
         version=parsed,
@@ -132,10 +150,11 @@ def profile_for(version: str | tuple[int, int, int], name: str | None = None) ->
         family=values["family"],
         default_model=values["default_model"],
         per_entry_cap=int(values["per_entry_cap"]),
-        bundled=_load_bundled(values["bundled"]),
+        bundled=bundled,
         bundled_kept_when_disabled=frozenset(values["bundled_kept_when_disabled"]),
         source_order=tuple(SourceKind(k) for k in values["source_order"]),
         effort_levels=tuple(values["effort_levels"]),
+        bundled_problem=bundled_problem,
     )
 
 
