@@ -8,7 +8,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .load.skill_file import BodySource
 
 
 class Severity(enum.Enum):
@@ -208,12 +211,12 @@ class Skill:
     @property
     def key(self) -> str:
         """Unique id inside one registry (a name can exist several times); kept until its parts change."""
-        cached = self.__dict__.get("_key")
+        cached: tuple[int, Path | None, SourceKind, str, str] | None = self.__dict__.get("_key")
         if (cached is not None and cached[0] == self.load_index and cached[1] is self.path
                 and cached[2] is self.source and (self.path or cached[3] == self.name)):
             return cached[4]
         # str(Path) re-parses the path on first use: the loader leaves the text it read the file by
-        known = self.__dict__.get("_path_text")  # (path, its text)
+        known: tuple[Path | None, str] | None = self.__dict__.get("_path_text")  # (path, its text)
         shown = (known[1] if known is not None and known[0] is self.path else self.path) if self.path else self.name
         key = f"{self.source.value}:{shown}:{self.load_index}"
         self.__dict__["_key"] = (self.load_index, self.path, self.source, self.name, key)
@@ -236,11 +239,11 @@ class FileBodySkill(Skill):
     the scan, the body is the text from the recorded offset on, byte for byte what the scan saw. When
     the file changed since, its new body is parsed (`load_body` in load/skill_file.py)."""
 
-    _body_source: tuple | None = None
+    _body_source: BodySource | None = None
 
-    @property  # type: ignore[override]
+    @property
     def body(self) -> str:
-        text = self.__dict__.get("_body_text")
+        text: str | None = self.__dict__.get("_body_text")
         if text is None:
             from .load.skill_file import load_body
             text = load_body(self._body_source) if self._body_source is not None else ""
