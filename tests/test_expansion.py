@@ -1,4 +1,4 @@
-"""Expansion details not covered by the oracle goldens: shell opt-in, MCP, /name, compaction."""
+"""Expansion details not covered by the oracle goldens: shell opt-in, MCP, /name."""
 from __future__ import annotations
 
 import json
@@ -6,8 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from skillmanager.core.layers.compaction import (SKILLS_TOKEN_BUDGET, TRUNCATION_MARKER, InvokedSkill,
-                                          compaction_restore, rough_tokens)
 from skillmanager.core.layers.expansion import NO_OUTPUT, expand
 from skillmanager.core.rules.registry import load_registry
 from skillmanager.core.load.workspace import Workspace
@@ -84,23 +82,6 @@ def test_as_user(registry_for):
     assert expand(registry_for("legacy"), "dmi").refusal == \
         "<tool_use_error>Skill dmi cannot be used with Skill tool due to disable-model-invocation</tool_use_error>"
     assert expand(registry_for(), " ").refusal == "<tool_use_error>Invalid skill format:  </tool_use_error>"
-
-
-def test_compaction_restore():
-    small = InvokedSkill("a", "/p/a/SKILL.md", "body a", invoked_at=1)
-    big = InvokedSkill("b", "/p/b/SKILL.md", "x" * 30_000, invoked_at=2)
-    restore = compaction_restore([small, big])
-    assert [s.name for s in restore.restored] == ["b", "a"]  # most recent first
-    cut = restore.restored[0]
-    assert cut.truncated and cut.content.endswith(TRUNCATION_MARKER) and len(cut.content) == 20_000
-    assert restore.text == ("<system-reminder>\nThe following skills were invoked in this session. Continue to follow "
-                            "these guidelines:\n\n### Skill: b\nPath: /p/b/SKILL.md\n\n" + cut.content +
-                            "\n\n---\n\n### Skill: a\nPath: /p/a/SKILL.md\n\nbody a\n</system-reminder>")
-    many = [InvokedSkill(f"s{i}", f"/s{i}", "y" * 20_000, invoked_at=i) for i in range(7)]
-    restore = compaction_restore(many)
-    assert restore.tokens <= SKILLS_TOKEN_BUDGET and len(restore.restored) == 5 and restore.dropped == ["s1", "s0"]
-    assert rough_tokens("abcdef") == 2 and rough_tokens("ab") == 1  # Math.round: halves go up
-    assert compaction_restore([]).text == ""
 
 
 @pytest.mark.parametrize("profile", ["legacy", "current"])

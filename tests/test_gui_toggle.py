@@ -118,6 +118,9 @@ def test_toggle_updates_tree_listing_and_meter_at_once_without_bounce_back(qtbot
     generation = context._generation
     qtbot.mouseClick(box.apply_button, Qt.MouseButton.LeftButton)
     assert context._generation == generation + 1  # refreshed from the written file, not via the watcher
+    refreshed: list[list[str]] = []  # the paths of every refresh from now on: the watcher's
+    real_refresh = context.refresh
+    context.refresh = lambda paths: (refreshed.append(sorted(str(p) for p in paths)), real_refresh(paths))[1]
     want = states.Visual.OFF if profile == "current" else states.Visual.HIDDEN
     qtbot.waitUntil(lambda: _row_visual(window, "env-check") is want, timeout=LONG)
     _settled(qtbot, window)
@@ -125,9 +128,16 @@ def test_toggle_updates_tree_listing_and_meter_at_once_without_bounce_back(qtbot
     assert listing.meter_text.text() != meter_before
     # the watcher sees our write a moment later: it is recognised and ignored
     qtbot.waitUntil(lambda: context.ignored_echoes > 0, timeout=LONG)
-    time.sleep(0.5)
-    qtbot.wait(200)
-    assert context._generation == generation + 1, "the watcher bounced our own write back as a refresh"
+    # a change made by someone else after it: the watcher reports in order, so once that change is
+    # refreshed, any bounce of our own write would already be among the refreshes
+    other = window.context.snapshot.workspace.demo_paths.cwd / ".claude" / "skills" / "db-reset" / "SKILL.md"
+    other.write_text(other.read_text(encoding="utf-8").replace("description:", "description: Edited —", 1),
+                     encoding="utf-8")
+    qtbot.waitUntil(lambda: any(str(other) in paths for paths in refreshed), timeout=LONG)
+    _settled(qtbot, window)
+    ours = [path for paths in refreshed for path in paths if path not in (str(other), str(other.parent))]
+    assert not ours, f"the watcher bounced our own write back as a refresh: {ours}"
+    assert context._generation == generation + 2
     assert _row_visual(window, "env-check") is want
     assert window.message_bar.topic == "notice" and window.message_bar.kind == "info"  # the notice, no error
 
