@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..model import Listed, Skill
 from .listing import (BUILTIN_COMMAND, BUNDLED, CUT_BUDGET, CUT_NAME_ONLY_OVERRIDE, CUT_NAMES_ONLY_LEVEL,
                       CUT_PER_ENTRY_CAP, EntryResult, ListingResult, build_listing)
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
 
 
 class Outcome(enum.Enum):
@@ -116,7 +119,7 @@ def _unlisted_outcome(skill: Skill) -> ListingOutcome:
     return ListingOutcome(Outcome.NOT_LISTED, CAUSE_HIDDEN, "Not listed in the start-up listing.")
 
 
-def listing_outcomes(registry: Any, listing: ListingResult | None = None) -> dict[str, ListingOutcome]:
+def listing_outcomes(registry: Registry, listing: ListingResult | None = None) -> dict[str, ListingOutcome]:
     """Skill.key → its outcome in the start-up listing, for every skill of the registry (shadowed copies,
     duplicates, bundled skills and built-in commands included). `listing` defaults to build_listing(registry)."""
     listing = listing if listing is not None else build_listing(registry)

@@ -25,7 +25,7 @@ from ..edit import atomic_write, history
 from ..edit.file_lock import locked
 from ..edit.frontmatter_edit import find_front_matter
 from ..load.frontmatter import parse_document
-from ..model import SourceKind, SkillKind
+from ..model import Skill, SourceKind, SkillKind
 from . import manifest
 from .names import name_problem
 from .preview import InstallPreview
@@ -235,7 +235,7 @@ def create(skills_dir: Path, name: str, description: str, when_to_use: str | Non
 
 # --- rename / move / copy -------------------------------------------------------------------------------
 
-def manageable_reason(skill: Any) -> str | None:
+def manageable_reason(skill: Skill) -> str | None:
     """Why a registry skill cannot be renamed, moved or removed here, or None."""
     reason = UNMANAGEABLE.get(skill.source)
     if reason:

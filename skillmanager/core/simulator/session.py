@@ -17,7 +17,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..js.json_parse import js_int
 from .discovery import IgnoreCheck, IgnoredDir, SkillDirDiscovery, expand_path
@@ -28,6 +28,9 @@ from ..load.safe_read import read_regular_bytes
 from .session_text import ModelText, render_current, render_legacy
 from ..load.sources import load_skills_dir
 from ..rules.path_patterns import path_chain
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
 
 TRIGGER_OPS = ("Read", "Edit", "Write")
 QUIET_OPS = ("Bash", "Grep", "Glob")
@@ -175,7 +178,7 @@ class _Dynamic:
 class Session:
     """Replayable steps over a Registry. The registry itself is never mutated."""
 
-    def __init__(self, registry: Any, *, model: str | None = None, context_window: int | None = None,
+    def __init__(self, registry: Registry, *, model: str | None = None, context_window: int | None = None,
                  budget: int | None = None,
                  ignore_factory: Callable[[str], IgnoreCheck] | None = None) -> None:
         self.registry = registry
@@ -294,7 +297,7 @@ class Session:
                 "model": self.model, "steps": [s.to_json() for s in self._steps]}
 
     @classmethod
-    def from_json(cls, data: Any, registry: Any, **kwargs: Any) -> "Session":
+    def from_json(cls, data: Any, registry: Registry, **kwargs: Any) -> "Session":
         scenario = Scenario.from_json(data)
         session = cls(registry, **kwargs)
         session.replay(scenario.steps)
