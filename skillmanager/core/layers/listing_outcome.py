@@ -126,10 +126,3 @@ def listing_outcomes(registry: Registry, listing: ListingResult | None = None) -
     by_key = {e.key: e for e in listing.entries if e.key is not None}
     return {skill.key: (_listed_outcome(by_key[skill.key]) if skill.key in by_key else _unlisted_outcome(skill))
             for skill in registry.skills}
-
-
-def outcome_counts(outcomes: dict[str, ListingOutcome]) -> dict[Outcome, int]:
-    counts = {o: 0 for o in Outcome}
-    for value in outcomes.values():
-        counts[value.outcome] += 1
-    return counts

@@ -19,7 +19,7 @@ from ..checks.validate import AGENTSKILLS, CLAUDE_CODE, validate_paths
 from ..layers.listing import ListingResult, build_listing
 from ..load.sources import project_levels_up_to_home
 from ..load.workspace import Workspace
-from ..model import Diagnostic, Severity
+from ..model import Diagnostic
 from ..rules.registry import Registry, load_registry
 from ..versions.profiles import Profile
 from .names import name_problem
@@ -256,7 +256,3 @@ def severity_counts(preview: InstallPreview) -> dict[str, int]:
         for finding in plan.audit.findings if plan.audit else []:
             counts[finding.severity] = counts.get(finding.severity, 0) + 1
     return counts
-
-
-def validation_errors(preview: InstallPreview) -> list[Diagnostic]:
-    return [d for p in preview.skills for d in p.validation if d.severity is Severity.ERROR]

@@ -14,7 +14,7 @@ from typing import Callable, Mapping
 
 from ..load import parse_cache
 from ..load.mcp import load_mcp_skills
-from ..model import (BundledOff, BundledOffCause, Diagnostic, Invoker, Listed, SettingDecision, Severity, Skill,
+from ..model import (BundledOff, BundledOffCause, Diagnostic, Invoker, Listed, Severity, Skill,
                      SkillKind, SourceKind)
 from ..load.plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
 from ..versions.profiles import Profile
@@ -428,9 +428,3 @@ def _ignored_plugin_override(skill: Skill, settings: EffectiveSettings) -> bool:
         return False
     bare = skill.name.split(":", 1)[-1]
     return settings.override_for(skill.name) is not None or settings.override_for(bare) is not None
-
-
-def decisions_as_text(decisions: list[SettingDecision]) -> list[str]:
-    return [f"{d.kind}={d.value} ({d.scope}{': ' + str(d.file) if d.file else ''})" for d in decisions]
-
-

@@ -129,10 +129,6 @@ def _load_bundled(key: str) -> tuple[tuple[BundledEntry, ...], str | None]:
     return (), problem
 
 
-def studied_versions() -> tuple[str, ...]:
-    return tuple(_timeline()["studied"])
-
-
 @lru_cache(maxsize=None)
 def profile_for(version: str | tuple[int, int, int], name: str | None = None) -> Profile:
     """The exact feature set and values of one release ("2.1.150" or (2, 1, 150))."""
