@@ -207,19 +207,23 @@ class Skill:
     duplicate_reason: str | None = None  # why state.duplicate_of was set, when not the realpath rule
     via_link: bool = False  # its directory entry is a symbolic link (realpath needs resolving)
     dir_entry: tuple[str, str, str] | None = None  # (skills dir, entry name, SKILL.md path) as scanned
+    # (path, the text the loader read it by): str(Path) re-parses the path, so `key` uses the text instead
+    path_text: tuple[Path | None, str] | None = field(default=None, repr=False, compare=False)
+    # (load_index, path, source, name, key) the cached `key` was made from
+    _key_cache: tuple[int, Path | None, SourceKind, str, str] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     @property
     def key(self) -> str:
         """Unique id inside one registry (a name can exist several times); kept until its parts change."""
-        cached: tuple[int, Path | None, SourceKind, str, str] | None = self.__dict__.get("_key")
+        cached = self._key_cache
         if (cached is not None and cached[0] == self.load_index and cached[1] is self.path
                 and cached[2] is self.source and (self.path or cached[3] == self.name)):
             return cached[4]
-        # str(Path) re-parses the path on first use: the loader leaves the text it read the file by
-        known: tuple[Path | None, str] | None = self.__dict__.get("_path_text")  # (path, its text)
+        known = self.path_text
         shown = (known[1] if known is not None and known[0] is self.path else self.path) if self.path else self.name
         key = f"{self.source.value}:{shown}:{self.load_index}"
-        self.__dict__["_key"] = (self.load_index, self.path, self.source, self.name, key)
+        self._key_cache = (self.load_index, self.path, self.source, self.name, key)
         return key
 
     @property

@@ -130,7 +130,7 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     skill = skill_from_document(doc.front_matter, doc.body, diagnostics=diagnostics, size=result.size,
                                 skill_class=FileBodySkill, **options)
     assert isinstance(skill, FileBodySkill)  # made by skill_class
-    skill.__dict__["_path_text"] = (path, where)  # == str(path), without pathlib's parsing (Skill.key)
+    skill.path_text = (path, where)  # == str(path), without pathlib's parsing (Skill.key)
     if result.stat is not None:
         key = parse_cache.stat_key(result.stat)
         skill._body_source = (where, key, body_start, profile.supports(Feature.STRIPS_BOM), not profile.supports(Feature.YAML_LAST_KEY_WINS))
@@ -167,7 +167,7 @@ def _skill_from_payload(payload: parse_cache.Payload, where: str, known: os.stat
         assert isinstance(skill, FileBodySkill)  # made by skill_class
         skill.body = None  # on disk: read on demand
         skill._body_source = (where, key, int(payload["bs"]), profile.supports(Feature.STRIPS_BOM), not profile.supports(Feature.YAML_LAST_KEY_WINS))
-        skill.__dict__["_path_text"] = (options["path"], where)
+        skill.path_text = (options["path"], where)
         return skill
     except (KeyError, TypeError, ValueError):
         return None  # a malformed entry: read the file instead
