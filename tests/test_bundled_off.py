@@ -116,3 +116,12 @@ def test_toggle_on_refusal_under_the_user_setting_says_how_to_undo_it(tmp_path):
     registry = load_registry(Workspace.create(home=home, cwd=cwd, managed_root=managed, profile="current", env=env))
     plan = plan_toggle(registry, registry.find("simplify"), "on")
     assert plan.refusal is not None and "Turn that setting off first" in plan.refusal
+
+
+def test_toggle_on_under_a_managed_override_names_the_policy(tmp_path, monkeypatch):
+    """Not only bundled skills: a skill managed policy turns off is never "Already on" either."""
+    _home, _cwd, managed, env = _tree(tmp_path, "none")
+    _write(managed / "managed-settings.json", json.dumps({"skillOverrides": {"mine": "off"}}))
+    code, out, err = _toggle(tmp_path, monkeypatch, env, "mine", "--state", "on", "--profile", "current")
+    assert code == 1 and "Already on" not in out + err
+    assert "Managed policy" in err and str(managed / "managed-settings.json") in err

@@ -236,7 +236,9 @@ def test_conflicts_panel_shows_a_renamed_add_dir_copy(window):
     assert top.child(0).text(0) == "wins" and top.child(0).text(1) == "Project"
     renamed = top.child(1)
     assert renamed.text(0) == "renamed extra:release-notes"
-    assert "listed as extra:release-notes" in renamed.text(2)
+    assert renamed.text(2) == "../../extra/.claude/skills/release-notes"  # the folder, relative to the project
     assert "renamed" in panel.summary.text()
     panel.tree.setCurrentItem(renamed)
+    assert "is listed as extra:release-notes because ../.claude/skills/release-notes already has the name" in \
+        panel.reason.text() and panel.reason.wordWrap()
     assert window.registry_panel.view.currentIndex().data(Role.Name) == "extra:release-notes"

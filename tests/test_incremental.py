@@ -38,6 +38,16 @@ def normal(registry) -> dict:
             "overrides": registry.settings.skillOverrides}
 
 
+def rows_after(before, delta) -> set:
+    """The rows a view holding `before` has after applying the delta (what the GUI's model does)."""
+    if delta.full_reload:
+        return {skill_identity(s) for s in delta.registry.skills}
+    rows = {skill_identity(s) for s in before.skills}
+    rows -= {skill_identity(s) for s in delta.removed}
+    rows |= {skill_identity(s) for s in delta.added + delta.changed}
+    return rows
+
+
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -218,13 +228,26 @@ def test_a_project_skill_that_clashes_with_an_add_dir_skill(tmp_path, profile):
     workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=[extra], profile=profile,
                                  env={"HOME": str(home), "PATH": os.environ.get("PATH", "")})
     before = load_registry(workspace)
+    snapshot_before = normal(before)
     added = write(cwd / ".claude/skills/clash/SKILL.md", skill_md("project clash"))
     delta = refresh_paths(before, [str(added), str(added.parent)])
     full = load_registry(workspace)
     assert normal(delta.registry) == normal(full)
+    assert not delta.full_reload, delta.reason  # the rename is decided in place, by the same code
+    assert rows_after(before, delta) == {skill_identity(s) for s in full.skills}
+    renamed = next(s for s in delta.registry.skills if s.source.value == "add-dir")
     if profile == "current":
-        renamed = next(s for s in delta.registry.skills if s.source.value == "add-dir")
         assert renamed.name == "extra:clash" and renamed.state.listed.value != "no"
+        assert renamed.state.shadowed_by is None
+        assert {s.name for s in delta.removed} == {"clash"} and {s.name for s in delta.added} == {"clash", "extra:clash"}
+    else:
+        assert renamed.name == "clash" and renamed.state.shadowed_by is not None
+    # and back: the project copy goes, the --add-dir skill is `clash` again
+    added.unlink()
+    added.parent.rmdir()
+    back = refresh_paths(delta.registry, [str(added), str(added.parent)])
+    assert not back.full_reload and normal(back.registry) == normal(load_registry(workspace)) == snapshot_before
+    assert rows_after(delta.registry, back) == {skill_identity(s) for s in before.skills}
 
 
 def test_shadowed_copies_are_redecided(tmp_path):
@@ -241,7 +264,7 @@ def test_shadowed_copies_are_redecided(tmp_path):
     assert user_copy.state.shadowed_by is not None  # the old object still says what it said
 
 
-_NAMES = ["alpha", "beta", "gamma"]
+_NAMES = ["alpha", "beta", "gamma", "Zed"]  # `Zed`: current sorts by localeCompare (after gamma), legacy by code point
 _PLACES = ["user", "project", "add-dir", "managed", "plugin"]
 _OPS = st.lists(st.tuples(st.sampled_from(["add", "edit", "delete", "hide", "deny"]),
                           st.sampled_from(_PLACES), st.sampled_from(_NAMES)), min_size=1, max_size=6)
@@ -287,5 +310,7 @@ def test_random_edit_sequences(tmp_path_factory, ops, profile):
             write(settings, json.dumps({"permissions": {"deny": [f"Skill({name})"]}}))
             path = settings
         delta = refresh_paths(registry, [path, path.parent])
+        full = load_registry(workspace)
+        assert normal(delta.registry) == normal(full), (op, where, name, delta.reason)
+        assert rows_after(registry, delta) == {skill_identity(s) for s in full.skills}, (op, where, name)
         registry = delta.registry
-        assert normal(registry) == normal(load_registry(workspace)), (op, where, name, delta.reason)

@@ -22,4 +22,9 @@ GUIDE = (
     "settings; its tooltip names the file. Space does the same for the selected rows. Every change can be "
     "undone from the notice, with Ctrl+Z, or later from Edit > History.",
     "Costs are shown in tokens (what the model pays); the budget is in characters (what Claude Code counts).",
+    "Four pages (View menu, Alt+1 to Alt+4): Skills (every skill and what Claude sees of it); Listing & "
+    "expansion (the exact listing, and what invoking a skill injects, even when Claude Code would refuse or "
+    "ask first); Conflicts (why one copy of a name wins, the copies compared, turning a losing copy off); "
+    "Simulator (read, edit or write project files as Claude would, and see which skills each step reveals, "
+    "which folders git hides, and the exact text the model receives).",
 )

@@ -102,11 +102,22 @@ class Invoker(enum.Enum):
     NONE = "none"
 
 
+class DecisionKind(enum.StrEnum):
+    """What changed a skill's state (JSON `decided_by[].kind`)."""
+
+    SKILL_OVERRIDES = "skillOverrides"
+    DENY = "deny"
+    DISABLE_BUNDLED_SKILLS = "disableBundledSkills"
+    DISABLE_BUNDLED_SKILLS_ENV = "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"
+    ENABLED_PLUGINS = "enabledPlugins"
+    FRONT_MATTER = "front-matter"
+
+
 @dataclass
 class SettingDecision:
     """A setting that changed a skill's state, and the file it came from."""
 
-    kind: str  # "skillOverrides", "deny", "disableBundledSkills", "enabledPlugins", "front-matter"
+    kind: DecisionKind
     value: str
     scope: str  # "user", "project", "local", "managed", "front-matter", "cli"
     file: Path | None = None
@@ -207,6 +218,7 @@ class Skill:
     duplicate_reason: str | None = None  # why state.duplicate_of was set, when not the realpath rule
     via_link: bool = False  # its directory entry is a symbolic link (realpath needs resolving)
     dir_entry: tuple[str, str, str] | None = None  # (skills dir, entry name, SKILL.md path) as scanned
+    scoped_original: "Skill | None" = None  # the skill as scanned, before the `dir:name` rename (scoped_from)
     # (path, the text the loader read it by): str(Path) re-parses the path, so `key` uses the text instead
     path_text: tuple[Path | None, str] | None = field(default=None, repr=False, compare=False)
     # (load_index, path, source, name, key) the cached `key` was made from

@@ -7,6 +7,7 @@ written, or failing to import), the matching panel shows "not available" with th
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -71,6 +72,8 @@ class Snapshot:
     outcomes: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core ListingOutcome
     remedy: Any = None  # core.rules.remedy.BudgetRemedy when the budget cuts descriptions
     switches: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core.edit.switch.SwitchFacts
+    usage: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core SkillUsage (session logs)
+    usage_days: int = 30
     generation: int = 0
     partial: bool = False  # rows are current, the listing and the panels that read it follow shortly
     _by_identity: dict[tuple, Skill] | None = None  # built on first use
@@ -140,8 +143,12 @@ def _index_entries(snapshot: Snapshot) -> None:
             snapshot.switches[skill_identity(skill)] = switch_facts(snapshot.registry, skill)
         except Exception:  # noqa: BLE001 - no switch for this row; More options still explains
             pass
+    uses = _usage_by_key(snapshot)
+    snapshot.usage = {skill_identity(by_key[k]): u for k, u in uses.items() if k in by_key}
     try:
-        snapshot.remedy = budget_remedy(snapshot.registry, snapshot.listing, outcomes)
+        counts = {k: u.total for k, u in uses.items()}
+        snapshot.remedy = budget_remedy(snapshot.registry, snapshot.listing, outcomes,
+                                        usage=counts if any(counts.values()) else None)  # no logs: by size only
     except Exception as error:  # noqa: BLE001 - the banner is missing, the rest of the window works
         snapshot.problems["remedy"] = f"the budget remedy could not be computed: {error!r}"
     for entry in snapshot.listing.entries:
@@ -154,11 +161,32 @@ def _index_entries(snapshot: Snapshot) -> None:
         snapshot.tokens[identity] = _cached_tokens(shown) if shown else 0
 
 
+_USAGE_CACHE: dict[str, tuple[float, Any]] = {}
+USAGE_REREAD_SECONDS = 120.0  # session logs grow while Claude Code runs; rescans within this reuse the counts
+
+
+def _usage_by_key(snapshot: Snapshot) -> dict[str, Any]:
+    """Skill.key -> SkillUsage from Claude Code's session logs (read here, off the UI thread)."""
+    from skillmanager.core.load.usage_log import read_usage, usage_by_key
+
+    try:
+        home = str(snapshot.workspace.config_home)
+        cached = _USAGE_CACHE.get(home)
+        if cached is None or time.monotonic() - cached[0] > USAGE_REREAD_SECONDS:
+            _USAGE_CACHE.clear()  # one workspace at a time: the cache never grows
+            cached = _USAGE_CACHE[home] = (time.monotonic(), read_usage(home, days=snapshot.usage_days))
+        return usage_by_key(snapshot.skills, cached[1])
+    except Exception as error:  # noqa: BLE001 - the Used column stays empty, the rest of the window works
+        snapshot.problems["usage"] = f"usage counts could not be read: {error!r}"
+        return {}
+
+
 def expand_skill(registry, name: str, args: str = "", run_shell: bool = False, session_id: str | None = None,
-                 as_user: bool = False):
+                 as_user: bool = False, assume_allowed: bool = False):
     from skillmanager.core.layers import expansion as module
 
-    kwargs: dict[str, Any] = {"args": args, "run_shell": run_shell, "as_user": as_user}
+    kwargs: dict[str, Any] = {"args": args, "run_shell": run_shell, "as_user": as_user,
+                              "assume_allowed": assume_allowed}
     if session_id:
         kwargs["session_id"] = session_id
     return module.expand(registry, name, **kwargs)

@@ -1,4 +1,5 @@
-"""The main window: workspace bar on top; registry tree | selected skill | tabs (preview, conflicts, simulator)."""
+"""The main window: workspace bar on top, then pages: Skills (registry tree | selected skill), Listing &
+expansion, Conflicts and Simulator, each with the full width."""
 from __future__ import annotations
 
 import time
@@ -18,12 +19,12 @@ from skillmanager.gui.managing import ManageController
 from skillmanager.gui.toggling import NOTICE_MS, ToggleController
 from skillmanager.gui.watcher import SkillWatcher
 from skillmanager.gui.widgets.about_dialog import AboutDialog
-from skillmanager.gui.widgets.conflicts_panel import ConflictsPanel
 from skillmanager.gui.widgets.detail_pane import DetailPane
 from skillmanager.gui.widgets.message_bar import MessageBar
+from skillmanager.gui.pages.conflicts_page import ConflictsPage
+from skillmanager.gui.pages.simulator_page import SimulatorPage
 from skillmanager.gui.widgets.preview_panel import PreviewPanel
 from skillmanager.gui.widgets.registry_panel import RegistryPanel
-from skillmanager.gui.widgets.simulator_panel import SimulatorPanel
 from skillmanager.gui.widgets.workspace_bar import WorkspaceBar
 
 RECENT_KEY = "workspace/recent"
@@ -76,26 +77,27 @@ class MainWindow(QMainWindow):
         self._notice_workspace_cwd = ""
         self._problems_noted: tuple | None = None  # (workspace, count) the message bar last spoke about
         self.preview = PreviewPanel(context, self)
-        self.conflicts = ConflictsPanel(context, self)
+        self.preview.expansion.pick_requested.connect(self.registry_panel.select_skill)
+        self.conflicts = ConflictsPage(context, self, controller=self.toggles)
         self.conflicts.identity_clicked.connect(self.select_identity)
-        self.simulator = SimulatorPanel(context, self)
-        self.tabs = QTabWidget(self)
-        self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.preview, "Listing && expansion")
-        self.tabs.addTab(self.conflicts, "Conflicts")
-        self.tabs.addTab(self.simulator, "Simulator")
+        self.conflicts.reveal_requested.connect(self.reveal_identity)
+        self.simulator = SimulatorPage(context, self)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.registry_panel)
         self.splitter.addWidget(self.detail)
-        self.splitter.addWidget(self.tabs)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 3)
-        self.splitter.setStretchFactor(2, 5)
-        self.splitter.setSizes([450, 430, 720])
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
         self.detail.setMinimumWidth(220)
-        self.tabs.setMinimumWidth(280)
+        # pages, each with the full width: the simulator and the preview need it more than a third column
+        self.skills_page = self.splitter
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.splitter, "Skills")
+        self.tabs.addTab(self.preview, "Listing && expansion")
+        self.tabs.addTab(self.conflicts, "Conflicts")
+        self.tabs.addTab(self.simulator, "Simulator")
         self._sized_once = False
         central = QWidget(self)
         layout = QVBoxLayout(central)
@@ -103,7 +105,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.workspace_bar)
         layout.addWidget(self.banner)
         layout.addWidget(self.message_bar)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
         self.progress = QProgressBar(self)
@@ -220,7 +222,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
 
         view_menu = menu.addMenu("&View")
-        for index, title in enumerate(("&Listing and expansion", "&Conflicts", "&Simulator")):
+        for index, title in enumerate(("S&kills", "&Listing and expansion", "&Conflicts", "&Simulator")):
             action = QAction(title, self)
             action.setShortcut(QKeySequence(f"Alt+{index + 1}"))
             action.triggered.connect(lambda _c=False, i=index: self.tabs.setCurrentIndex(i))
@@ -543,6 +545,11 @@ class MainWindow(QMainWindow):
     def select_identity(self, identity) -> None:
         self.registry_panel.select_identity(tuple(identity))
 
+    def reveal_identity(self, identity) -> None:
+        """Show the Skills page with this copy selected in the tree."""
+        self.tabs.setCurrentWidget(self.skills_page)
+        self.registry_panel.select_identity(tuple(identity))
+
     # --- state ---------------------------------------------------------------------------------
     def restore_state(self) -> None:
         settings = self.context.settings
@@ -554,7 +561,7 @@ class MainWindow(QMainWindow):
         state = settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
-        splitter = settings.value("window/splitter")
+        splitter = settings.value("window/skills_splitter")
         if isinstance(splitter, QByteArray):
             self.splitter.restoreState(splitter)
 
@@ -562,7 +569,7 @@ class MainWindow(QMainWindow):
         settings = self.context.settings
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
-        settings.setValue("window/splitter", self.splitter.saveState())
+        settings.setValue("window/skills_splitter", self.splitter.saveState())
         spec = self.context.spec
         if spec is not None and not getattr(self.context.workspace, "demo_paths", None):
             settings.setValue("workspace/cwd", str(spec.cwd))
@@ -577,11 +584,10 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized_once:
             self._sized_once = True
-            if not isinstance(self.context.settings.value("window/splitter"), QByteArray):
+            if not isinstance(self.context.settings.value("window/skills_splitter"), QByteArray):
                 # proportions rather than fixed pixels: the tree keeps room for names at any window size
                 total = max(self.splitter.width(), 600)
-                tree = 42 if total < 1400 else 35  # names stay readable on small screens
-                self.splitter.setSizes([total * tree // 100, total * 25 // 100, total - total * (tree + 25) // 100])
+                self.splitter.setSizes([total * 55 // 100, total - total * 55 // 100])
 
     def closeEvent(self, event) -> None:
         self.save_state()

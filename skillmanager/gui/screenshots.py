@@ -3,8 +3,11 @@
     python -m skillmanager.gui.screenshots docs/screenshots [--dark] [--suffix -dark]
 
 Offscreen unless QT_QPA_PLATFORM / DISPLAY say otherwise (works under Xvfb too). Writes
-tree.png (registry tree + detail), preview.png (listing beside expansion), conflicts.png,
-simulator.png (after two steps, the tree showing the simulated session), toggle.png (the detail pane's toggle control previewing a change) and install-preview.png (Install… on a shared skill with a high audit finding).
+tree.png (the Skills page: registry tree + detail), preview.png (listing and expansion), preview-refused.png
+(a skill Claude Code asks about first: banner, body, the curl | sh verdict), conflicts.png (two copies compared),
+simulator.png (after three steps: a discovery, an ignored folder with its rule, an activation), toggle.png
+(the detail pane's toggle control previewing a change) and install-preview.png (Install… on a shared skill
+with a high audit finding).
 """
 from __future__ import annotations
 
@@ -54,25 +57,50 @@ def main(argv: list[str] | None = None) -> int:
         skills = {s.name: s for s in snapshot.skills if s.state.is_winner}
         window.registry_panel.select_skill(skills["env-check"])
         window.tabs.setCurrentWidget(window.preview)
-        shoot("preview")
-        window.registry_panel.select_skill(skills["quick-setup"])  # a danger badge and its audit findings
-        window.tabs.setCurrentWidget(window.conflicts)
-        shoot("tree")
-        shadowed = next(s for s in snapshot.skills if s.name == "commit-message" and not s.state.is_winner)
-        window.registry_panel.select_skill(shadowed)
-        shoot("conflicts")
-        window.registry_panel.select_skill(next(s for s in snapshot.skills if s.name == "sql-review"))
-        window.tabs.setCurrentWidget(window.simulator)
+        expansion = window.preview.expansion
+        wait_then(lambda: expansion.view is not None and expansion.skill is skills["env-check"],
+                  lambda: (shoot("preview"), shoot_refused(skills)))
+
+    def shoot_refused(skills) -> None:
+        """quick-setup pre-approves Bash: Claude Code asks first. The banner, the body and the curl | sh verdict."""
+        expansion = window.preview.expansion
+        expansion.view = None
+        window.registry_panel.select_skill(skills["quick-setup"])
+
+        def shot() -> None:
+            expansion.shell_toggle.setChecked(window.width() >= 1280)  # folded where room is short
+            shoot("preview-refused")
+            window.tabs.setCurrentWidget(window.skills_page)
+            shoot("tree")
+            window.tabs.setCurrentWidget(window.conflicts)
+            window.conflicts.select_copy("commit-message", 1)
+            wait_then(lambda: window.conflicts.comparison is not None,
+                      lambda: (shoot("conflicts"), shoot_simulator(skills)))
+        wait_then(lambda: expansion.view is not None, shot)
+
+    def shoot_simulator(skills) -> None:
+        """Three steps: a discovery, a folder git ignores (with its rule) and an activation."""
+        snapshot = context.snapshot
+        simulator = window.simulator
+        window.tabs.setCurrentWidget(simulator)
         cwd = Path(snapshot.workspace.cwd)
-        window.simulator.add_step("Read", cwd / "packages" / "api" / "src" / "server.ts")
-        window.simulator.add_step("Edit", cwd / "db" / "migrations" / "001_init.sql")
-        window.simulator.wait_idle()
-        window.simulator.files.expand(window.simulator.proxy.mapFromSource(
-            window.simulator.fs_model.index(str(cwd / "packages"))))
-        QTimer.singleShot(400, lambda: (shoot("simulator"), shoot_toggle(skills)))
+        simulator.add_step("Read", cwd / "packages" / "api" / "src" / "server.ts")
+        simulator.add_step("Read", cwd / "vendor" / "old-sdk" / "index.js")
+        simulator.add_step("Edit", cwd / "db" / "migrations" / "001_init.sql")
+        simulator.wait_idle()
+        simulator.timeline.setCurrentRow(0)  # the discovery and the exact text the model received
+        for folder in ("packages", "packages/api", "db", "db/migrations"):
+            simulator.files.expand(simulator.proxy.mapFromSource(simulator.fs_model.index(str(cwd / folder))))
+
+        def marked() -> bool:
+            facts = simulator.proxy.facts
+            return (str(cwd / "packages" / "api") in facts and str(cwd / "vendor") in facts
+                    and str(cwd / "db" / "migrations" / "001_init.sql") in facts and simulator.suggestions.count() > 0)
+        wait_then(marked, lambda: QTimer.singleShot(300, lambda: (shoot("simulator"), shoot_toggle(skills))))
 
     def shoot_toggle(skills) -> None:
         """The toggle control: a project skill, "off" chosen in local settings, the preview before Apply."""
+        window.tabs.setCurrentWidget(window.skills_page)
         window.registry_panel.select_skill(skills["env-check"])
         box = window.detail.toggle
         box.choose("off", "local") if box.choice.findData("off") >= 0 else box.choose("hidden")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from skillmanager.core.layers.listing_words import cut_reason_words
-from skillmanager.core.model import Invoker, Listed, Skill
+from skillmanager.core.model import DecisionKind, Invoker, Listed, Skill
 from skillmanager.gui import states
 
 
@@ -40,7 +40,7 @@ def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None 
         return f"Waiting: activates when a file matching {patterns} is touched"
     parts = []
     if visual is states.Visual.BLOCKED:
-        rule = next((d for d in state.decided_by if d.kind == "deny"), None)
+        rule = next((d for d in state.decided_by if d.kind is DecisionKind.DENY), None)
         where = f" ({rule.rule} in {short_path(rule.file, home)})" if rule and rule.file else ""
         parts.append(f"Blocked — Claude cannot invoke it because of a deny rule{where}, but it is still listed"
                      if state.listed is not Listed.NO else f"Blocked{where}")

@@ -18,8 +18,9 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
-from ..load.safe_read import check_regular
+from ..load.safe_read import NotRegularFileError, check_regular, special_file_kind
 
 __all__ = [
     "TEMP_PREFIX",
@@ -137,8 +138,11 @@ def write_atomic(
         st = None
     if st is None and not create:
         raise FileNotFoundError(errno.ENOENT, "file does not exist (pass create=True to create it)", str(path))
-    if st is not None and not stat.S_ISREG(st.st_mode):
+    if st is not None and stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, "not a regular file", str(target))
+    if st is not None and not stat.S_ISREG(st.st_mode):  # a FIFO or device is never replaced
+        raise NotRegularFileError(errno.EINVAL, f"{special_file_kind(st.st_mode)}, not a regular file; "
+                                                "it was not replaced", str(target))
     if st is not None and not st.st_mode & stat.S_IWUSR:
         raise ReadOnlyFileError(errno.EACCES, "the file is read-only; it was not replaced", str(target))
     directory = target.parent
@@ -273,10 +277,41 @@ def backup_previous(
     # Append-only JSON lines: one small write per backup, no rewrite that could lose the index.
     from .file_lock import locked  # noqa: PLC0415 - file_lock imports app_dirs; keep this module light
 
-    with locked(backups / BACKUP_INDEX_NAME, app_data_dir), \
-            open(os.open(backups / BACKUP_INDEX_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600),
-                 "a", encoding="utf-8") as index:
+    with locked(backups / BACKUP_INDEX_NAME, app_data_dir), open_index_for_append(backups / BACKUP_INDEX_NAME) as index:
         index.write(json.dumps(record, ensure_ascii=False) + "\n")
         index.flush()
         os.fsync(index.fileno())
     return candidate
+
+
+def refuse_special(path: Path, what: str) -> None:
+    """Raise NotRegularFileError when `path` exists and is a FIFO, device or socket: opening a FIFO
+    waits for a peer, a device never ends. A missing path is fine (it will be created)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    kind = special_file_kind(mode)
+    if kind is not None:
+        raise NotRegularFileError(errno.EINVAL, f"{what} is {kind}, not a regular file; skillmanager does not "
+                                                "read or write it. Remove it and a new one is started", str(path))
+
+
+def os_error_words(error: OSError) -> str:
+    """`<path>: <why>` for a diagnostic line."""
+    where = f"{error.filename}: " if error.filename else ""
+    return f"{where}{error.strerror or error}"
+
+
+def open_index_for_append(path: Path) -> TextIO:
+    """The backup index, opened to append: created 0600, refused (never blocking) when it is not a
+    regular file, also when one is swapped in between the check and the open (O_NONBLOCK + fstat)."""
+    refuse_special(path, "the backup index")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o600)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        refuse_special(path, "the backup index")
+        raise NotRegularFileError(errno.EINVAL, "the backup index is not a regular file", str(path))
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return open(fd, "a", encoding="utf-8")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..model import Skill
 from .atomic_write import Snapshot
-from .toggle import FileEdit, TogglePlan, _diff, pending_texts, plan_toggle
+from .toggle import FileEdit, TogglePlan, file_diff, pending_texts, plan_toggle
 
 if TYPE_CHECKING:
     from ..rules.registry import Registry
@@ -56,7 +56,7 @@ def plan_batch(registry: Registry, items: Sequence[tuple[Skill, str]], scope: st
     finally:
         pending_texts.reset(token)
     for path, edit in merged.items():
-        edit.diff = _diff(path, first_text[path], edit.new_data.decode("utf-8"), not edit.snapshot.exists)
+        edit.diff = file_diff(path, first_text[path], edit.new_data.decode("utf-8"), not edit.snapshot.exists)
         plan.edits.append(edit)
     plan.mechanism = mechanisms.pop() if len(mechanisms) == 1 else ("+".join(sorted(m for m in mechanisms if m)) or None)
     plan.scope = scopes.pop() if len(scopes) == 1 else plan.scope

@@ -11,8 +11,10 @@ atomic_write still refuses to overwrite a change it sees.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
+import stat
 import sys
 import time
 from pathlib import Path
@@ -76,8 +78,11 @@ def locked(targets: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     try:
         for path in paths:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0),
+                         0o600)
             fds.append(fd)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or device put there: never wait on it
+                raise OSError(errno.EINVAL, "the lock file is not a regular file; remove it", str(path))
             deadline = time.monotonic() + timeout
             delay = 0.001
             while not _try_lock(fd):

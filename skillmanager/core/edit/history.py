@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import io
 import json
 import logging
 import os
@@ -29,6 +30,7 @@ from typing import Any, Iterable, Mapping
 from . import atomic_write
 from .file_lock import locked
 from ..app_dirs import app_data_dir
+from ..load.safe_read import open_regular, read_regular_bytes, special_file_kind
 
 log = logging.getLogger("skillmanager")
 
@@ -131,7 +133,16 @@ def load_journal(data_dir: str | os.PathLike[str] | None = None) -> Journal:
     parsed is empty with a diagnostic (the file is left for `record` to set aside)."""
     path = _journal_path(_data_dir(data_dir))
     try:
-        raw = path.read_bytes() if path.is_file() else None
+        kind = special_file_kind(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return Journal([])
+    except OSError as error:
+        return Journal([], [f"{path}: cannot be read ({error.strerror or error}); the history is not shown"])
+    if kind is not None:  # a FIFO would block the read, a device never end it
+        return Journal([], [f"{path}: the history journal is {kind}, not a regular file; it is neither read nor "
+                            "replaced. Remove it and a new journal is started at the next change"])
+    try:
+        raw = read_regular_bytes(path) if os.path.isfile(path) else None
     except OSError as error:
         return Journal([], [f"{path}: cannot be read ({error.strerror or error}); the history is not shown"])
     if raw is None:
@@ -182,6 +193,7 @@ def record(entry: HistoryEntry, data_dir: str | os.PathLike[str] | None = None,
     base = _data_dir(data_dir)
     policy = policy or HistoryPolicy.from_env()
     journal_file = _journal_path(base)
+    atomic_write.refuse_special(journal_file, "the history journal")  # never set aside or replaced
     with locked(journal_file, base):
         journal = load_journal(base)
         _set_aside_if_damaged(base, journal)
@@ -252,7 +264,8 @@ def _prune_unreferenced_backups(base: Path, entries: list[HistoryEntry], cutoff:
     newest: dict[str, str] = {}
     records = []
     try:
-        with open(index, encoding="utf-8", errors="replace") as handle:
+        atomic_write.refuse_special(index, "the backup index")
+        with open_regular(index) as raw, io.TextIOWrapper(raw, encoding="utf-8", errors="replace") as handle:
             for line in handle:
                 try:
                     record_ = json.loads(line)
@@ -260,8 +273,11 @@ def _prune_unreferenced_backups(base: Path, entries: list[HistoryEntry], cutoff:
                     newest[str(record_.get("resolved") or record_.get("original"))] = str(record_["backup"])
                 except (ValueError, KeyError, TypeError, AttributeError):
                     continue
-    except OSError:
+    except FileNotFoundError:
         return  # without the index the newest backup of a file is unknown: delete nothing
+    except OSError as error:
+        log.warning("old backups were not pruned: %s", atomic_write.os_error_words(error))
+        return
     keep = set(newest.values())
     cutoff_ts = cutoff.timestamp()
     kept_records = []
@@ -281,7 +297,7 @@ def _prune_unreferenced_backups(base: Path, entries: list[HistoryEntry], cutoff:
             kept_records.append(record_)
     if len(kept_records) != len(records):
         with locked(index, base):  # backup_previous appends under the same lock
-            fresh = index.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+            fresh = read_regular_bytes(index).decode("utf-8", errors="replace").splitlines(keepends=True)
             dropped = {str(r.get("backup")) for r in records} - {str(r.get("backup")) for r in kept_records}
             lines = [line for line in fresh if _backup_name(line) not in dropped]
             atomic_write.write_atomic(index, "".join(lines).encode("utf-8"), create=True)
@@ -315,7 +331,7 @@ def restore(entry_id: str, data_dir: str | os.PathLike[str] | None = None, *, fo
             continue
         backup = _backup_file(base, change.backup)
         try:
-            data = backup.read_bytes() if backup is not None else None
+            data = read_regular_bytes(backup) if backup is not None else None
         except OSError as error:
             raise HistoryError(f"The backup of {change.path} ({backup}) cannot be read ({error.strerror or error}); "
                                "nothing was restored.") from None

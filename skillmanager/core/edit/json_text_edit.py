@@ -14,6 +14,7 @@ with the expected object; a mismatch raises instead of returning a wrong edit.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import json
 import re
@@ -266,6 +267,10 @@ class _Style:
     item_sep: str = ""  # whitespace after commas in single-line containers
 
 
+_NEWLINE_RE = re.compile("\n")
+_INDENT_RE = re.compile("[ \t]*")
+
+
 def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
@@ -296,23 +301,58 @@ def _children_starts(node: Node) -> list[int]:
     return [item.start for item in node.items]
 
 
+class _LineIndex:
+    """Where each line starts, found in one pass: line-start and "is there a newline in this span"
+    questions then cost a binary search instead of a scan back through a long line (a minified file
+    with 100k containers on one line made the style detector quadratic)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.newlines = [m.start() for m in _NEWLINE_RE.finditer(text)]
+        self._indents: dict[int, str] = {}
+
+    def line_start(self, pos: int) -> int:
+        i = bisect.bisect_left(self.newlines, pos)
+        return self.newlines[i - 1] + 1 if i else 0
+
+    def has_newline(self, start: int, end: int) -> bool:
+        i = bisect.bisect_left(self.newlines, start)
+        return i < len(self.newlines) and self.newlines[i] < end
+
+    def first_newline(self, start: int, end: int) -> int:
+        i = bisect.bisect_left(self.newlines, start)
+        return self.newlines[i] if i < len(self.newlines) and self.newlines[i] < end else -1
+
+    def indent(self, pos: int) -> str:
+        """The blanks that open pos's line (measured once per line)."""
+        start = self.line_start(pos)
+        found = self._indents.get(start)
+        if found is None:
+            match = _INDENT_RE.match(self.text, start)
+            found = self._indents[start] = match.group() if match else ""
+        return found
+
+
 def _detect_style(text: str, root: Node | None) -> _Style:
-    # Linear in the file size: no slice of the text per member (a 2.5 MB settings file has ~100k of them).
+    # Linear in the file size: every line is located once (_LineIndex) and only the short gaps between
+    # tokens are sliced, never the text per member (a 2.5 MB settings file has ~100k of them).
     newline = "\r\n" if "\r\n" in text else "\n"
     units: Counter[str] = Counter()
     key_seps: Counter[str] = Counter()
     item_seps: Counter[str] = Counter()
     if root is not None:
+        lines = _LineIndex(text)
         for container in _containers(root):
-            parent_indent = _line_indent(text, container.start)
-            first_newline = text.find("\n", container.start, container.end)
+            first_newline = lines.first_newline(container.start, container.end)
             if first_newline != -1:
+                parent_indent = lines.indent(container.start)
                 for child_start in _children_starts(container):
                     if child_start < first_newline:
                         continue  # on the container's first line: not indented
-                    child_indent = text[_line_start(text, child_start): child_start]
-                    if child_indent.strip(" \t"):
-                        continue
+                    child_line = lines.line_start(child_start)
+                    child_indent = lines.indent(child_start)
+                    if child_line + len(child_indent) != child_start:
+                        continue  # something else precedes the child on its line
                     if child_indent.startswith(parent_indent) and len(child_indent) > len(parent_indent):
                         units[child_indent[len(parent_indent):]] += 1
             if container.kind == "object":

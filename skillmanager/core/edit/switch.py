@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Sequence
 from ..versions.features import Feature
 from ..model import Skill
 from .batch import plan_batch
-from .toggle import TogglePlan, ToggleState, _scope_path, default_scope, effective_toggle_state
+from .toggle import TogglePlan, ToggleState, scope_path, default_scope, effective_toggle_state
 
 if TYPE_CHECKING:
     from ..rules.registry import Registry
@@ -53,7 +53,7 @@ def switch_facts(registry: Registry, skill: Skill) -> SwitchFacts:
     scope = default_scope(registry, skill)
     if scope not in PERSONAL_SCOPES:
         return SwitchFacts(is_on, False, None, "Use More options: this would change a file shared with the team.")
-    target = _scope_path(registry, scope)
+    target = scope_path(registry, scope)
     verb = "Turn on" if not is_on else "Turn off"
     how = ("" if registry.profile.supports(Feature.SKILL_OVERRIDES) else
            " (Claude Code 2.1.88 has no off setting: a deny rule refuses the model's calls; the name stays listed)")

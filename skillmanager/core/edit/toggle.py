@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -38,8 +39,8 @@ from . import history
 from . import json_text_edit
 from .file_lock import locked
 from ..app_dirs import app_data_dir as default_app_data_dir
-from ..model import BundledOff, BundledOffCause, SettingDecision, Skill, SourceKind
-from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, settings_paths
+from ..model import BundledOff, BundledOffCause, DecisionKind, SettingDecision, Skill, SourceKind
+from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, rule_form, settings_paths
 from ..load.sources import find_git_root
 from ..versions.features import Feature
 from ..versions.profiles import Profile
@@ -48,14 +49,27 @@ if TYPE_CHECKING:  # rules/ imports this module (remedy): the registry is only n
     from ..rules.registry import Registry
 
 __all__ = [
-    "STATES", "OVERRIDE_STATES", "WRITABLE_SCOPES", "ToggleError", "Control", "ToggleState", "FileEdit",
+    "STATES", "OVERRIDE_STATES", "ToggleChoice", "WRITABLE_SCOPES", "ToggleError", "Control", "ToggleState", "FileEdit",
     "TogglePlan", "AppliedChange", "override_keys", "default_scope", "effective_toggle_state", "plan_toggle",
     "plan_disable_bundled", "apply_plan", "undo",
 ]
 
-OVERRIDE_STATES = ("on", "name-only", "user-invocable-only", "off")
-# What a caller may ask for. "unhide" / "unblock" remove what "hidden" / "blocked" add.
-STATES = OVERRIDE_STATES + ("hidden", "unhide", "blocked", "unblock")
+class ToggleChoice(StrEnum):
+    """What a caller may ask for: a skillOverrides value, or hidden/blocked and the actions that undo them."""
+
+    ON = "on"
+    NAME_ONLY = "name-only"
+    USER_INVOCABLE_ONLY = "user-invocable-only"
+    OFF = "off"
+    HIDDEN = "hidden"
+    UNHIDE = "unhide"  # removes what "hidden" adds
+    BLOCKED = "blocked"
+    UNBLOCK = "unblock"  # removes what "blocked" adds
+
+
+OVERRIDE_STATES: tuple[ToggleChoice, ...] = (ToggleChoice.ON, ToggleChoice.NAME_ONLY, ToggleChoice.USER_INVOCABLE_ONLY,
+                                             ToggleChoice.OFF)
+STATES: tuple[ToggleChoice, ...] = tuple(ToggleChoice)
 WRITABLE_SCOPES = ("user", "project", "local")  # lowest to highest priority; managed is never written
 _SCOPE_RANK = {"user": 0, "project": 1, "local": 2, "managed": 3}
 _DMI = "disable-model-invocation"
@@ -327,8 +341,6 @@ def _effective_override(registry: Registry, skill: Skill) -> tuple[str | None, _
 def _deny_rules(registry: Registry) -> list[DenyRule]:
     """Every Skill deny rule of every file (settings.py de-duplicates by text across files; an unblock
     must see each copy)."""
-    from ..load.settings import _rule_form  # noqa: PLC0415 - same module family, private helper reused
-
     out = []
     for sf in _settings_files(registry):
         perms = sf.data.get("permissions") if isinstance(sf.data, dict) else None
@@ -340,7 +352,7 @@ def _deny_rules(registry: Registry) -> list[DenyRule]:
                 continue
             is_skill, content = parse_skill_rule(rule)
             if is_skill:
-                out.append(DenyRule(rule, content, _rule_form(content), sf.scope, Path(sf.path)))
+                out.append(DenyRule(rule, content, rule_form(content), sf.scope, Path(sf.path)))
     return out
 
 
@@ -350,8 +362,8 @@ def _matching_rules(registry: Registry, skill: Skill) -> list[DenyRule]:
 
 def _bundled_off_decision(skill: Skill, off: BundledOff) -> SettingDecision:
     if off.cause is BundledOffCause.ENVIRONMENT:
-        return SettingDecision(BundledOffCause.ENVIRONMENT.value, "set", "environment")
-    return SettingDecision("disableBundledSkills", "true", off.scope, off.file)
+        return SettingDecision(DecisionKind.DISABLE_BUNDLED_SKILLS_ENV, "set", "environment")
+    return SettingDecision(DecisionKind.DISABLE_BUNDLED_SKILLS, "true", off.scope, off.file)
 
 
 def _bundled_off_text(off: BundledOff) -> str:
@@ -373,7 +385,7 @@ def _bundled_off_refusal(off: BundledOff) -> str:
             "Turn that setting off first.")
 
 
-def _scope_path(registry: Registry, scope: str) -> Path:
+def scope_path(registry: Registry, scope: str) -> Path:
     ws = registry.workspace
     for name, path in settings_paths(ws.config_home, ws.cwd, None):
         if name == scope:
@@ -406,12 +418,12 @@ def effective_toggle_state(registry: Registry, skill: Skill) -> ToggleState:
         decided_by = _bundled_off_decision(skill, bundled_off)
     elif decider is not None and decider.value != "on":
         state = decider.value
-        decided_by = SettingDecision("skillOverrides", decider.value, decider.scope, decider.path)
+        decided_by = SettingDecision(DecisionKind.SKILL_OVERRIDES, decider.value, decider.scope, decider.path)
     elif hidden:
         state = "hidden"
-        decided_by = SettingDecision("front-matter", "disable-model-invocation: true", "front-matter", skill.path)
+        decided_by = SettingDecision(DecisionKind.FRONT_MATTER, "disable-model-invocation: true", "front-matter", skill.path)
     elif decider is not None:
-        decided_by = SettingDecision("skillOverrides", "on", decider.scope, decider.path)
+        decided_by = SettingDecision(DecisionKind.SKILL_OVERRIDES, "on", decider.scope, decider.path)
 
     if decided_by is None:
         # "on" only means no setting turns it off; say what still limits it (conditional, deny rule)
@@ -422,14 +434,14 @@ def effective_toggle_state(registry: Registry, skill: Skill) -> ToggleState:
         elif rule is not None:
             summary = (f"On (this setting), but blocked: the deny rule {rule.text} refuses the model's Skill calls; "
                        "it stays listed.")
-    elif decided_by.kind == "front-matter":
+    elif decided_by.kind is DecisionKind.FRONT_MATTER:
         summary = f"Hidden from the model by disable-model-invocation: true in {skill.path}; /{skill.name} still works."
     elif bundled_off is not None:
         summary = f"{state}: {_bundled_off_text(bundled_off)}."
     else:
         summary = (f"{state}: skillOverrides[{json.dumps(key, ensure_ascii=False)}] in "
                    f"{_where(decided_by.scope, decided_by.file)}.")
-    if hidden and decided_by is not None and decided_by.kind != "front-matter":
+    if hidden and decided_by is not None and decided_by.kind is not DecisionKind.FRONT_MATTER:
         summary += " Its front matter also has disable-model-invocation: true."
 
     locked_reason = None
@@ -541,7 +553,7 @@ def _outside_link_refusal(registry: Registry, path: Path, scope: str) -> str | N
             "through it unless you confirm (toggle --allow-outside-link).")
 
 
-def _diff(path: Path, old: str, new: str, created: bool) -> str:
+def file_diff(path: Path, old: str, new: str, created: bool) -> str:
     lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                  fromfile="/dev/null" if created else str(path), tofile=str(path))
     out = []
@@ -553,7 +565,7 @@ def _diff(path: Path, old: str, new: str, created: bool) -> str:
 def _json_edit(registry: Registry, plan: TogglePlan, scope: str, change: str,
                edit: Callable[[str], str]) -> FileEdit | None:
     """Read the scope's settings file, apply `edit(text) -> new text`; refuse on any problem."""
-    path = _scope_path(registry, scope)
+    path = scope_path(registry, scope)
     pending = (pending_texts.get() or {}).get(path)
     refusal = None if plan.allow_outside_link else _outside_link_refusal(registry, path, scope)
     if refusal is None and pending is not None:
@@ -578,7 +590,7 @@ def _json_edit(registry: Registry, plan: TogglePlan, scope: str, change: str,
     if new_text == text:
         return None
     return FileEdit(path, atomic_write.resolve_target(path), scope, change, snap, new_text.encode("utf-8"),
-                    _diff(path, text, new_text, not snap.exists))
+                    file_diff(path, text, new_text, not snap.exists))
 
 
 def _higher_scope_block(sources: list[_FileValue], scope: str, key: str) -> str | None:
@@ -636,7 +648,7 @@ def _plan_override(registry: Registry, skill: Skill, plan: TogglePlan, scope: st
     else:
         change = f"skillOverrides[{jkey}]: {old} → \"{state}\""
         edit = _json_edit(registry, plan, scope, change,
-                          lambda t: json_text_edit.set_key(t, ["skillOverrides", key], state))
+                          lambda t: json_text_edit.set_key(t, ["skillOverrides", key], str(state)))  # a plain JSON string
     if plan.refusal:
         return plan
     if edit is not None:
@@ -690,7 +702,7 @@ def _plan_front_matter(registry: Registry, skill: Skill, plan: TogglePlan) -> To
         return plan
     change = (f"{_DMI}: true (added to the front matter)" if value else f"{_DMI}: line removed from the front matter")
     plan.edits.append(FileEdit(path, atomic_write.resolve_target(path), "front-matter", change, snap,
-                               new_text.encode("utf-8"), _diff(path, text, new_text, False)))
+                               new_text.encode("utf-8"), file_diff(path, text, new_text, False)))
     plan.message = f"{change} in {path}"
     if value:
         plan.notes.append(f"Hidden from the model's listing and Skill tool; /{skill.name} still works.")
@@ -769,6 +781,7 @@ def plan_toggle(registry: Registry, skill: Skill, state: str, scope: str | None 
                       allow_outside_link=allow_outside_link)
     if state not in STATES:
         return _refuse(plan, f"unknown state {state!r}; choose one of {', '.join(STATES)}")
+    state = plan.state = ToggleChoice(state)
     if scope is not None and scope not in WRITABLE_SCOPES:
         return _refuse(plan, f"cannot write {scope!r} settings; choose one of {', '.join(WRITABLE_SCOPES)}")
     if state == "on" and not _has_overrides(registry):

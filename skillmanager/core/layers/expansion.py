@@ -197,8 +197,9 @@ def _dmi_text(name: str, profile: Profile) -> str:
 
 def expand(registry: Registry, name: str, *, args: str | None = "", session_id: str | None = None, as_user: bool = False,
            run_shell: bool = False, shell_timeout: float = 10, profile: Profile | None = None,
-           cwd: Path | str | None = None) -> ExpansionResult:
-    """Model the model's Skill call (or the user's `/name` with as_user=True) against a Registry."""
+           cwd: Path | str | None = None, assume_allowed: bool = False) -> ExpansionResult:
+    """Model the model's Skill call (or the user's `/name` with as_user=True) against a Registry.
+    `assume_allowed`: the user answered Claude Code's permission question with yes (what runs then)."""
     profile = profile or registry.profile
     requested = name
     trimmed = name.strip()
@@ -224,7 +225,7 @@ def expand(registry: Registry, name: str, *, args: str | None = "", session_id: 
         # rule on the dir name blocks a call by the display name (fuzz-reg seed 1006: Skill(café) blocks `Bad Name!`)
         if _denied(registry, resolved, _own_names(skill)):
             return _refuse(result, DENY_TEXT)
-        if _asks(registry, skill, resolved):
+        if _asks(registry, skill, resolved) and not assume_allowed:
             return _refuse(result, ask_text(resolved, skill.name, profile))
         result.launch_line = f"Launching skill: {resolved}"
         if runs_forked(skill):  # probe-fork-0/1, both versions: a sub-agent gets the block as its prompt

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from ..js.json_parse import js_json_loads
-from ..model import BundledOffCause, Diagnostic, Severity, SettingDecision, Skill, SourceKind
+from ..model import BundledOffCause, DecisionKind, Diagnostic, Severity, SettingDecision, Skill, SourceKind
 from ..versions.features import Feature
 from ..versions.profiles import Profile, default_profile
 from .safe_read import read_regular_bytes
@@ -95,7 +95,7 @@ def _strip_slash(text: str) -> str:
     return text[1:] if text.startswith("/") else text
 
 
-def _rule_form(content: str | None) -> str:
+def rule_form(content: str | None) -> str:
     if content is None:
         return "tool"
     if _SKILL_FORM.match(content):
@@ -281,17 +281,17 @@ class EffectiveSettings:
         decisions: list[SettingDecision] = []
         rule = self.deny_rule_for(skill.name, display_names(skill))
         if rule is not None:
-            decisions.append(SettingDecision("deny", "deny", rule.scope, rule.file, rule.text))
+            decisions.append(SettingDecision(DecisionKind.DENY, "deny", rule.scope, rule.file, rule.text))
         override = self.override_for_skill(skill)
         if override is not None:
-            decisions.append(SettingDecision("skillOverrides", override[0], override[1], override[2]))
+            decisions.append(SettingDecision(DecisionKind.SKILL_OVERRIDES, override[0], override[1], override[2]))
         off = skill.state.bundled_off  # decided first by the registry (rules/registry.py bundled_off)
         if off is not None and off.cause is BundledOffCause.SETTING and skill.source is SourceKind.BUNDLED:
-            decisions.append(SettingDecision("disableBundledSkills", "true", off.scope, off.file))
+            decisions.append(SettingDecision(DecisionKind.DISABLE_BUNDLED_SKILLS, "true", off.scope, off.file))
         if skill.plugin and skill.plugin_id:
             entry = self.enabled_plugins.get(skill.plugin_id)
             if entry is not None:
-                decisions.append(SettingDecision("enabledPlugins", json.dumps(entry[0]), entry[1], entry[2]))
+                decisions.append(SettingDecision(DecisionKind.ENABLED_PLUGINS, json.dumps(entry[0]), entry[1], entry[2]))
         return decisions
 
 
@@ -456,12 +456,12 @@ def _record_keys(result: EffectiveSettings, scope: str, path: Path, data: dict[s
         for rule in perms["deny"]:
             is_skill, content = parse_skill_rule(rule)
             if is_skill and not any(r.text == rule for r in result.deny_rules):
-                result.deny_rules.append(DenyRule(rule, content, _rule_form(content), scope, path))
+                result.deny_rules.append(DenyRule(rule, content, rule_form(content), scope, path))
     if isinstance(perms, dict) and isinstance(perms.get("allow"), list):
         for rule in perms["allow"]:
             is_skill, content = parse_skill_rule(rule)
             if is_skill:
-                result.allow_rules.append(DenyRule(rule, content, _rule_form(content), scope, path))
+                result.allow_rules.append(DenyRule(rule, content, rule_form(content), scope, path))
     if "disableBundledSkills" in data and isinstance(data["disableBundledSkills"], bool):
         result.disable_bundled_skills = (data["disableBundledSkills"], scope, path)
     plugins = data.get("enabledPlugins")

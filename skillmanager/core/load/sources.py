@@ -34,7 +34,7 @@ class ScanResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEntry[str]] | None:
+def scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEntry[str]] | None:
     """Entries in byte order of their names; None when the dir is absent (silently, as Claude Code)."""
     try:
         with os.scandir(path) as it:
@@ -106,16 +106,23 @@ def _with_staged(entries: list[os.DirEntry[str]] | None, staged: Mapping[str, Pa
     return merged
 
 
+def entry_order_key(name: str, profile: Profile) -> tuple[object, ...]:
+    """Where an entry of a skills dir is loaded among its siblings: current sorts by `localeCompare`
+    (fuzz-reg seeds 21, 23, 1011), legacy keeps the code-point order of the directory listing."""
+    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
+        return (locale_compare_key(name), name)
+    return (name,)
+
+
 def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
                     scope_dir: Path | None = None, staged: Mapping[str, Path] | None = None) -> list[Skill]:
     """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored.
     `staged`: folders of an install preview, loaded as the entries they would become (see Workspace)."""
-    entries = _with_staged(_scandir_sorted(base, diagnostics), staged)
+    entries = _with_staged(scandir_sorted(base, diagnostics), staged)
     if not entries:
         return []
-    # current: `localeCompare` on the name (fuzz-reg seeds 21, 23, 1011)
     if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
-        entries = sorted(entries, key=lambda e: (locale_compare_key(e.name), e.name))
+        entries = sorted(entries, key=lambda e: entry_order_key(e.name, profile))
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
     base_text = os.fspath(base)
@@ -191,7 +198,7 @@ def project_dirs_up_to_home(subdir: str, cwd: Path, home: Path) -> list[Path]:
     return dirs
 
 
-def _is_skill_md(name: str) -> bool:
+def is_skill_md(name: str) -> bool:
     return name.lower() == "skill.md"
 
 
@@ -227,7 +234,7 @@ def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]
                                           "it is read once.", directory))
             return
         visited.add(key)
-        stack.append((directory, iter(_scandir_sorted(directory, diagnostics) or ())))
+        stack.append((directory, iter(scandir_sorted(directory, diagnostics) or ())))
 
     enter(root)
     while stack:
@@ -282,7 +289,7 @@ def _namespace(target_dir: Path, base: Path) -> str:
 
 def command_name(path: Path, base: Path) -> str:
     """getCommandName: SKILL.md takes its folder's name; other files their name without `.md`."""
-    if _is_skill_md(path.name):
+    if is_skill_md(path.name):
         ns = _namespace(path.parent.parent, base)
         stem = path.parent.name
     else:
@@ -298,7 +305,7 @@ def transform_skill_files(files: list[Path]) -> list[Path]:
         by_dir.setdefault(f.parent, []).append(f)
     out: list[Path] = []
     for group in by_dir.values():
-        skills = [f for f in group if _is_skill_md(f.name)]
+        skills = [f for f in group if is_skill_md(f.name)]
         out.extend(skills[:1] if skills else group)
     return out
 
@@ -313,7 +320,7 @@ def load_commands_dir(base: Path, source: SourceKind, profile: Profile, diagnost
         return []
     out: list[Skill] = []
     for path in transform_skill_files(find_markdown_files(base, diagnostics)):
-        is_skill = _is_skill_md(path.name)
+        is_skill = is_skill_md(path.name)
         skill = load_skill_file(path, name=command_name(path, base), kind=SkillKind.COMMAND, source=source,
                                 profile=profile, source_root=base, skill_dir=path.parent if is_skill else None,
                                 fallback_label="Custom command", scope_dir=scope_dir, allow_paths=False,
@@ -353,7 +360,7 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     config_home = workspace.config_home
     skills: list[Skill] = []
 
-    if workspace.managed_root is not None and not _env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
+    if workspace.managed_root is not None and not env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
         report("managed skills")
         managed_skills = workspace.managed_root / ".claude" / "skills"
         skills += load_skills_dir(managed_skills, SourceKind.MANAGED, profile, diags,
@@ -408,7 +415,7 @@ def _staged_for(workspace: Workspace, skills_dir: Path) -> Mapping[str, Path] | 
     return staged.get(os.path.normpath(os.fspath(skills_dir)))
 
 
-def _env_truthy(value: str | None) -> bool:
+def env_truthy(value: str | None) -> bool:
     return value is not None and value.strip().lower() in ("1", "true", "yes", "on")
 
 

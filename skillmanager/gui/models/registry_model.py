@@ -40,6 +40,7 @@ class Role(enum.IntEnum):
     Problem = _USER + 13  # core Diagnostic of a row in the Problems group (None elsewhere)
     Switch = _USER + 14  # core.edit.switch.SwitchFacts of the row switch (None: no switch)
     Outcome = _USER + 15  # core ListingOutcome: what the start-up listing carries
+    Usage = _USER + 16  # core SkillUsage: uses in the last days, from Claude Code's session logs
 
 
 class Column(enum.IntEnum):
@@ -47,17 +48,20 @@ class Column(enum.IntEnum):
     State = 1
     Checks = 2  # audit / lint badge
     Tokens = 3
+    Used = 4  # "14×" / "never" (the tooltip: "used 14× in 30 days …"); sorts by the count
 
 
 _COLUMNS = len(Column)
 _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
-HEADERS = {Column.Name: "Skill", Column.State: "State", Column.Checks: "Checks", Column.Tokens: "Tokens"}
+HEADERS = {Column.Name: "Skill", Column.State: "State", Column.Checks: "Checks", Column.Tokens: "Tokens",
+           Column.Used: "Used"}
 HEADER_TIPS = {Column.Name: "Skills by source, in the order Claude Code resolves them",
                Column.State: "What Claude sees of the skill",
                Column.Checks: "Security audit and Claude Code lint findings (hover a badge for the list)",
-               Column.Tokens: "Tokens of the skill's entry in the start-up listing"}
+               Column.Tokens: "Tokens of the skill's entry in the start-up listing",
+               Column.Used: "How often Claude called it or you typed /name in the last 30 days (Claude Code's session logs)"}
 
 
 PROBLEMS_TIP = "Settings and skill files Claude Code could not use as written"
@@ -248,6 +252,8 @@ class RegistryModel(QAbstractItemModel):
             if column is Column.State:
                 simulated = getattr(item, "simulated", None)
                 return f"{item.visual.label} (simulated)" if simulated else item.visual.label
+            if column is Column.Used:
+                return self._usage_words(item)
             return str(item.tokens) if item.tokens else "—"
         if role == Qt.ItemDataRole.BackgroundRole:
             checks = self._checks.get(item.key)
@@ -279,11 +285,13 @@ class RegistryModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if column is Column.State and self._switch(item) is not None:
                 return self._switch(item).tooltip
+            if column is Column.Used:
+                return self._usage_detail(item)
             mark = self._marks.get(item.key)
             outcome = self._snapshot.outcomes.get(item.key) if self._snapshot else None
             return (_tooltip(skill, item.visual) + (f"\n{outcome.reason}" if outcome else "")
                     + (f"\nSimulated: {mark.detail}" if mark is not None else ""))
-        if role == Qt.ItemDataRole.TextAlignmentRole and column is Column.Tokens:
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (Column.Tokens, Column.Used):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Role.Name:
             return skill.name
@@ -311,9 +319,26 @@ class RegistryModel(QAbstractItemModel):
             return self._switch(item)
         if role == Role.Outcome:
             return self._snapshot.outcomes.get(item.key) if self._snapshot else None
+        if role == Role.Usage:
+            return self._snapshot.usage.get(item.key) if self._snapshot else None
         if role == Role.SortKey:
+            if column is Column.Used:
+                usage = self._snapshot.usage.get(item.key) if self._snapshot else None
+                return usage.total if usage is not None else -1  # not counted sorts below "never"
             return item.tokens if column is Column.Tokens else skill.name.casefold()
         return None
+
+    def _usage_words(self, item: TreeItem) -> str:
+        from skillmanager.core.load.usage_log import usage_short
+
+        usage = self._snapshot.usage.get(item.key) if self._snapshot else None
+        return usage_short(usage) if usage is not None else "—"  # the header's tooltip names the window
+
+    def _usage_detail(self, item: TreeItem) -> str:
+        from skillmanager.core.load.usage_log import usage_detail
+
+        usage = self._snapshot.usage.get(item.key) if self._snapshot else None
+        return usage_detail(usage, self._snapshot.usage_days) if usage is not None else ""
 
     def _problem_data(self, item: TreeItem, column: Column, role: int):
         d = item.problem
@@ -421,10 +446,21 @@ class RegistryModel(QAbstractItemModel):
     # --- incremental update --------------------------------------------------------------------
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         """Bring the tree in line with `snapshot` using row inserts/removes/moves and dataChanged."""
+        used_before = self._snapshot.usage if self._snapshot is not None else {}
         self._snapshot = snapshot
         self._groups, self._marks = overlay_session(group_skills(snapshot), self._additions)
         self._drop_stale_caches()
         self._sync()
+        if used_before != snapshot.usage:
+            self._usage_changed(used_before, snapshot.usage)
+
+    def _usage_changed(self, before: dict, after: dict) -> None:
+        """The Used column reads the snapshot: repaint the rows whose count changed (one pass over the rows)."""
+        for group in self._root.children:
+            for child in group.children:
+                if child.skill is not None and before.get(child.key) != after.get(child.key):
+                    index = self.createIndex(child.row(), Column.Used, child)
+                    self.dataChanged.emit(index, index)
 
     def _drop_stale_caches(self) -> None:
         """Keep the filter-text cache and the pool of hidden rows to the skills of the current snapshot

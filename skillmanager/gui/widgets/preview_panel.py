@@ -1,17 +1,17 @@
-"""Preview tab: layer 1 (the exact listing + budget) beside layer 2 (the selected skill's expansion)."""
+"""Listing & expansion page: layer 1 (the exact listing + budget) beside layer 2 (a skill's expansion)."""
 from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor, QTextFormat
-from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
-                               QPlainTextEdit, QProgressBar, QPushButton, QSplitter, QStackedWidget, QTextBrowser,
-                               QTextEdit, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget,
+                               QListWidgetItem, QPlainTextEdit, QProgressBar, QPushButton, QSplitter, QStackedWidget,
+                               QTextBrowser, QTextEdit, QToolButton, QVBoxLayout, QWidget)
 
 from skillmanager.core.model import Skill
 from skillmanager.gui.context import AppContext
-from skillmanager.gui.engine import Snapshot, expand_skill
+from skillmanager.gui.engine import Snapshot, expand_skill, skill_identity
 from skillmanager.core.layers.listing_words import budget_notes, cut_reason_words
 
 
@@ -70,7 +70,6 @@ class ListingView(QWidget):
         self.text.setFont(monospace_font())
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.cuts = QListWidget(self)
-        self.cuts.setMaximumHeight(84)
         self.cuts.setWordWrap(True)  # the reason in plain words is long; wrap rather than scroll sideways
         self.cuts.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.cuts.setToolTip("Entries the budget or the per-entry cap shortened, and why")
@@ -157,6 +156,9 @@ class ListingView(QWidget):
             self.cuts.addItem(f"… and {hidden_cuts:,} more cut entries (not highlighted)")
         if not self._cut_spans:
             self.cuts.addItem("Nothing was cut: every entry is sent in full.")
+        # as tall as its lines, up to four: the listing text keeps the room on short windows
+        rows = min(self.cuts.count(), 4)
+        self.cuts.setFixedHeight(rows * self.cuts.sizeHintForRow(0) + 2 * self.cuts.frameWidth() + 4)
 
     def _reveal_cut(self, row: int) -> None:
         if 0 <= row < len(self._cut_spans):
@@ -170,20 +172,48 @@ class ListingView(QWidget):
 
 
 class ExpansionView(QWidget):
-    """Layer 2: what invoking the selected skill injects, rendered or raw; shell only on request."""
+    """Layer 2: the skill's body as invoking it would inject it (core.layers.expansion_view), with a plain
+    banner when Claude Code would refuse the model's call or ask first; shell commands folded, run only on request."""
+
+    pick_requested = Signal(object)  # a skill picked in the combo box (the window selects it in the tree)
 
     def __init__(self, context: AppContext, parent=None):
         super().__init__(parent)
         self.context = context
         self.skill: Skill | None = None
-        self.result = None
+        self.result = None  # the expansion.ExpansionResult the body came from
+        self.view = None  # core expansion_view.ExpansionView
         self.heading = QLabel("<b>Expansion</b> — what invoking the skill injects (layer 2)", self)
+        self.picker = QComboBox(self)
+        self.picker.setToolTip("The skill to expand (the same selection as the Skills page)")
+        self.picker.setMinimumContentsLength(16)
+        self.picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.picker.activated.connect(self._picked)
+        self._picker_identities: list[tuple] = []  # the picker's rows (skill identities), in order
         self.args_edit = QLineEdit(self)
         self.args_edit.setPlaceholderText("Arguments, as typed after /name")
         self.args_edit.textChanged.connect(lambda _t: self.refresh())
-        self.as_user = QCheckBox("Typed as /name", self)
-        self.as_user.setToolTip("Expand as if you typed /name, instead of Claude calling the Skill tool")
-        self.as_user.toggled.connect(lambda _c: self.refresh())
+        self.banner = QFrame(self)
+        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
+        self.banner.setAutoFillBackground(True)
+        self.banner_text = QLabel(self.banner)
+        self.banner_text.setWordWrap(True)
+        self.refusal_button = QPushButton("Show Claude Code's exact answer", self.banner)
+        self.refusal_button.setCheckable(True)
+        self.refusal_button.toggled.connect(self._show_refusal)
+        self.refusal_text = QPlainTextEdit(self.banner)
+        self.refusal_text.setReadOnly(True)
+        self.refusal_text.setFont(monospace_font())
+        self.refusal_text.setMaximumHeight(70)
+        self.refusal_text.hide()
+        banner_layout = QVBoxLayout(self.banner)
+        banner_layout.setContentsMargins(6, 4, 6, 4)
+        banner_row = QHBoxLayout()
+        banner_row.addWidget(self.banner_text, 1)
+        banner_row.addWidget(self.refusal_button, 0, Qt.AlignmentFlag.AlignTop)
+        banner_layout.addLayout(banner_row)
+        banner_layout.addWidget(self.refusal_text)
+        self.banner.hide()
         self.note = QLabel(self)
         self.note.setWordWrap(True)
         self.note.hide()
@@ -201,107 +231,209 @@ class ExpansionView(QWidget):
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.rendered)
         self.stack.addWidget(self.raw)
-        self.shell_box = QGroupBox("Inline shell — would run (nothing runs unless you press the button)", self)
+        # folded: one line with the count and the worst verdict; unfolded: each command with its verdict
+        self.shell_box = QWidget(self)
+        self.shell_toggle = QToolButton(self.shell_box)
+        self.shell_toggle.setCheckable(True)
+        self.shell_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.shell_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.shell_toggle.setAutoRaise(True)
+        self.shell_toggle.toggled.connect(self._fold_shell)
         self.shell_list = QListWidget(self.shell_box)
-        self.shell_list.setFont(monospace_font())
-        self.shell_list.setMaximumHeight(90)
+        self.shell_list.setAccessibleName("Inline shell commands and their audit verdicts")
+        self.shell_list.setWordWrap(True)
+        self.shell_list.setMaximumHeight(110)
         self.run_button = QPushButton(self.shell_box)
+        self.run_button.setToolTip("Runs the commands on your machine, in the project folder, once")
         self.run_button.clicked.connect(self._run_shell)
         shell_layout = QVBoxLayout(self.shell_box)
+        shell_layout.setContentsMargins(0, 0, 0, 0)
+        shell_row = QHBoxLayout()
+        shell_row.addWidget(self.shell_toggle)
+        shell_row.addStretch(1)
+        shell_row.addWidget(self.run_button)
+        shell_layout.addLayout(shell_row)
         shell_layout.addWidget(self.shell_list)
-        shell_layout.addWidget(self.run_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self.shell_list.hide()
         self.shell_box.hide()
         top = QHBoxLayout()
+        top.addWidget(self.picker)
         top.addWidget(self.args_edit, 1)
-        top.addWidget(self.as_user)
         top.addWidget(self.raw_toggle)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.heading)
         layout.addLayout(top)
+        layout.addWidget(self.banner)
         layout.addWidget(self.note)
         layout.addWidget(self.launch)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.shell_box)
         context.selection_changed.connect(self.show_skill)
-        context.snapshot_changed.connect(lambda _s: self.refresh())
+        context.snapshot_changed.connect(self._on_snapshot)
         self.show_skill(None)
 
+    # --- the skill picker ----------------------------------------------------------------------
+    def _on_snapshot(self, snapshot: Snapshot) -> None:
+        if not snapshot.partial:
+            self.picker.blockSignals(True)
+            self.picker.clear()
+            self._picker_identities = []
+            for skill in snapshot.skills:
+                if skill.path is not None:
+                    self.picker.addItem(f"{skill.name} ({skill.source.label.lower()})", len(self._picker_identities))
+                    self._picker_identities.append(skill_identity(skill))
+            self._sync_picker()
+            self.picker.blockSignals(False)
+        self.refresh()
+
+    def _sync_picker(self) -> None:
+        identity = skill_identity(self.skill) if self.skill is not None else None
+        index = self._picker_identities.index(identity) if identity in self._picker_identities else -1
+        self.picker.blockSignals(True)
+        self.picker.setCurrentIndex(index)
+        self.picker.blockSignals(False)
+
+    def _picked(self, index: int) -> None:
+        snapshot = self.context.snapshot
+        identity = self._picker_identities[index] if 0 <= index < len(self._picker_identities) else None
+        skill = snapshot.find(identity) if snapshot is not None and identity is not None else None
+        if skill is not None:
+            self.pick_requested.emit(skill)
+
+    # --- the expansion -------------------------------------------------------------------------
     def show_skill(self, skill: Skill | None) -> None:
         self.skill = skill
+        hint = str((skill.front_matter or {}).get("argument-hint") or "") if skill is not None else ""
+        self.args_edit.setPlaceholderText(f"Arguments: {hint}" if hint else "Arguments, as typed after /name")
+        self._sync_picker()
         self.refresh()
 
     def refresh(self) -> None:
         registry = self.context.registry
         skill = self.skill
-        self.shell_box.hide()
-        self.note.hide()
         if skill is None or registry is None:
+            self.shell_box.hide()
+            self.banner.hide()
+            self.note.hide()
             self.launch.setText("")
             self._set_text("Select a skill to see what invoking it would inject.", markdown=False)
             return
-        args, as_user = self.args_edit.text(), self.as_user.isChecked()
+        args = self.args_edit.text()
         self.result = None  # until the worker answers for this skill and these arguments
-        self.context.tasks.run(("expansion", id(self)),
-                               lambda: expand_skill(registry, skill.name, args, as_user=as_user),
-                               lambda result: self._show_result(skill, result), self._show_failure)
+        from skillmanager.core.checks.shell_verdicts import preview_expansion
+
+        self.context.tasks.run(("expansion", id(self)), lambda: preview_expansion(registry, skill, args),
+                               lambda view: self._show_view(skill, view), self._show_failure)
 
     def _show_failure(self, error: BaseException) -> None:
         self.result = None
+        self.view = None
         self.launch.setText("")
+        self.banner.hide()
+        self.shell_box.hide()
         self._set_text(f"Expansion not available: {error}", markdown=False)
 
-    def _show_result(self, skill: Skill, result) -> None:
-        """The engine's answer for `skill` (delivered on the UI thread by the task runner)."""
-        self.result = result
-        self.launch.setText(str(getattr(result, "launch_line", "") or ""))
+    def _show_view(self, skill: Skill, view) -> None:
+        """Core's view of `skill` (delivered on the UI thread by the task runner)."""
+        self.view = view
+        self.result = view.result
+        result = view.result
+        self.launch.setText(str(view.launch_line or ""))
+        self.note.hide()
         resolved = getattr(result, "skill", None)
+        notes = []
         if getattr(result, "forked", False):
             first_line = str(getattr(result, "tool_result", "") or "").split("\n", 1)[0]
             self.launch.setText(first_line)
-            self.note.setText("Runs in a sub-agent (context: fork): the text below is the sub-agent's prompt; the "
-                              "conversation receives only the line above and the sub-agent's final answer.")
+            notes.append("Runs in a sub-agent (context: fork): the text below is the sub-agent's prompt; the "
+                         "conversation receives only the line above and the sub-agent's final answer.")
+        elif resolved is not None and resolved is not skill and view.reaches_model:
+            notes.append(f"Invoking “{skill.name}” runs the {resolved.source.label.lower()} copy: "
+                         "the selected one is shadowed.")
+        if not view.body and not view.banner:
+            notes.extend(view.notes)
+        if notes:
+            self.note.setText(" ".join(notes))
             self.note.show()
-        elif resolved is not None and resolved is not skill:
-            self.note.setText(f"Invoking “{skill.name}” runs the {resolved.source.label.lower()} copy: "
-                              "the selected one is shadowed.")
-            self.note.show()
-        refusal = getattr(result, "refusal", None)
-        if refusal:
-            self._set_text(str(refusal), markdown=False)
+        if view.banner:
+            self.banner_text.setText(view.banner)
+            self.refusal_text.setPlainText(view.refusal or "")
+            self.refusal_button.setVisible(bool(view.refusal))
+            self.refusal_button.setChecked(False)
+            self._tint_banner()
+            self.banner.show()
+        else:
+            self.banner.hide()
+        self._set_text(view.body, markdown=view.reaches_model)
+        self._fill_shell(view)
+
+    def _tint_banner(self) -> None:
+        """A light wash of the highlight colour over the window colour: noticed, in either palette."""
+        palette = self.palette()
+        window, accent = palette.color(palette.ColorRole.Window), palette.color(palette.ColorRole.Highlight)
+        mixed = QColor.fromRgbF(*(w * 0.82 + a * 0.18 for w, a in zip(window.getRgbF()[:3], accent.getRgbF()[:3])))
+        tinted = self.banner.palette()
+        tinted.setColor(tinted.ColorRole.Window, mixed)
+        self.banner.setPalette(tinted)
+
+    def _fill_shell(self, view) -> None:
+        self.shell_list.clear()
+        if not view.shell:
+            self.shell_box.hide()
             return
-        block = getattr(result, "block", "") or ""
-        self._set_text(block, markdown=True)
-        snippets = list(getattr(result, "shell_snippets", []) or [])
-        if snippets:
-            self.shell_list.clear()
-            for snippet in snippets:
-                self.shell_list.addItem(f"$ {getattr(snippet, 'command', snippet)}")
-            count = len(snippets)
-            self.run_button.setText("Run this command" if count == 1 else f"Run these {count} commands")
-            self.run_button.setEnabled(bool(getattr(result, "shell_allowed", True)))
-            self.shell_box.show()
+        for verdict in view.shell:
+            item = QListWidgetItem(f"$ {verdict.command}\n    audit: {verdict.verdict}")
+            item.setFont(monospace_font())
+            self.shell_list.addItem(item)
+        from skillmanager.core.checks.shell_verdicts import worst_level
+
+        count = len(view.shell)
+        worst = worst_level(view.shell)
+        worst_text = f" — worst audit verdict: {worst}" if worst else " — no audit finding"
+        self.shell_toggle.setText(f"Inline shell: {count} command{'' if count == 1 else 's'} would run when "
+                                  f"invoked{worst_text}")
+        self.run_button.setText("Run this command" if count == 1 else f"Run these {count} commands")
+        self.run_button.setEnabled(view.call != "none")
+        self.shell_box.show()
+
+    def _fold_shell(self, unfolded: bool) -> None:
+        self.shell_toggle.setArrowType(Qt.ArrowType.DownArrow if unfolded else Qt.ArrowType.RightArrow)
+        self.shell_list.setVisible(unfolded)
+
+    def _show_refusal(self, shown: bool) -> None:
+        self.refusal_text.setVisible(shown)
+        self.refusal_button.setText("Hide Claude Code's answer" if shown else "Show Claude Code's exact answer")
 
     def _set_text(self, text: str, markdown: bool) -> None:
         self.raw.setPlainText(text)
         if markdown:
             self.rendered.setHtml(render_markdown(text))
         else:
-            self.rendered.setHtml(f"<p><i>{html.escape(text)}</i></p>")
+            self.rendered.setHtml(f"<pre style='white-space: pre-wrap'>{html.escape(text)}</pre>")
         self._show_mode(self.raw_toggle.isChecked())
 
     def _show_mode(self, raw: bool) -> None:
         self.stack.setCurrentWidget(self.raw if raw else self.rendered)
 
     def _run_shell(self) -> None:
-        if self.skill is None or self.context.registry is None:
+        from PySide6.QtWidgets import QMessageBox
+
+        if self.skill is None or self.context.registry is None or self.view is None or self.view.call == "none":
+            return
+        count = len(self.view.shell)
+        answer = QMessageBox.question(
+            self, "Run inline shell", f"Run {count} command{'' if count == 1 else 's'} of {self.skill.name} on your "
+            f"machine, in {self.context.registry.workspace.cwd}?\n\n"
+            + "\n".join(f"$ {v.command}  ({v.verdict})" for v in self.view.shell))
+        if answer != QMessageBox.StandardButton.Yes:
             return
         self.run_button.setEnabled(False)
         self.run_button.setText("Running…")
-        registry, name, args, as_user = (self.context.registry, self.skill.name, self.args_edit.text(),
-                                         self.as_user.isChecked())
+        registry, name, args, call = self.context.registry, self.skill.name, self.args_edit.text(), self.view.call
         self.context.tasks.run(("shell", id(self)),
-                               lambda: expand_skill(registry, name, args, run_shell=True, as_user=as_user),
+                               lambda: expand_skill(registry, name, args, run_shell=True, as_user=call == "user",
+                                                    assume_allowed=call == "allowed"),
                                self._shell_done, self._shell_failed)
 
     def _shell_failed(self, error: BaseException) -> None:
@@ -311,11 +443,16 @@ class ExpansionView(QWidget):
     def _shell_done(self, result) -> None:
         self.run_button.setEnabled(True)
         self.run_button.setText("Ran once — edit the arguments or reselect to preview again")
-        block = getattr(result, "block", "") or ""
+        block = getattr(result, "block", "") or getattr(result, "refusal", "") or ""
         self._set_text(block, markdown=True)
 
 
+WIDE_WINDOW = 1280  # the listing and the expansion side by side from this window width
+
+
 class PreviewPanel(QWidget):
+    """The listing and the expansion: side by side in a window at least WIDE_WINDOW wide, stacked below that."""
+
     def __init__(self, context: AppContext, parent=None):
         super().__init__(parent)
         self.listing = ListingView(context, self)
@@ -328,13 +465,14 @@ class PreviewPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.splitter)
 
-    def resizeEvent(self, event) -> None:  # side by side when there is room, stacked otherwise
-        wide = event.size().width() >= 760
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        wide = self.window().width() >= WIDE_WINDOW
         orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
         if orientation != self.splitter.orientation() or not self._sized:
             self.splitter.setOrientation(orientation)
-            # stacked, the expansion needs the larger share: its inline-shell box takes a fixed height
             total = event.size().width() if wide else event.size().height()
-            self.splitter.setSizes([total // 2, total - total // 2] if wide else [total * 9 // 20, total * 11 // 20])
+            # stacked, the expansion gets the larger share: the banner and the shell line sit above its body
+            self.splitter.setSizes([total * 9 // 20, total - total * 9 // 20] if wide
+                                   else [total * 9 // 20, total - total * 9 // 20])
             self._sized = True
         super().resizeEvent(event)

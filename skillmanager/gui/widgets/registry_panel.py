@@ -73,7 +73,7 @@ class RegistryPanel(QWidget):
         self.filter_edit.returnPressed.connect(self.focus_first_match)
         self.filter_edit.installEventFilter(self)  # Down arrow: from the search box into the results
         self.sort_combo = QComboBox(self)
-        self.sort_combo.addItems(["Load order", "Name", "Tokens"])
+        self.sort_combo.addItems(["Load order", "Name", "Tokens", "Least used"])
         self.sort_combo.setToolTip("Sort skills inside each source")
         self.sort_combo.setAccessibleName("Sort skills")
         self.sort_combo.currentIndexChanged.connect(self._on_sort)
@@ -100,7 +100,8 @@ class RegistryPanel(QWidget):
         metrics = self.fontMetrics()
         widest_state = max(metrics.horizontalAdvance(v.label) for v in states.Visual) + 36  # switch and icon
         for column, width in ((Column.State, widest_state), (Column.Checks, metrics.horizontalAdvance("Checks") - 6),
-                              (Column.Tokens, metrics.horizontalAdvance("Tokens") - 4)):
+                              (Column.Tokens, metrics.horizontalAdvance("Tokens") - 4),
+                              (Column.Used, metrics.horizontalAdvance("never"))):
             # Interactive: a user who wants the longer "(simulated)" state or a wider name can drag
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, width + 18)
@@ -338,8 +339,10 @@ class RegistryPanel(QWidget):
             self.proxy.sort(-1)
         elif choice == 1:
             self.proxy.sort(Column.Name, Qt.SortOrder.AscendingOrder)
-        else:
+        elif choice == 2:
             self.proxy.sort(Column.Tokens, Qt.SortOrder.DescendingOrder)
+        else:  # the candidates for turning off first
+            self.proxy.sort(Column.Used, Qt.SortOrder.AscendingOrder)
 
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._regrouping:

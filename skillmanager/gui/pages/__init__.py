@@ -1,0 +1,1 @@
+"""Full-width pages of the main window: Conflicts and Simulator (the listing & expansion page is widgets/preview_panel)."""
