@@ -265,7 +265,7 @@ def test_shadowed_copies_are_redecided(tmp_path):
 
 
 _NAMES = ["alpha", "beta", "gamma", "Zed"]  # `Zed`: current sorts by localeCompare (after gamma), legacy by code point
-_PLACES = ["user", "project", "add-dir", "managed", "plugin"]
+_PLACES = ["user", "project", "add-dir", "managed", "plugin", "command"]
 _OPS = st.lists(st.tuples(st.sampled_from(["add", "edit", "delete", "hide", "deny"]),
                           st.sampled_from(_PLACES), st.sampled_from(_NAMES)), min_size=1, max_size=6)
 
@@ -289,19 +289,21 @@ def test_random_edit_sequences(tmp_path_factory, ops, profile):
     write(managed / ".claude/skills/gamma/SKILL.md", skill_md("managed gamma"))
     write(plugin / "skills/alpha/SKILL.md", skill_md("plugin alpha"))
     bases = {"user": home / ".claude/skills", "project": cwd / ".claude/skills", "add-dir": extra / ".claude/skills",
-             "managed": managed / ".claude/skills", "plugin": plugin / "skills"}
+             "managed": managed / ".claude/skills", "plugin": plugin / "skills", "command": cwd / ".claude/commands"}
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", "")}
     workspace = Workspace.create(home=home, cwd=cwd, managed_root=managed, add_dirs=[extra], plugin_dirs=[plugin],
                                  env=env, profile=profile)
     registry = load_registry(workspace)
     for step, (op, where, name) in enumerate(ops):
         base = bases[where]
-        path = base / name / "SKILL.md"
+        path = base / f"{name}.md" if where == "command" else base / name / "SKILL.md"
         if op == "add":
             write(path, skill_md(f"{where} {name} {step}"))
         elif op == "edit" and path.exists():
             path.write_text(skill_md(f"{where} {name} edited {step}"), encoding="utf-8")
-        elif op == "delete" and path.parent.exists():
+        elif op == "delete" and where == "command" and path.exists():
+            path.unlink()
+        elif op == "delete" and path.parent.exists() and where != "command":
             shutil.rmtree(path.parent)
         elif op == "hide" and path.exists():
             path.write_text(skill_md(f"{where} {name}", "disable-model-invocation: true\n"), encoding="utf-8")

@@ -293,10 +293,13 @@ def default_scope(registry: Registry, skill: Skill) -> str:
 def override_keys(skill: Skill) -> list[str]:
     """skillOverrides keys Claude Code 2.1.332 looks up for this skill, first match wins ([] = it ignores
     skillOverrides). Oracle: tests/golden/toggle-keys (full name first; a scoped nested `dir:name` also
-    answers to `name`; plugin entries answer to neither `plugin:name` nor the bare name)."""
+    answers to `name`, as a clashing --add-dir skill renamed `extra:name` does (the registry's scoped_from,
+    settings.override_for_skill); plugin entries answer to neither `plugin:name` nor the bare name)."""
     if skill.source in (SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND):
         return []
     keys = [skill.name]
+    if skill.scoped_from:
+        keys.append(skill.scoped_from)
     if skill.source is SourceKind.DYNAMIC and ":" in skill.name:
         prefix, _, bare = skill.name.rpartition(":")
         if "/" in prefix or bare:  # `packages/api:x` → also `x`
@@ -336,6 +339,22 @@ def _effective_override(registry: Registry, skill: Skill) -> tuple[str | None, _
         if sources:
             return key, sources[-1], sources
     return None, None, []
+
+
+def _policy_alias_override(registry: Registry, skill: Skill) -> tuple[str, _FileValue] | None:
+    """(alias, managed file) when the registry turned a bundled skill's state by one of its aliases in managed
+    policy (settings.override_for_skill: fuzz-reg seed 1030, managed `"review": "off"` hid code-review); the
+    toggle never writes an alias, so the state is read from the registry's decision."""
+    decided = next((d for d in skill.state.decided_by if d.kind is DecisionKind.SKILL_OVERRIDES), None)
+    if decided is None or decided.scope != "managed" or not skill.aliases:
+        return None
+    policy = registry.settings.policy_overrides
+    if skill.name in policy and policy[skill.name][0] == decided.value:
+        return None
+    alias = next((a for a in skill.aliases if a in policy and policy[a][0] == decided.value), None)
+    if alias is None:
+        return None
+    return alias, _FileValue("managed", Path(decided.file) if decided.file else Path(), decided.value)
 
 
 def _deny_rules(registry: Registry) -> list[DenyRule]:
@@ -406,6 +425,9 @@ def effective_toggle_state(registry: Registry, skill: Skill) -> ToggleState:
     disabled with its reason). Reads the settings the registry loaded; the controls re-read the files."""
     editable, editable_reason = _files_editable(registry, skill)
     key, decider, _all = _effective_override(registry, skill) if _has_overrides(registry) else (None, None, [])
+    by_alias = _policy_alias_override(registry, skill) if _has_overrides(registry) else None
+    if by_alias is not None:
+        key, decider = by_alias
     hidden = bool(skill.disable_model_invocation)
     bundled_off = skill.state.bundled_off  # the registry's decision (rules/registry.py bundled_off)
     rules = _matching_rules(registry, skill)
@@ -413,7 +435,9 @@ def effective_toggle_state(registry: Registry, skill: Skill) -> ToggleState:
 
     decided_by: SettingDecision | None = None
     state = "on"
-    if bundled_off is not None:
+    # a built-in command is only hidden from the model by disableBundledSkills: an "off" override still counts
+    builtin_turned_off = skill.source is SourceKind.BUILTIN_COMMAND and decider is not None and decider.value == "off"
+    if bundled_off is not None and not builtin_turned_off:
         state = "off" if skill.source is SourceKind.BUNDLED else "user-invocable-only"
         decided_by = _bundled_off_decision(skill, bundled_off)
     elif decider is not None and decider.value != "on":
@@ -436,7 +460,8 @@ def effective_toggle_state(registry: Registry, skill: Skill) -> ToggleState:
                        "it stays listed.")
     elif decided_by.kind is DecisionKind.FRONT_MATTER:
         summary = f"Hidden from the model by disable-model-invocation: true in {skill.path}; /{skill.name} still works."
-    elif bundled_off is not None:
+    elif decided_by.kind in (DecisionKind.DISABLE_BUNDLED_SKILLS, DecisionKind.DISABLE_BUNDLED_SKILLS_ENV) \
+            and bundled_off is not None:
         summary = f"{state}: {_bundled_off_text(bundled_off)}."
     else:
         summary = (f"{state}: skillOverrides[{json.dumps(key, ensure_ascii=False)}] in "
@@ -621,9 +646,17 @@ def _plan_override(registry: Registry, skill: Skill, plan: TogglePlan, scope: st
     bundled_off = skill.state.bundled_off
     if bundled_off is not None and state != "off":
         return _refuse(plan, _bundled_off_refusal(bundled_off))
+    by_alias = _policy_alias_override(registry, skill)
+    if by_alias is not None and by_alias[1].value != state:
+        alias, policy = by_alias
+        return _refuse(plan, f"Managed policy sets skillOverrides[{json.dumps(alias, ensure_ascii=False)}] = "
+                             f"\"{policy.value}\" in {policy.path} (\"{alias}\" is another name of {skill.name}); it "
+                             "takes priority over user, project and local settings. Only an administrator can "
+                             "change it.")
     key, decider, _ = _effective_override(registry, skill)
     key = key or keys[0]
-    if decider is not None and key != skill.name and decider.value != state:
+    bare_decides = decider is not None and key != skill.name and decider.value != state
+    if bare_decides:
         # Only the bare key matched (scoped nested skill): changing it would also change the root skill.
         plan.notes.append(f"skillOverrides[\"{key}\"] also applies to other skills named {key}; the full name "
                           f"\"{skill.name}\" is written, which Claude Code looks up first.")
@@ -641,7 +674,7 @@ def _plan_override(registry: Registry, skill: Skill, plan: TogglePlan, scope: st
     jkey = json.dumps(key, ensure_ascii=False)
     same_scope = [s for s in sources if s.scope == scope]
     old = f"\"{same_scope[-1].value}\"" if same_scope else "(absent)"
-    if state == "on" and not (lower and lower[-1].value != "on"):
+    if state == "on" and not bare_decides and not (lower and lower[-1].value != "on"):
         # Absent means on: remove the key rather than write a value nobody needs.
         change = f"skillOverrides[{jkey}]: {old} → (removed; absent means on)"
         edit = _json_edit(registry, plan, scope, change, lambda t: json_text_edit.delete_key(t, ["skillOverrides", key]))

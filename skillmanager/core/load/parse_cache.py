@@ -16,6 +16,7 @@ from __future__ import annotations
 import binascii
 import contextvars
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -26,6 +27,8 @@ from ..versions.features import Feature
 
 if TYPE_CHECKING:
     from ..versions.profiles import Profile
+
+log = logging.getLogger(__name__)
 
 FORMAT = 1
 CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
@@ -111,8 +114,11 @@ class ParseCache:
             with open(self.file, "rb") as handle:
                 st = os.fstat(handle.fileno())
                 data = json.loads(handle.read())
-        except (OSError, ValueError, RecursionError):
-            return  # absent or corrupt: start empty, the next save rewrites it
+        except FileNotFoundError:
+            return  # the first scan with this cache: the save writes it
+        except (OSError, ValueError, RecursionError) as error:
+            log.info("parse cache %s not used (%s): every skill file is read again", self.file, error)
+            return  # unreadable or corrupt: start empty, the next save rewrites it
         if (not isinstance(data, dict) or data.get("format") != FORMAT or data.get("context") != self.context
                 or not isinstance(data.get("entries"), dict)):
             return
@@ -163,7 +169,8 @@ class ParseCache:
                 except OSError:
                     pass
                 raise
-        except (OSError, ValueError, TypeError, RecursionError):
+        except (OSError, ValueError, TypeError, RecursionError) as error:
+            log.info("parse cache %s not saved (%s): the next scan reads every file again", self.file, error)
             return
         self.dirty = False
 
