@@ -2,13 +2,15 @@
 
 1. Labelled corpus (tests/data/audit_corpus/{malicious,benign}/*/label.json): detection rate
    (malicious skills whose worst finding reaches their expected_min_severity) and false-alarm rate
-   (benign skills with a high or critical finding), overall and per technique. Targets: >= 90 % / <= 5 %.
+   (benign skills with a high or critical finding), overall, for the holdout part (written before the
+   rules it exercises) and per technique. Targets: >= 90 % / <= 5 %.
 2. The Cisco skill-scanner (`cisco-ai-skill-scanner`, static + behavioural analyzers, no LLM) on the
    same corpus, when a separate venv holding it is found (--cisco PATH to its `skill-scanner`, default
    /work/cisco-venv/bin/skill-scanner), scored the same way from its per-skill max_severity.
 3. Speed over ../shared/corpus (every SKILL.md): audit_skill per skill against the read-only floor
    (reading every file of each skill folder), both measured in this run, interleaved --repeat times,
-   medians of wall clock and process CPU time, with the ratio.
+   medians of wall clock and process CPU time, with the ratio; then a repeat run through the
+   persistent audit cache.
 Usage: python benchmarks/audit.py [--repeat 3] [--cisco PATH|none]
 """
 from __future__ import annotations
@@ -39,6 +41,7 @@ def labelled() -> list[tuple[Path, dict]]:
 def score(verdicts: dict[Path, str | None], cases: list[tuple[Path, dict]]) -> dict:
     """verdicts: skill folder -> worst severity (None: clean)."""
     per_tech: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    per_benign: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # technique -> [false alarms, benign skills]
     found = missed = alarms = benign = 0
     misses, false_alarms = [], []
     for folder, label in cases:
@@ -56,10 +59,14 @@ def score(verdicts: dict[Path, str | None], cases: list[tuple[Path, dict]]) -> d
             benign += 1
             alarm = worst is not None and level_index(worst) >= level_index("high")
             alarms += alarm
+            for tech in label["techniques"]:
+                per_benign[tech][0] += alarm
+                per_benign[tech][1] += 1
             if alarm:
                 false_alarms.append(f"{folder.name} ({worst})")
     return {"detection": found / max(found + missed, 1), "false_alarms": alarms / max(benign, 1),
-            "malicious": found + missed, "benign": benign, "per_technique": dict(per_tech), "misses": misses,
+            "malicious": found + missed, "benign": benign, "per_technique": dict(per_tech),
+            "per_benign_technique": dict(per_benign), "misses": misses,
             "false_alarm_list": false_alarms}
 
 
@@ -129,6 +136,33 @@ def speed(repeat: int) -> None:
         print(f"  {name:6} {med[name][0]:.3f} ms/skill wall, {med[name][1]:.3f} ms/skill CPU")
     print(f"  audit / floor: {med['audit'][0] / med['floor'][0]:.1f}x wall, {med['audit'][1] / med['floor'][1]:.1f}x CPU"
           f"  (target <= 0.5 ms/skill)")
+    repeat_run(skills, repeat)
+
+
+def repeat_run(skills: list[Path], repeat: int) -> None:
+    """A repeat run through the persistent audit cache (what `skillmanager audit` does without --no-cache),
+    with the cache file made older than every stamp so entries are served, and checked equal to fresh audits."""
+    import tempfile
+
+    from skillmanager.core.checks.audit_cache import AuditCache, audit_many
+
+    targets = [(folder / "SKILL.md", None) for folder in skills]
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = audit_many(targets, cache=AuditCache.open_for_audit(Path(scratch)))
+        cache = AuditCache.open_for_audit(Path(scratch))
+        later = cache.racy_after + 10**12
+        os.utime(cache.file, ns=(later, later))
+        times = []
+        for _ in range(repeat):
+            cache = AuditCache.open_for_audit(Path(scratch))
+            wall, cpu = time.perf_counter(), time.process_time()
+            served = audit_many(targets, cache=cache)
+            times.append((time.perf_counter() - wall, time.process_time() - cpu))
+        same = [a.to_json() for a in served] == [a.to_json() for a in fresh]
+    wall = statistics.median(w for w, _ in times) / len(skills) * 1e3
+    cpu = statistics.median(c for _, c in times) / len(skills) * 1e3
+    print(f"  repeat run through the audit cache: {wall:.3f} ms/skill wall, {cpu:.3f} ms/skill CPU "
+          f"({cache.hits} of {len(skills)} served; equal to fresh audits: {same})")
 
 
 def main() -> None:
@@ -137,7 +171,9 @@ def main() -> None:
     parser.add_argument("--cisco", default="/work/cisco-venv/bin/skill-scanner")
     args = parser.parse_args()
     cases = labelled()
-    mine = score(ours(cases), cases)
+    verdicts = ours(cases)
+    mine = score(verdicts, cases)
+    mine["verdicts"] = verdicts
     print_score("skillmanager audit", mine)
     cisco_result = None
     if args.cisco != "none":
@@ -148,11 +184,27 @@ def main() -> None:
             print(f"cisco skill-scanner: {verdicts}")
         else:
             cisco_result = score(verdicts, cases)
+            cisco_result["verdicts"] = verdicts
             print_score("cisco skill-scanner (static + behavioural)", cisco_result)
-    print("per technique (detected / total):")
+    parts = (("holdout part (written before the rules it exercises)",
+              lambda label: label.get("holdout") and not label.get("written_after_rules")),
+             ("blind part written after the rules", lambda label: label.get("written_after_rules")))
+    for title, member in parts:
+        part = [(folder, label) for folder, label in cases if member(label)]
+        if part:
+            print_score(f"  {title}", score(mine["verdicts"], part))
+            if cisco_result:
+                print_score(f"  {title}, cisco", score(cisco_result["verdicts"], part))
+    print("per technique, malicious (detected / total):")
     for tech, (ok, total) in sorted(mine["per_technique"].items()):
         theirs = cisco_result["per_technique"].get(tech, [0, 0]) if cisco_result else None
-        print(f"  {tech:24} ours {ok:3}/{total:<3}" + (f"  cisco {theirs[0]:3}/{theirs[1]}" if theirs else ""))
+        print(f"  {tech:24} ours {ok:3}/{total:<3} {ok / total:6.1%}" +
+              (f"  cisco {theirs[0]:3}/{theirs[1]:<3} {theirs[0] / max(theirs[1], 1):6.1%}" if theirs else ""))
+    print("per technique, benign (false alarms / total):")
+    for tech, (bad, total) in sorted(mine["per_benign_technique"].items()):
+        theirs = cisco_result["per_benign_technique"].get(tech, [0, 0]) if cisco_result else None
+        print(f"  {tech:24} ours {bad:3}/{total:<3} {bad / total:6.1%}" +
+              (f"  cisco {theirs[0]:3}/{theirs[1]:<3} {theirs[0] / max(theirs[1], 1):6.1%}" if theirs else ""))
     if mine["misses"]:
         print("missed:", ", ".join(mine["misses"]))
     if mine["false_alarm_list"]:

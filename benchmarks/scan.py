@@ -67,9 +67,14 @@ def memory(ws: realistic.RealisticWorkspace) -> None:
     files = [s for s in registry.skills if s.path is not None]
     bodies = sum(sys.getsizeof(s.body) for s in files[:500]) / max(1, min(500, len(files)))
     size = sum(s.size_bytes for s in files) / max(1, len(files))
+    # what the app shows of a skill: its name, display name, description and when_to_use strings
+    shown = sum(sys.getsizeof(text) for s in registry.skills
+                for text in (s.name, s.display_name, s.description, s.when_to_use) if text) / len(registry.skills)
+    beyond = (kept - shown * len(registry.skills)) / len(files) / 1024
     print(f"memory: the registry keeps {kept / len(files) / 1024:.1f} KB per skill (file {size / 1024:.1f} KB on "
-          f"average; bodies stay on disk, holding them would add {bodies / 1024:.1f} KB per skill); "
-          f"target <= 4 KB per skill beyond what is shown")
+          f"average; bodies stay on disk, holding them would add {bodies / 1024:.1f} KB per skill); the shown "
+          f"texts are {shown / 1024:.1f} KB of it, {beyond:.1f} KB beyond them: target <= 4 KB per skill beyond "
+          f"what is shown {'met' if beyond <= 4 else 'NOT met'}")
     del registry
 
 

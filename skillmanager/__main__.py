@@ -1,3 +1,3 @@
-from skillmanager.cli import main
+from skillmanager.cli import entry
 
-raise SystemExit(main())
+raise SystemExit(entry())

@@ -10,6 +10,7 @@ import os
 import unicodedata
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from skillmanager.core.load.frontmatter import _FRONT_MATTER_RE, _split_simple, 
 from skillmanager.core.versions.profiles import get_profile
 from skillmanager.core.load.sources import load_skills_dir, realpath_dedupe
 from skillmanager.core.model import SourceKind
+from skillmanager.core.load import parse_cache, yaml12
 from skillmanager.core.load.yaml12 import load_simple_mapping, load_yaml12_full
 
 DATA = Path(__file__).parent / "data"
@@ -109,6 +111,20 @@ def test_real_shaped_front_matter_matches_the_yaml12_loader(text):
     _assert_same_as_loader(text)
 
 
+_LINE_CHARS = st.sampled_from(list("abcXYZ019 -_.,:#'\"\\/()[]{}!&*|>%@`~?=") + [
+    "\t", "\x7f", "\x85", "\xa0", "\u2028", "\ufeff", "\ufffe", "\ud800", "\U0001f600", "\u00e9"])
+
+
+@settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(
+    st.builds(lambda k, v: f"{k}: {v}", _KEYS | _GOOD_KEYS, _SHAPED_VALUE | _VALUES | _QUOTED),
+    st.builds(lambda k, q, v: f"{k}: {q}{v}{q}", _GOOD_KEYS, st.sampled_from(['"', "'", ""]),
+              st.text(alphabet=_LINE_CHARS, max_size=15)),
+    st.text(alphabet=_LINE_CHARS, max_size=20)))
+def test_one_regex_line_equals_the_general_line_reader(line):
+    assert yaml12._key_value(line) == yaml12._key_value_general(line), repr(line)
+
+
 def test_simple_mapping_takes_the_common_case_and_refuses_the_rest():
     assert load_simple_mapping("name: x\ndescription: Use it (v2), now!\n") == {
         "name": "x", "description": "Use it (v2), now!"}
@@ -193,7 +209,10 @@ def _skill(path: Path, text: str = "---\ndescription: d\n---\nbody\n") -> None:
     (path / "SKILL.md").write_text(text, encoding="utf-8")
 
 
-def test_realpath_shortcut_equals_os_realpath(tmp_path):
+@pytest.mark.parametrize("cached", [False, True])
+def test_realpath_shortcut_equals_os_realpath(tmp_path, cached):
+    """The read's no-link answer (O_NOFOLLOW open, or the parse cache's lstat) stands in for realpath_dedupe's
+    lstat: a linked SKILL.md or skill folder is still resolved."""
     real_base = tmp_path / "real" / "skills"
     _skill(real_base / "plain")
     _skill(tmp_path / "elsewhere" / "target")
@@ -204,9 +223,25 @@ def test_realpath_shortcut_equals_os_realpath(tmp_path):
     os.link(real_base / "plain" / "SKILL.md", real_base / "hard" / "SKILL.md")  # a different realpath
     os.symlink(real_base, tmp_path / "linked-skills")  # the skills dir itself through a link
     profile = get_profile("legacy")
-    skills = []
-    for base in (real_base, tmp_path / "linked-skills"):
-        skills += load_skills_dir(base, SourceKind.PROJECT, profile, [], scope_dir=base)
+
+    def load():
+        found = []
+        for base in (real_base, tmp_path / "linked-skills"):
+            found += load_skills_dir(base, SourceKind.PROJECT, profile, [], scope_dir=base)
+        return found
+    if cached:
+        cache_dir = tmp_path / "cache"
+        with parse_cache.using(parse_cache.ParseCache.open(profile, cache_dir)):
+            load()
+        for entry in cache_dir.glob("parse-*.json"):  # written after the files: not racily clean
+            st = entry.stat()
+            os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns + 5 * 10**9))
+        cache = parse_cache.ParseCache.open(profile, cache_dir)
+        with parse_cache.using(cache):
+            skills = load()
+        assert cache.misses == 0
+    else:
+        skills = load()
     realpath_dedupe(skills)
     assert len(skills) == 8
     for skill in skills:
@@ -339,6 +374,7 @@ def test_width_shortcuts_on_the_golden_strings():
 def test_load_registry_restores_the_garbage_collector_state(tmp_path):
     import gc
 
+    from skillmanager.core.layers.listing import build_listing
     from skillmanager.core.rules.registry import load_registry
     from skillmanager.core.load.workspace import Workspace
 
@@ -349,7 +385,10 @@ def test_load_registry_restores_the_garbage_collector_state(tmp_path):
     try:
         for enabled in (True, False):
             (gc.enable if enabled else gc.disable)()
-            assert [s.name for s in load_registry(workspace).skills if s.path is not None] == ["one"]
+            registry = load_registry(workspace)
+            assert [s.name for s in registry.skills if s.path is not None] == ["one"]
+            assert gc.isenabled() is enabled
+            assert "- one:" in build_listing(registry).text  # pauses the collector too
             assert gc.isenabled() is enabled
     finally:
         (gc.enable if was_enabled else gc.disable)()
@@ -424,3 +463,11 @@ def test_listing_rows_from_the_row_cache_equal_fresh_rows():
         fresh = [e.to_json() for e in build_listing(entries, profile).entries]
         again = [e.to_json() for e in build_listing(entries, profile).entries]
         assert again == fresh
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x7f), max_size=12)
+       | st.text(alphabet=st.sampled_from(list("aZ09_:.-\n /é\u0301٣")), max_size=8))
+def test_ascii_display_name_check_equals_the_unicode_pattern(display):
+    from skillmanager.core.layers import listing
+    assert listing._clean_display_name(display) == (listing._DISPLAY_NAME_OK.match(display) is not None)

@@ -151,7 +151,7 @@ def test_checks_column_shows_audit_and_lint_badges(qapp, demo):
     tip = setup.data(Qt.ItemDataRole.ToolTipRole)
     assert "critical" in tip and "SKILL.md:" in tip
     broken = _row(model, "broken-yaml").siblingAtColumn(Column.Checks)
-    assert broken.data(Role.Checks).badge == "warning"
+    assert broken.data(Role.Checks).badge == "error"  # front matter that does not parse is an error
     assert "cannot be parsed" in broken.data(Qt.ItemDataRole.ToolTipRole)
     clean = _row(model, "standup-notes").siblingAtColumn(Column.Checks)
     assert clean.data(Qt.ItemDataRole.DisplayRole) is None

@@ -80,7 +80,7 @@ def test_unparsable_front_matter_is_shown_as_what_claude_does(qtbot, make_window
     skill = _skill(win, "broken-yaml")
     index = win.registry_panel.model.index_for_skill(skill)
     assert index.data(Role.State) is Visual.ACTIVE
-    assert index.siblingAtColumn(Column.Checks).data(Role.Checks).badge == "warning"
+    assert index.siblingAtColumn(Column.Checks).data(Role.Checks).badge == "error"
     win.registry_panel.select_skill(skill)
     sentence = win.detail.sentence.text()
     assert "Listed in full: the model sees its name and description" in sentence and "But: The front matter cannot be parsed" in sentence
@@ -200,15 +200,34 @@ def test_cut_entries_and_budget_level_in_plain_words(qtbot, make_window):
     assert "Budget level:" not in listing.meter_label.text()
 
 
-def test_narrow_window_wraps_the_workspace_bar_and_keeps_names_readable(qtbot, make_window):
+def test_the_main_bar_is_the_project_and_a_sentence_the_options_sit_under_advanced(qtbot, make_window):
+    from skillmanager.core.versions.installed import LOOKING
+
     win = make_window(width=800, height=600)
-    qtbot.waitUntil(lambda: win.workspace_bar.two_rows is True, timeout=LONG)
     bar = win.workspace_bar
+    assert bar.project.isVisible() and not bar.advanced.isVisible()
+    for field in (bar.home, bar.add_dirs, bar.plugin_dirs, bar.model, bar.profile):
+        assert not field.isVisible()  # the command line's options are not the main bar
+    # the installed claude is looked for off the UI thread, then named in core's sentence
+    qtbot.waitUntil(lambda: bar.installed_note.text() != LOOKING, timeout=LONG)
+    assert "showing what" in bar.installed_note.text()
+    # the demo shows a home and extra folders: the closed panel says options are in use
+    assert "set)" in bar.advanced_button.text()
+    qtbot.mouseClick(bar.advanced_button, Qt.MouseButton.LeftButton)
+    assert bar.advanced.isVisible()
     for field in (bar.home, bar.add_dirs, bar.plugin_dirs, bar.model):
-        assert field.width() >= 90, field.placeholderText()
+        assert field.isVisible() and field.width() >= 90, field.accessibleName()
+    assert str(win.context.workspace.home) == bar.home.text()
     assert win.registry_panel.view.width() >= 260
-    win.resize(1600, 900)
-    qtbot.waitUntil(lambda: win.workspace_bar.two_rows is False, timeout=LONG)
+    # the version in plain numbers; choosing the older one rescans with its rules and the sentence says so
+    texts = [bar.profile.itemText(i) for i in range(bar.profile.count())]
+    assert texts[:2] == ["Claude Code 2.1.332 (current)", "Claude Code 2.1.88 (legacy)"]
+    bar.profile.setCurrentIndex(1)
+    bar.profile.activated.emit(1)
+    qtbot.waitUntil(lambda: not win.context.scanning and win.context.snapshot is not None
+                    and win.context.snapshot.registry.profile.version_text == "2.1.88", timeout=LONG)
+    assert win.context.spec.profile == "legacy" and win.context.spec.claude_version is None
+    qtbot.waitUntil(lambda: "Claude Code 2.1.88 does" in bar.installed_note.text(), timeout=LONG)
 
 
 def test_keyboard_shortcuts(qtbot, make_window):
@@ -255,3 +274,17 @@ def test_filter_then_enter_or_down_selects_the_first_match(qtbot, make_window):
     panel.filter_edit.setText("quick")
     qtbot.keyClick(panel.filter_edit, Qt.Key.Key_Down)
     assert win.detail.title.text() == "quick-setup"
+
+
+def test_the_installed_release_is_marked_among_the_versions(qtbot, make_window):
+    from skillmanager.core.versions.installed import detect_installed_claude
+    from locations import CURRENT_CLI, missing
+
+    if not CURRENT_CLI.exists():
+        missing(f"the real Claude Code is not at {CURRENT_CLI}")
+    win = make_window()
+    bar = win.workspace_bar
+    bar.set_installed(detect_installed_claude(str(CURRENT_CLI)))
+    texts = [bar.profile.itemText(i) for i in range(bar.profile.count())]
+    assert texts == ["Claude Code 2.1.332 (current, installed)", "Claude Code 2.1.88 (legacy)"]
+    assert bar.installed_note.text() == "Claude Code 2.1.332 found — showing what it does"

@@ -85,7 +85,7 @@ def test_bodies_are_read_on_demand_byte_for_byte(tmp_path):
     by_path = {str(s.path): s for s in registry.skills if s.path is not None}
     for path in files:
         skill = by_path[str(path)]
-        assert "_body_text" not in skill.__dict__  # not held after the scan
+        assert getattr(skill, "_body_text", None) is None  # not held after the scan
         text = path.read_bytes().decode("utf-8", errors="replace")
         assert skill.body == parse_document(text, strip_bom=True, unique_keys=False).body
 

@@ -488,3 +488,18 @@ def test_summary_of_on_is_true_for_waiting_and_blocked_skills(tmp_path):
     denied = effective_toggle_state(registry, registry.find("denied"))
     assert waiting.state == "on" and "still waiting" in waiting.summary and "callable by the model and" not in waiting.summary
     assert denied.state == "on" and "Skill(denied)" in denied.summary and "stays listed" in denied.summary
+
+
+def test_summary_of_on_claims_nothing_about_the_listing_the_budget_decides(tmp_path):
+    """A skill the budget cut to its name is still "on"; the summary must not say its description is listed."""
+    from skillmanager.core.demo import create_demo_workspace
+    from skillmanager.core.layers.listing import build_listing
+    from skillmanager.core.layers.listing_outcome import Outcome, listing_outcomes
+
+    registry = load_registry(create_demo_workspace(tmp_path / "demo", budget=1800))
+    outcomes = listing_outcomes(registry, build_listing(registry))
+    skill = next(s for s in registry.skills if s.name == "standup-notes")
+    assert outcomes[skill.key].outcome is Outcome.NAME_ONLY and outcomes[skill.key].cause == "budget"
+    state = effective_toggle_state(registry, skill)
+    assert state.state == "on" and "description" not in state.summary
+    assert state.summary == "On: no setting turns it off; the model can call it and you can type /standup-notes."

@@ -201,3 +201,25 @@ def test_every_feature_has_a_probe():
     assert missing == [], f"features without a probe in tests/oracle/battery.py: {missing}"
     for name, (run, part, observe) in battery.PROBES.items():
         assert run in battery.RUNS and part and callable(observe), name
+
+
+def test_installed_claude_is_named_in_one_plain_sentence(tmp_path, monkeypatch):
+    from locations import CURRENT_CLI, missing
+    from skillmanager.core.versions.installed import LOOKING, detect_installed_claude, shown_sentence
+
+    current, legacy = get_profile("current"), get_profile("legacy")
+    assert shown_sentence(None, current) == LOOKING
+    monkeypatch.setenv("PATH", str(tmp_path))
+    absent = detect_installed_claude()
+    assert shown_sentence(absent, current) == ("Claude Code was not found on this computer — showing what "
+                                               "Claude Code 2.1.332 does")
+    broken = detect_installed_claude(str(tmp_path / "no-claude-here"))
+    assert shown_sentence(broken, legacy) == ("Claude Code was found but could not be run — showing what "
+                                              "Claude Code 2.1.88 does")
+    if not CURRENT_CLI.exists():
+        missing(f"the real Claude Code is not at {CURRENT_CLI}")
+    found = detect_installed_claude(str(CURRENT_CLI))
+    assert found.version_text.startswith("2.1.332")
+    assert shown_sentence(found, current) == "Claude Code 2.1.332 found — showing what it does"
+    assert shown_sentence(found, legacy) == ("Claude Code 2.1.332 found — showing what Claude Code 2.1.88 does "
+                                             "(change it under Advanced)")

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from skillmanager.core.checks.audit import LEVELS, SkillAudit, audit_paths, audit_skill, level_index, summarize
+from skillmanager.core.checks.audit import LEVELS, SkillAudit, audit_paths, level_index, summarize
+from skillmanager.core.checks.audit_cache import AuditCache, audit_many
 
 from .errors import UsageError
 from .path_args import check_paths_exist
@@ -37,14 +38,19 @@ def _workspace_audits(args: argparse.Namespace) -> list[SkillAudit]:
 
     registry, _ = registry_or_exit(args)  # an unreadable skill folder: on stderr, exit 1 (errors.settle)
     skills = getattr(registry, "skills", registry)
-    audits, seen = [], set()
+    targets, seen = [], set()
     for skill in skills:
         path = getattr(skill, "path", None)
         if path is None or path in seen:  # bundled / MCP: nothing on disk
             continue
         seen.add(path)
-        audits.append(audit_skill(Path(path), name=skill.name))
-    return audits
+        targets.append((Path(path), skill.name))
+    return audit_many(targets, cache=_cache(args))
+
+
+def _cache(args: argparse.Namespace) -> AuditCache | None:
+    """The persistent audit cache, unless --no-cache."""
+    return None if getattr(args, "no_cache", False) else AuditCache.open_for_audit()
 
 
 def usage_error_document(args: argparse.Namespace, message: str) -> str | None:
@@ -59,11 +65,11 @@ def usage_error_document(args: argparse.Namespace, message: str) -> str | None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    check_paths_exist(args.paths)
+    check_paths_exist(args.paths, denied_ok=True)  # an unreadable PATH is reported; the others are audited
     unreadable: list[str] = []
     if args.paths:  # an unreadable skill folder becomes an audit with `error` and an unscanned-content finding
         try:
-            audits = audit_paths(args.paths)
+            audits = audit_paths(args.paths, cache=_cache(args))
         except OSError as error:
             unreadable.append(f"cannot read {error.filename or args.paths[0]}: {error.strerror or error}; "
                               "it was not checked")

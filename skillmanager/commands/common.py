@@ -34,7 +34,8 @@ def add_workspace_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--context-window", type=int, metavar="TOKENS", help="context window in tokens (listing budget)")
     group.add_argument("--budget", type=int, metavar="CHARS", help="listing budget in characters (as SLASH_COMMAND_TOOL_CHAR_BUDGET)")
     group.add_argument("--no-cache", action="store_true",
-                       help="read every skill file again instead of using the parse cache ($XDG_CACHE_HOME/skillmanager)")
+                       help="read every skill file again instead of using the parse and audit caches "
+                            "($XDG_CACHE_HOME/skillmanager)")
 
 
 def workspace_from_args(args: argparse.Namespace) -> Workspace:

@@ -43,8 +43,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                                  "words": usage_words(usage[s.key], DEFAULT_DAYS),
                                  "reason": usage_detail(usage[s.key], DEFAULT_DAYS)}
             entries.append(data)
-        json.dump(entries, out, indent=1, ensure_ascii=False)
-        out.write("\n")
+        # one write: json.dump would hand the stream (and its surrogate check) one call per token
+        out.write(json.dumps(entries, indent=1, ensure_ascii=False) + "\n")
         # stdout stays one JSON array; problems that belong to no skill (unreadable files, bad settings) go to
         # stderr after it, with exit 1 for an error (cli.py: errors.settle)
         return 0

@@ -8,14 +8,20 @@ from pathlib import Path
 from .errors import UsageError
 
 
-def check_paths_exist(paths: list[Path]) -> None:
+def check_paths_exist(paths: list[Path], *, denied_ok: bool = False) -> None:
     """A PATH that does not exist (or that the OS refuses, e.g. a name too long) is a usage error, and so is
-    one that is neither a folder nor a regular file: reading a FIFO or a device (/dev/zero) blocks or never ends."""
+    one that is neither a folder nor a regular file: reading a FIFO or a device (/dev/zero) blocks or never ends.
+    `denied_ok`: a PATH the OS refuses to look at (permission denied) is left to the command, which reports
+    it and goes on with the other PATHs."""
     for path in paths:
         try:
             mode = os.stat(path).st_mode
         except FileNotFoundError:
             raise UsageError(f"no such file or directory: {path}") from None
+        except PermissionError:
+            if denied_ok:
+                continue
+            raise UsageError(f"{path}: permission denied") from None
         except OSError as error:
             raise UsageError(f"{path}: {error.strerror or error}") from None
         if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):

@@ -14,6 +14,14 @@ STATE_LEGEND = {
     "invalid": ("Error", "The file could not be read as a skill."),
 }
 
+# checks badge level (core.checks.skill_checks) -> (words, one sentence)
+BADGE_LEGEND = {
+    "danger": ("Review before use", "A critical or high audit finding, e.g. a download piped into a shell."),
+    "error": ("Error", "Claude Code cannot read it as written, e.g. front matter that does not parse."),
+    "warning": ("Worth a look", "A medium finding or a lint warning: something is off."),
+    "note": ("For information", "A low finding or a lint note."),
+}
+
 GUIDE = (
     "Claude Code reads skills from your personal folder (~/.claude/skills), from the project you open, and "
     "from plugins. At the start of a session it sends the model a listing: one line per skill, squeezed into "
@@ -27,4 +35,6 @@ GUIDE = (
     "ask first); Conflicts (why one copy of a name wins, the copies compared, turning a losing copy off); "
     "Simulator (read, edit or write project files as Claude would, and see which skills each step reveals, "
     "which folders git hides, and the exact text the model receives).",
+    "The chips above the list show only the skills that are on, off, shortened, in a name conflict, in need "
+    "of review, or waiting; Esc clears the filter.",
 )

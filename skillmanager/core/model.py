@@ -179,8 +179,26 @@ class SkillState:
         return self.shadowed_by is None and self.duplicate_of is None
 
 
-@dataclass
-class Skill:
+class _SkillCaches:
+    """Slots for what the loader and `Skill.key` remember beside the fields (unset until used).
+    Skill objects use slots: with its ~35 fields a per-object dict costs ~1.5 KB (more entries than
+    CPython shares between instances); `__dict__` stays for anything else set on a skill."""
+
+    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_kept_when_disabled", "_plain_file",
+                 "__dict__",
+                 "__weakref__")
+
+    # each unset until used (read with getattr and a default)
+    _key: tuple[int, Path | None, SourceKind, str, str]  # what the cached `key` was made from, and the key
+    _path_text: tuple[Path | None, str]  # (path, the text the loader read it by): `key` without str(Path)
+    _body_text: str | None  # a FileBodySkill's body once read (None: dropped, read again on demand)
+    _body_source: BodySource  # where a FileBodySkill's body is read from
+    _kept_when_disabled: bool
+    _plain_file: str  # the path text of a plain (not linked) file
+
+
+@dataclass(slots=True)
+class Skill(_SkillCaches):
     """One skill or legacy command as Claude Code loads it."""
 
     name: str  # the invocation name: directory name, `a:b` for nested commands, `plugin:name`
@@ -219,24 +237,33 @@ class Skill:
     via_link: bool = False  # its directory entry is a symbolic link (realpath needs resolving)
     dir_entry: tuple[str, str, str] | None = None  # (skills dir, entry name, SKILL.md path) as scanned
     scoped_original: "Skill | None" = None  # the skill as scanned, before the `dir:name` rename (scoped_from)
-    # (path, the text the loader read it by): str(Path) re-parses the path, so `key` uses the text instead
-    path_text: tuple[Path | None, str] | None = field(default=None, repr=False, compare=False)
-    # (load_index, path, source, name, key) the cached `key` was made from
-    _key_cache: tuple[int, Path | None, SourceKind, str, str] | None = field(
-        default=None, init=False, repr=False, compare=False)
 
     @property
     def key(self) -> str:
         """Unique id inside one registry (a name can exist several times); kept until its parts change."""
-        cached = self._key_cache
+        cached: tuple[int, Path | None, SourceKind, str, str] | None = getattr(self, "_key", None)
         if (cached is not None and cached[0] == self.load_index and cached[1] is self.path
                 and cached[2] is self.source and (self.path or cached[3] == self.name)):
             return cached[4]
-        known = self.path_text
+        # str(Path) re-parses the path on first use: the loader leaves the text it read the file by
+        known: tuple[Path | None, str] | None = getattr(self, "_path_text", None)  # (path, its text)
         shown = (known[1] if known is not None and known[0] is self.path else self.path) if self.path else self.name
         key = f"{self.source.value}:{shown}:{self.load_index}"
-        self._key_cache = (self.load_index, self.path, self.source, self.name, key)
+        self._key = (self.load_index, self.path, self.source, self.name, key)
         return key
+
+    def shallow_copy(self) -> "Skill":
+        """A copy of the same class sharing every value (fields, caches, anything set beside them)."""
+        copy = object.__new__(type(self))
+        for name in _SKILL_SLOTS:
+            try:
+                setattr(copy, name, getattr(self, name))
+            except AttributeError:  # a cache slot never set
+                pass
+        extra = getattr(self, "__dict__", None)
+        if extra:
+            copy.__dict__.update(extra)
+        return copy
 
     @property
     def has_errors(self) -> bool:
@@ -248,6 +275,9 @@ class Skill:
         return hash(self.body)
 
 
+_SKILL_SLOTS = tuple(Skill.__slots__) + tuple(n for n in _SkillCaches.__slots__ if not n.startswith("__"))
+
+
 class FileBodySkill(Skill):
     """A skill whose body stays on disk until something needs it (expansion, tokens, detail view).
 
@@ -255,24 +285,22 @@ class FileBodySkill(Skill):
     the scan, the body is the text from the recorded offset on, byte for byte what the scan saw. When
     the file changed since, its new body is parsed (`load_body` in load/skill_file.py)."""
 
-    _body_source: BodySource | None = None
+    __slots__ = ()  # `_body_source` (where the body is read from) and `_body_text` are _SkillCaches slots
 
     @property
     def body(self) -> str:
-        text: str | None = self.__dict__.get("_body_text")
+        text: str | None = getattr(self, "_body_text", None)
         if text is None:
+            source: BodySource | None = getattr(self, "_body_source", None)
             from .load.skill_file import load_body
-            text = load_body(self._body_source) if self._body_source is not None else ""
+            text = load_body(source) if source is not None else ""
         return text
 
     @body.setter
     def body(self, value: str | None) -> None:
-        if value is None:
-            self.__dict__.pop("_body_text", None)
-        else:
-            self.__dict__["_body_text"] = value
+        self._body_text = value
 
     @property
     def content_key(self) -> object:
-        text = self.__dict__.get("_body_text")
-        return hash(text) if text is not None else self._body_source
+        text = getattr(self, "_body_text", None)
+        return hash(text) if text is not None else getattr(self, "_body_source", None)

@@ -6,12 +6,13 @@ takes the incremental path (core.incremental): the rows update first, the listin
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Hashable
+from typing import Callable, Hashable
 
 from PySide6.QtCore import QObject, QRunnable, QSettings, QThreadPool, Signal
 
@@ -89,27 +90,38 @@ class RefreshWorker(ScanWorker):
 
 class _ChecksSignals(QObject):
     done = Signal(int, object)  # generation, {identity: SkillChecks}
+    progress = Signal(int, int, int)  # generation, skill files checked, skill files in all
 
 
 class ChecksWorker(QRunnable):
     """Audit + lint of every skill file (core.skill_checks, cached per file stamp), off the UI thread."""
 
-    def __init__(self, snapshot: Snapshot, cache, generation: int, cancel: threading.Event):
+    def __init__(self, snapshot: Snapshot, cache, generation: int, cancel: threading.Event,
+                 quiet_until: Callable[[], float] = lambda: 0.0):
         super().__init__()
         self.snapshot, self.cache, self.generation, self.cancel = snapshot, cache, generation, cancel
+        self.quiet_until = quiet_until  # monotonic time until which the user is typing: the worker waits
         self.signals = _ChecksSignals()
 
     SLICE = 0.004  # s of work, then as long a pause: the UI thread keeps the GIL most of the time
     BATCH = 400  # skills per progressive update (badges appear while a big workspace is checked)
+    PROGRESS_EVERY = 100  # skill files between two progress reports
 
     def run(self) -> None:
         registry = self.snapshot.registry
         profile = getattr(registry, "profile", None) or default_profile()
         results = {}
         started = time.perf_counter()
+        total = sum(1 for skill in self.snapshot.skills if skill.path is not None)
+        checked = 0
+        self._report(0, total)
         for count, skill in enumerate(self.snapshot.skills, 1):
             if self.cancel.is_set():
                 return
+            while time.monotonic() < self.quiet_until() and not self.cancel.is_set():
+                # the UI thread is answering a keystroke: every Python call it makes through Qt would
+                # otherwise wait for the GIL behind this thread (a 5,000-row filter makes thousands)
+                time.sleep(0.02)
             if time.perf_counter() - started > self.SLICE:
                 time.sleep(self.SLICE)  # a cache hit is a stat; a miss reads and scans a skill folder
                 started = time.perf_counter()
@@ -119,9 +131,19 @@ class ChecksWorker(QRunnable):
                                                                     profile=profile, known=skill.diagnostics)
                 except Exception:  # noqa: BLE001 - check_skill never raises; a stat race must not stop the rest
                     pass
+                checked += 1
+                if checked % self.PROGRESS_EVERY == 0:
+                    self._report(checked, total)
             if count % self.BATCH == 0:
                 self._emit(dict(results))
         self._emit(results)
+        self._report(total, total)
+
+    def _report(self, checked: int, total: int) -> None:
+        try:
+            self.signals.progress.emit(self.generation, checked, total)
+        except RuntimeError:
+            pass
 
     def _emit(self, results: dict) -> None:
         try:
@@ -133,6 +155,7 @@ class ChecksWorker(QRunnable):
 class AppContext(QObject):
     simulation_changed = Signal(object)  # core.session_view.SessionAdditions | None (the simulator's session)
     checks_changed = Signal(object)  # {identity: SkillChecks} (audit + lint per skill file)
+    checks_progress = Signal(int, int)  # skill files checked, skill files in all (equal: done)
     snapshot_changed = Signal(object)  # Snapshot
     rows_changed = Signal(object, object)  # Snapshot whose listing is not rebuilt yet, RegistryDelta
     selection_changed = Signal(object)  # Skill | None
@@ -268,10 +291,33 @@ class AppContext(QObject):
         self._checks_generation += 1
         for old in [g for g in self._checks_workers if g < self._checks_generation - 3]:
             del self._checks_workers[old]  # long finished or superseded (a stale one only emits into the void)
-        worker = ChecksWorker(snapshot, self.checks_cache, self._checks_generation, self._cancel)
+        worker = ChecksWorker(snapshot, self.checks_cache, self._checks_generation, self._cancel,
+                              lambda: self._quiet_until)
         worker.signals.done.connect(self._on_checks)
+        worker.signals.progress.connect(self._on_checks_progress)
         self._checks_workers[self._checks_generation] = worker
         self.checks_pool.start(worker)
+
+    QUIET_S = 0.6  # how long the checks pause after a keystroke or a filter change
+
+    _quiet_until = 0.0
+
+    def note_typing(self) -> None:
+        """The user is filtering: the background checks hold off for a moment so the UI thread has the GIL."""
+        self._quiet_until = max(self._quiet_until, time.monotonic() + self.QUIET_S)
+
+    @contextlib.contextmanager
+    def typing(self):
+        """Around the UI work a keystroke causes: the checks wait all through it, and QUIET_S after."""
+        self._quiet_until = float("inf")
+        try:
+            yield
+        finally:
+            self._quiet_until = time.monotonic() + self.QUIET_S
+
+    def _on_checks_progress(self, generation: int, checked: int, total: int) -> None:
+        if generation == self._checks_generation:
+            self.checks_progress.emit(checked, total)
 
     def _on_checks(self, generation: int, results: dict) -> None:
         if generation != self._checks_generation:

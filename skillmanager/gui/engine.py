@@ -72,6 +72,7 @@ class Snapshot:
     outcomes: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core ListingOutcome
     remedy: Any = None  # core.rules.remedy.BudgetRemedy when the budget cuts descriptions
     switches: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core.edit.switch.SwitchFacts
+    contested: frozenset = frozenset()  # names more than one skill claims (core.rules.buckets.contested_names)
     usage: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core SkillUsage (session logs)
     usage_days: int = 30
     generation: int = 0
@@ -145,6 +146,9 @@ def _index_entries(snapshot: Snapshot) -> None:
             pass
     uses = _usage_by_key(snapshot)
     snapshot.usage = {skill_identity(by_key[k]): u for k, u in uses.items() if k in by_key}
+    from skillmanager.core.rules.buckets import contested_names
+
+    snapshot.contested = contested_names(snapshot.registry)
     try:
         counts = {k: u.total for k, u in uses.items()}
         snapshot.remedy = budget_remedy(snapshot.registry, snapshot.listing, outcomes,
@@ -328,6 +332,7 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     partial.outcomes = {k: v for k, v in snapshot.outcomes.items() if k not in gone}
     partial.switches = {k: v for k, v in snapshot.switches.items() if k not in gone}
     partial.tokens = dict(snapshot.tokens)
+    partial.contested = snapshot.contested
     if on_rows is not None:
         on_rows(partial, delta)  # the rows update now; the listing follows
     final = Snapshot(workspace=snapshot.workspace, registry=registry, problems=dict(snapshot.problems),

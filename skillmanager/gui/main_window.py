@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QLabel, QMainWindow, QProgressBar, QPushButton, QSplitter, QTabWidget,
+from PySide6.QtWidgets import (QLabel, QMainWindow, QMenu, QProgressBar, QPushButton, QSplitter, QTabWidget,
                                QHBoxLayout, QVBoxLayout, QWidget, QFrame)
 
 from skillmanager.core.model import SourceKind
@@ -45,13 +45,24 @@ class MainWindow(QMainWindow):
         banner_layout = QHBoxLayout(self.banner)
         self.banner_text = QLabel(self.banner)
         self.banner_text.setWordWrap(True)
-        self.banner_button = QPushButton("Open the demo workspace", self.banner)
+        # the welcome: where a new user's skills can be, each one click away
+        self.banner_personal = QPushButton("My personal skills", self.banner)
+        self.banner_personal.setToolTip("Your own skills in ~/.claude/skills, seen from your home folder")
+        self.banner_personal.clicked.connect(self.open_personal)
+        self.banner_open = QPushButton("Open a project folder…", self.banner)
+        self.banner_open.clicked.connect(lambda: self.open_project())
+        self.banner_button = QPushButton("Try the demo", self.banner)
+        self.banner_button.setToolTip("A demo monorepo with every kind of skill and conflict, copied to a "
+                                      "temporary folder")
+        self.banner_button.clicked.connect(self.open_demo)
+        self.banner_recent = QPushButton("Recent projects", self.banner)
+        self.banner_recent.setMenu(QMenu(self.banner_recent))
         self.banner_close = QPushButton("Dismiss", self.banner)
         self.banner_close.clicked.connect(self.banner.hide)
-        self.banner_button.clicked.connect(self.open_demo)
         banner_layout.addWidget(self.banner_text, 1)
-        banner_layout.addWidget(self.banner_button)
-        banner_layout.addWidget(self.banner_close)
+        for button in (self.banner_personal, self.banner_open, self.banner_button, self.banner_recent,
+                       self.banner_close):
+            banner_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
         self.banner.hide()
         self._demo_offered = False
 
@@ -77,6 +88,7 @@ class MainWindow(QMainWindow):
         self._notice_workspace_cwd = ""
         self._problems_noted: tuple | None = None  # (workspace, count) the message bar last spoke about
         self.preview = PreviewPanel(context, self)
+        self.preview.listing.skill_clicked.connect(self.registry_panel.select_skill)
         self.preview.expansion.pick_requested.connect(self.registry_panel.select_skill)
         self.conflicts = ConflictsPage(context, self, controller=self.toggles)
         self.conflicts.identity_clicked.connect(self.select_identity)
@@ -123,6 +135,7 @@ class MainWindow(QMainWindow):
         context.snapshot_changed.connect(self._on_snapshot)
         context.rows_changed.connect(lambda _snapshot, _delta: self.progress.show())
         context.status_message.connect(lambda text: self._set_status(text))
+        context.checks_progress.connect(self._on_checks_progress)
         context.spec_changed.connect(self.workspace_bar.set_spec)
 
         self.watcher = SkillWatcher(self) if watch else None
@@ -150,7 +163,7 @@ class MainWindow(QMainWindow):
         self.open_action.triggered.connect(self.open_project)
         file_menu.addAction(self.open_action)
         self.personal_action = QAction("My &personal skills", self)
-        self.personal_action.triggered.connect(lambda: self.open_folder(str(Path.home())))
+        self.personal_action.triggered.connect(self.open_personal)
         file_menu.addAction(self.personal_action)
         self.demo_action = QAction("Open &demo workspace", self)
         self.demo_action.triggered.connect(self.open_demo)
@@ -215,10 +228,7 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(self.history_action)  # where people look for undo and history too
         for action in (self.install_action, self.new_action, self.history_action):
             self.addAction(action)
-        view = self.registry_panel.view
-        view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        for action in self.row_actions:
-            view.addAction(action)
+        self.registry_panel.extra_row_actions = list(self.row_actions)  # under the row menu's own entries
         self.setAcceptDrops(True)
 
         view_menu = menu.addMenu("&View")
@@ -360,6 +370,11 @@ class MainWindow(QMainWindow):
         if folder:
             self.open_folder(folder)
 
+    def open_personal(self) -> None:
+        """The home folder as the project: what Claude Code sees of your own skills anywhere."""
+        home = getattr(self.context.workspace, "home", None) or (self.context.spec.home if self.context.spec else None)
+        self.open_folder(str(home or Path.home()))
+
     def open_folder(self, folder: str) -> None:
         spec = self.context.spec
         if spec is None:
@@ -384,6 +399,13 @@ class MainWindow(QMainWindow):
     def _show_in_listing(self, skill) -> None:
         self.registry_panel.select_skill(skill)
         self.tabs.setCurrentWidget(self.preview)
+        self.preview.listing.reveal_skill(skill)  # also when it was selected already
+        if self.preview.listing.current_key is None:  # not in the listing: say why, in core's words
+            from skillmanager.gui.engine import skill_identity
+
+            outcome = self.context.snapshot.outcomes.get(skill_identity(skill)) if self.context.snapshot else None
+            self.message_bar.show_message(f"{skill.name} is not in the listing"
+                                          + (f": {outcome.reason}" if outcome is not None else "."), "info")
 
     def show_about(self) -> AboutDialog:
         dialog = AboutDialog(self)
@@ -428,11 +450,15 @@ class MainWindow(QMainWindow):
         self.context.tasks.run("claude-version", detect_installed_claude, self._show_installed_claude)
 
     def _show_installed_claude(self, found) -> None:
-        version = found.profile.version_text if found.profile is not None else None
-        self.workspace_bar.set_profile_note(f"claude: {version}" if version else "")
-        self.workspace_bar.profile_note.setToolTip(found.note or (f"features of {found.version_text}" if version else ""))
-        if version:
-            self.workspace_bar.add_installed_version(version)
+        self.workspace_bar.set_installed(found)  # core words the sentence (versions.installed.shown_sentence)
+
+    def _fill_recent_menu(self) -> None:
+        menu = self.banner_recent.menu()
+        menu.clear()
+        shown = str(self.context.spec.cwd) if self.context.spec is not None else None
+        for folder in (f for f in self._recent() if f != shown):  # the folder on screen is no offer
+            menu.addAction(folder).triggered.connect(lambda _c=False, f=folder: self.open_folder(f))
+        self.banner_recent.setVisible(bool(menu.actions()))
 
     def _recent(self) -> list[str]:
         value = self.context.settings.value(RECENT_KEY, [])
@@ -448,7 +474,19 @@ class MainWindow(QMainWindow):
     # --- scanning ------------------------------------------------------------------------------
     def _set_status(self, text: str) -> None:
         """The status bar says what the scanner and the watcher are doing (the counts live under the tree)."""
+        self._status_text = text
         self.statusBar().showMessage(text)
+
+    _status_text = ""
+    CHECKS_SHOWN_FROM = 200  # skill files: below this the checks finish before anyone could read a count
+
+    def _on_checks_progress(self, checked: int, total: int) -> None:
+        """'Checking 1,200 of 5,000 skills…' while the audit and lint run; the scan's line comes back after."""
+        if checked < total and total >= self.CHECKS_SHOWN_FROM:
+            self.statusBar().showMessage(f"Checking {checked:,} of {total:,} skills for risky commands and "
+                                         f"mistakes…")
+        elif checked >= total and self.statusBar().currentMessage().startswith("Checking "):
+            self.statusBar().showMessage(self._status_text)
 
     def _on_scan_started(self) -> None:
         self.progress.show()
@@ -486,10 +524,13 @@ class MainWindow(QMainWindow):
         if not own and not self._demo_offered and snapshot.registry is not None and demo is None:
             # Claude Code's bundled skills are always there: "no skills" means none of the user's own
             self._demo_offered = True
-            self.banner_text.setText("No skills of your own here (only the ones bundled with Claude Code). Want "
-                                     "to look around a demo monorepo with every kind of skill and conflict? It "
-                                     "is copied to a temporary folder, so nothing of yours changes.")
+            self.banner_text.setText("<b>Welcome.</b> No skills of your own here yet, only the ones bundled with "
+                                     "Claude Code. Look at your personal skills, open a project folder, or try "
+                                     "the demo: a monorepo with every kind of skill and conflict, copied to a "
+                                     "temporary folder so nothing of yours changes.")
+            self._fill_recent_menu()
             self.banner.show()
+        self.workspace_bar.set_shown_profile(getattr(snapshot.registry, "profile", None))
         self._note_problems(snapshot)
         if self.watcher is not None:
             self.watcher.start(snapshot.workspace)
@@ -584,6 +625,7 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized_once:
             self._sized_once = True
+            self.registry_panel.view.setFocus(Qt.FocusReason.OtherFocusReason)  # not a path field
             if not isinstance(self.context.settings.value("window/skills_splitter"), QByteArray):
                 # proportions rather than fixed pixels: the tree keeps room for names at any window size
                 total = max(self.splitter.width(), 600)

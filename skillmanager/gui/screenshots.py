@@ -5,7 +5,8 @@
 Offscreen unless QT_QPA_PLATFORM / DISPLAY say otherwise (works under Xvfb too). Writes
 tree.png (the Skills page: registry tree + detail), preview.png (listing and expansion), preview-refused.png
 (a skill Claude Code asks about first: banner, body, the curl | sh verdict), conflicts.png (two copies compared),
-simulator.png (after three steps: a discovery, an ignored folder with its rule, an activation), toggle.png
+simulator.png (after three steps: a discovery, an ignored folder with its rule, an activation),
+needs-review.png (the filter chip), advanced.png (the Advanced panel open), toggle.png
 (the detail pane's toggle control previewing a change) and install-preview.png (Install… on a shared skill
 with a high audit finding).
 """
@@ -72,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             shoot("preview-refused")
             window.tabs.setCurrentWidget(window.skills_page)
             shoot("tree")
+            shoot_chip_and_advanced()
             window.tabs.setCurrentWidget(window.conflicts)
             window.conflicts.select_copy("commit-message", 1)
             wait_then(lambda: window.conflicts.comparison is not None,
@@ -97,6 +99,18 @@ def main(argv: list[str] | None = None) -> int:
             return (str(cwd / "packages" / "api") in facts and str(cwd / "vendor") in facts
                     and str(cwd / "db" / "migrations" / "001_init.sql") in facts and simulator.suggestions.count() > 0)
         wait_then(marked, lambda: QTimer.singleShot(300, lambda: (shoot("simulator"), shoot_toggle(skills))))
+
+    def shoot_chip_and_advanced() -> None:
+        """The "Needs review" filter chip in use; then the Advanced panel open."""
+        from skillmanager.core.rules.buckets import Bucket
+
+        panel = window.registry_panel
+        panel.choose_bucket(Bucket.NEEDS_REVIEW)
+        shoot("needs-review")
+        panel.choose_bucket(None)
+        window.workspace_bar.show_advanced(True)
+        shoot("advanced")
+        window.workspace_bar.show_advanced(False)
 
     def shoot_toggle(skills) -> None:
         """The toggle control: a project skill, "off" chosen in local settings, the preview before Apply."""

@@ -11,6 +11,7 @@ from functools import lru_cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
+from skillmanager.core.glossary import BADGE_LEGEND
 from skillmanager.core.layers.listing_outcome import ListingOutcome, Outcome
 from skillmanager.core.model import DecisionKind, Invoker, Listed, Skill
 from skillmanager.gui.plural import counted
@@ -45,16 +46,16 @@ _LABELS = {  # one short word each (docs/glossary.md)
 }
 
 # Text colours per palette, each at least 4.5:1 (WCAG AA) on that palette's base and alternate-row
-# colours (tests/test_gui_app.py computes it). Icons use the light set: their glyph is white.
+# colours, plain or under the review tint (tests/test_gui_app.py computes it). Icons use the light set: their glyph is white.
 _COLOURS = {
-    Visual.ACTIVE: "#1b7a3a",
-    Visual.SHORTENED: "#8a5a00",
-    Visual.NAME_ONLY: "#2b62b0",
-    Visual.HIDDEN: "#5f636b",
+    Visual.ACTIVE: "#186d34",
+    Visual.SHORTENED: "#845600",
+    Visual.NAME_ONLY: "#2a60ac",
+    Visual.HIDDEN: "#5d6168",
     Visual.BLOCKED: "#b3261e",
     Visual.OFF: "#565b66",
-    Visual.SHADOWED: "#7a5c30",
-    Visual.CONDITIONAL: "#8a5a00",
+    Visual.SHADOWED: "#775a2f",
+    Visual.CONDITIONAL: "#845600",
     Visual.INVALID: "#ad1457",
 }
 _DARK_COLOURS = {
@@ -222,20 +223,32 @@ def app_icon() -> QIcon:
 
 
 # --- audit / lint badges (the level is decided by core.skill_checks) ------------------------------
-_BADGE_COLOURS = {"danger": "#d0453b", "warning": "#d69a1c", "note": "#3a7bd5"}
-_BADGE_GLYPHS = {"danger": "!", "warning": "!", "note": "i"}
-BADGE_WORDS = {"danger": "Review before use", "warning": "Worth a look", "note": "For information"}
+_BADGE_COLOURS = {"danger": "#d0453b", "error": "#ad1457", "warning": "#d69a1c", "note": "#3a7bd5"}
+_BADGE_GLYPHS = {"danger": "!", "error": "×", "warning": "!", "note": "i"}
+BADGE_WORDS = {level: words for level, (words, _sentence) in BADGE_LEGEND.items()}  # core/glossary.py
 
 
 def badge_colour(level: str) -> QColor:
     return QColor(_BADGE_COLOURS.get(level, "#8a8f98"))
 
 
+_BADGE_TEXT = {"danger": Visual.BLOCKED, "error": Visual.INVALID, "warning": Visual.SHORTENED, "note": Visual.NAME_ONLY}
+
+
+def badge_text_colour(level: str, dark: bool | None = None) -> QColor:
+    """The finding count beside a badge: a text colour of the same hue that reaches 4.5:1 on the palette
+    (the icon's own fill is too light for text)."""
+    return colour(_BADGE_TEXT.get(level, Visual.OFF), dark)
+
+
+REVIEW_TINT = (208, 69, 59, 32)  # RGBA of the row background of a skill that needs review
+
+
 @lru_cache(maxsize=None)
 def badge_icon(level: str) -> QIcon:
-    """A shield-like triangle (danger, warning) or a round "i" (note), readable on both palettes."""
+    """A shield-like triangle (danger, warning), a round "×" (error) or "i" (note), readable on both palettes."""
     glyph = _BADGE_GLYPHS.get(level, "?")
-    if level == "note":
+    if level in ("note", "error"):
         return _glyph_icon(badge_colour(level), glyph, _circle(0.06), 0.6)
     return _glyph_icon(badge_colour(level), glyph, _triangle, 0.6, glyph_top=0.12)
 

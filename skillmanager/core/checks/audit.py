@@ -17,15 +17,17 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import stat
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Callable, Iterable, Union
 
 from ..layers.inline_shell import find_inline_shell
 from ..load.frontmatter import parse_document
 from ..load.yaml12 import js_string
 from .audit_base import (DOC, EXAMPLE, EXEC, INSTRUCTION, LEVELS, RULE_BY_NAME, RULES, SCRIPT, AuditFinding, Hit,
                          Rule, SkillAudit, clip, level_index, lower, severity_at)
-from .audit_commands import Facts, block_tokens, command_hits, executed_files
+from .audit_base import block_tokens
+from .audit_commands import Facts, command_hits, executed_files
 from .audit_scan import BLOCK_BYTES, MarkdownMap, MarkdownState, Stamp, kind_of, read_blocks, walk_skill
 from .audit_secrets import blob_hits, redact, secret_hits
 from .audit_text import decode_tags, description_hits, hidden_unicode_hits, injection_hits, lookalike_hits, reveal_hidden
@@ -48,6 +50,7 @@ _DUMP_OR_FILE = re.compile(r"\benv\b|printenv|os\.environ(?!\s*[\[.])|environ\.c
                            r"\.netrc|\.git-credentials|\.docker|\.gnupg", re.I)
 MAX_SCAN_BYTES = 16 * 1024 * 1024  # per file; beyond it a finding says the rest was not scanned
 _WINDOW = 15  # lines within which a secret read and a network send in one file are joined
+_INSTRUCTION_WINDOW = 6  # the same in Markdown the model follows (one snippet's lines)
 
 
 class _FileScan:
@@ -260,7 +263,8 @@ def _join(files: list[_FileScan], out: _Collector) -> None:
                     if not _DUMP_OR_FILE.search(secret_text) and _AUTH_CONTEXT.search(send_text) and \
                             send_line not in dests:
                         continue  # a token sent to its own API as a credential
-                elif abs(secret_line - send_line) <= _WINDOW and (scan.kind == "script" or where == EXEC):
+                elif abs(secret_line - send_line) <= (_WINDOW if scan.kind == "script" or where == EXEC else
+                                                      _INSTRUCTION_WINDOW) and where != EXAMPLE:
                     assigned = _ASSIGN.match(secret_text)
                     uses_var = assigned and re.search(rf"\b{re.escape(assigned.group(1))}\b", send_text) and \
                         not _AUTH_CONTEXT.search(send_text)
@@ -449,32 +453,59 @@ def _runs_shipped_scripts(skill_md: Path, skill_dir: Path, out: _Collector) -> N
                 f"the body tells the model to run {raw}; it is scanned as code that runs", clip(match.group(0)), INSTRUCTION)
 
 
-def audit_paths(paths: Iterable[Path]) -> list[SkillAudit]:
-    """Audit skill dirs, SKILL.md / command files, or skills dirs (each skill folder inside)."""
-    from .validate import find_skill_file, skill_dirs_in
+def audit_paths(paths: Iterable[Path], *, cache: Any = None,
+                progress: Callable[[int, int], None] | None = None) -> list[SkillAudit]:
+    """Audit skill dirs, SKILL.md / command files, or skills dirs (each skill folder inside). A PATH that
+    cannot be read becomes a report with `error` and an unscanned-content finding; the others are audited.
+    `cache`: an audit_cache.AuditCache; `progress(done, total)` after each skill."""
+    from .audit_cache import audit_many
 
-    audits = []
+    items: list[SkillAudit | Path] = []
     for path in paths:
         path = Path(path)
-        if path.is_file():
-            audits.append(audit_skill(path))
-        elif path.is_dir():
-            if (path / "SKILL.md").is_file() or os.path.islink(path / "SKILL.md"):
-                audits.append(audit_skill(path / "SKILL.md"))
-                continue
+        try:
+            items.extend(_audit_path(path))
+        except OSError as error:
+            items.append(_unreadable(path, f"cannot read {path}: {_read_error(error)}"))
+    targets = [item for item in items if isinstance(item, Path)]
+    audited = iter(audit_many(((target, None) for target in targets), cache=cache, progress=progress))
+    return [item if isinstance(item, SkillAudit) else next(audited) for item in items]
+
+
+def _unreadable(path: Path, why: str) -> SkillAudit:
+    report = SkillAudit(path, path.name, error=why)
+    report.notes.append(why)
+    report.findings.append(AuditFinding("unscanned-content", "medium", path, 1, f"{why}; nothing in it was audited", "",
+                                        INSTRUCTION))
+    return report
+
+
+def _audit_path(path: Path) -> list[SkillAudit | Path]:
+    """The skill files under one PATH (to audit), or a report when it cannot be read."""
+    from .validate import find_skill_file
+
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return [path]
+    if not stat.S_ISDIR(mode):
+        return []
+    if not os.access(path, os.R_OK | os.X_OK):
+        return [_unreadable(path, f"cannot read {path}: permission denied")]
+    if os.path.lexists(path / "SKILL.md"):
+        return [path / "SKILL.md"]
+    with os.scandir(path) as listing:
+        entries = sorted(listing, key=lambda e: e.name)
+    audits: list[SkillAudit | Path] = []
+    for entry in entries:
+        if entry.is_dir():
             try:
-                dirs = list(skill_dirs_in(path))
-                lone = sorted(path.glob("*.md"))
+                skill_md = find_skill_file(Path(entry.path))
             except OSError as error:
-                audits.append(_failed_audit(path, path.name, f"cannot read {path}: {_read_error(error)}"))
+                audits.append(_unreadable(Path(entry.path), f"cannot read {entry.path}: {_read_error(error)}"))
                 continue
-            if not os.access(path, os.R_OK | os.X_OK):
-                audits.append(_failed_audit(path, path.name, f"cannot read {path}: permission denied"))
-                continue
-            for skill_dir in dirs:
-                audits.append(audit_skill(find_skill_file(skill_dir) or skill_dir / "SKILL.md"))
-            for md in lone:
-                audits.append(audit_skill(md))
+            if skill_md:
+                audits.append(skill_md)
+    audits += [Path(e.path) for e in entries if e.name.endswith(".md") and e.is_file()]
     return audits
 
 

@@ -11,6 +11,7 @@ separately, as an instruction; `severity_at` applies the position.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,6 +157,53 @@ def clip(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def one_line(regex: re.Pattern[str]) -> re.Pattern[str]:
+    """The same regex, unable to match a newline: `\\s` becomes "whitespace but not \\n" (in and out of
+    classes), negated classes also exclude \\n, `$` is the end of a line. The fast path searches only the lines holding a needle,
+    so a rule must see one line at a time for it to give what the whole-text scan gives."""
+    source, out, i = regex.pattern, [], 0
+    in_class = negated = False
+    class_start = class_start_src = 0
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            token = source[i:i + 2]
+            if token == "\\s":
+                out.append("\\s" if in_class else "[^\\S\\n]")
+                if in_class and not negated:
+                    out[class_start] = "(?:(?!\\n)["
+            elif token in ("\\W", "\\D") and not in_class:
+                out.append(f"(?:(?!\\n){token})")
+            else:
+                out.append(token)
+            i += 2
+            continue
+        if in_class:
+            if char == "]" and i > class_start_src + (2 if negated else 1):
+                out.append("\\n]" if negated else "]")
+                if not negated and out[class_start] == "(?:(?!\\n)[":
+                    out.append(")")
+                in_class = False
+            else:
+                out.append(char)
+            i += 1
+            continue
+        if char == "$":  # end of the line, as the line-by-line search sees it
+            out.append("(?=\\n|\\Z)")
+            i += 1
+            continue
+        if char == "[":
+            in_class, class_start_src = True, i
+            negated = source[i + 1:i + 2] == "^"
+            class_start = len(out)
+            out.append("[^" if negated else "[")
+            i += 2 if negated else 1
+            continue
+        out.append(char)
+        i += 1
+    return re.compile("".join(out), regex.flags)
+
+
 REGION_RADIUS = 2048  # a match is at most a few hundred characters around the word it contains
 
 
@@ -184,7 +232,86 @@ def anchor_regions(text: str, anchor: re.Pattern[str]) -> list[tuple[int, int]]:
     return _merge(spans)
 
 
-def word_regions(text: str, low: str, words: Iterable[str], cache: dict[str, list[tuple[int, int]]] | None = None) -> list[tuple[int, int]]:
+_NONWORD = bytes(range(256)).translate(None, b"abcdefghijklmnopqrstuvwxyz0123456789")
+_TO_SPACE = bytes.maketrans(_NONWORD, b" " * len(_NONWORD))
+_RUN = re.compile(r"[a-z0-9]+")
+
+
+def block_tokens(data: bytes) -> frozenset[bytes]:
+    """Lowercase ASCII words (runs of [a-z0-9]) of a block: the prefilter's single pass."""
+    return frozenset(data.lower().translate(_TO_SPACE).split())
+
+
+class NeedleGate:
+    """Which needles can occur in a block, decided from its ASCII words (block_tokens) without searching
+    the text: a word of the needle with other characters on both sides must be a word of the block, its
+    first word must begin one, its last word end one, a needle that is all letters must lie inside one.
+    Necessary for the needle to occur in the lowercased text (or the text), so skipping the needles it
+    rules out changes nothing. Not for text where lowering makes ASCII letters (U+212A KELVIN SIGN)."""
+
+    _plans: dict[str, tuple[tuple[bytes, ...], tuple[bytes, ...], frozenset[str]]] = {}
+
+    def __init__(self, tokens: frozenset[bytes], low: str | None = None) -> None:
+        self.tokens = tokens
+        self.low = low  # the lowercased text: its set of characters rules out non-ASCII needles
+        self._joined: bytes | None = None  # " word word … " : one C substring search per check
+        self._chars: set[str] | None = None
+
+    @classmethod
+    def plan(cls, needle: str) -> tuple[tuple[bytes, ...], tuple[bytes, ...], frozenset[str]]:
+        """(words the block must hold, byte strings its joined words must contain, non-ASCII characters its
+        text must hold) for `needle` to occur."""
+        found = cls._plans.get(needle)
+        if found is None:
+            low = needle.lower()
+            words, steps = [], []
+            for match in _RUN.finditer(low):
+                left, right = match.start() > 0, match.end() < len(low)
+                if left and right:
+                    words.append(match.group(0).encode())
+                else:
+                    steps.append((b" " if left else b"") + match.group(0).encode() + (b" " if right else b""))
+            found = cls._plans[needle] = (tuple(words), tuple(sorted(steps, key=len, reverse=True)),
+                                          frozenset(c for c in low if not c.isascii()))
+        return found
+
+    def may_hold(self, needle: str) -> bool:
+        words, steps, foreign = self._plans.get(needle) or self.plan(needle)
+        for word in words:
+            if word not in self.tokens:
+                return False
+        if foreign:
+            if self._chars is None:
+                self._chars = set(self.low) if self.low is not None else None
+            if self._chars is not None and not foreign <= self._chars:
+                return False
+        if steps:
+            joined = self._joined
+            if joined is None:
+                joined = self._joined = b" " + b" ".join(self.tokens) + b" "
+            for step in steps:
+                if step not in joined:
+                    return False
+        return True
+
+
+_GATE_MEMO: list[Any] = [None, None, None]  # (text, low, gate): the rule families of one block share one gate
+
+
+def gate_for(text: str, tokens: frozenset[bytes] | None = None, low: str | None = None) -> NeedleGate | None:
+    """The needle gate of a block (None where lowering makes ASCII letters: no gate, every needle searched)."""
+    if _GATE_MEMO[0] is text and _GATE_MEMO[1] == low:
+        memo: NeedleGate | None = _GATE_MEMO[2]
+        return memo
+    gate = None
+    if "\u212a" not in text:
+        gate = NeedleGate(tokens if tokens is not None else block_tokens(text.encode("utf-8", "surrogatepass")), low)
+    _GATE_MEMO[:] = [text, low, gate]
+    return gate
+
+
+def word_regions(text: str, low: str, words: Iterable[str], cache: dict[str, list[tuple[int, int]]] | None = None,
+                 gate: NeedleGate | None = None) -> list[tuple[int, int]]:
     """Merged (start, end) spans of the lines (capped at REGION_RADIUS around the word) where one of `words`
     occurs in `low` (= text.lower(), same length). Running a regex only there gives the matches that
     contain one of the words; linear in the text plus the occurrences. `cache`: needle → spans, shared
@@ -194,7 +321,7 @@ def word_regions(text: str, low: str, words: Iterable[str], cache: dict[str, lis
         found = cache.get(word) if cache is not None else None
         if found is None:
             found = []
-            at = low.find(word)
+            at = low.find(word) if gate is None or gate.may_hold(word) else -1
             while at != -1:
                 span = _line_span(text, at)
                 found.append(span)

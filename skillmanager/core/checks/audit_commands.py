@@ -14,18 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .audit_base import Hit, anchor_regions, word_regions
+from .audit_base import Hit, anchor_regions, block_tokens, gate_for, one_line, word_regions
 
 _F = re.I | re.A
-_NONWORD = bytes(range(256)).translate(None, b"abcdefghijklmnopqrstuvwxyz0123456789")
-_TO_SPACE = bytes.maketrans(_NONWORD, b" " * len(_NONWORD))
-
-
-def block_tokens(data: bytes) -> frozenset[bytes]:
-    """Lowercase ASCII words (runs of [a-z0-9]) of a block: the prefilter's single pass."""
-    return frozenset(data.lower().translate(_TO_SPACE).split())
-
-
 def _w(text: str) -> frozenset[bytes]:
     return frozenset(t.encode() for t in text.split())
 
@@ -51,31 +42,36 @@ _SH = (r"(?:sudo\s+(?:-\S+\s+){0,3})?(?:env\s+)?(?:(?:/usr)?/bin/)?(?:ba|z|da|k|
        r"node|php|pwsh|powershell|iex|invoke-expression|bun|deno|source|osascript")
 _DECODE = (r"\b(?:base64\s+(?:-\w+\s+){0,2}(?:-d|--decode|-D)\b|xxd\s+(?:-\w+\s+){0,2}-r|openssl\s+(?:enc\s+)?(?:-\S+\s+)"
            r"{0,4}-d\b|openssl\s+base64\s+-d|gunzip|zcat|uudecode|tr\s+['\"]?(?:a-zA-Z|A-Za-z|a-z)['\"]?\s+"
-           r"['\"]?(?:n-za-mN-ZA-M|N-ZA-Mn-za-m|n-za-m))")
-_DECODE_WORDS = "base64 xxd openssl gunzip zcat uudecode tr"
+           r"['\"]?(?:n-za-mN-ZA-M|N-ZA-Mn-za-m|n-za-m)|rev(?![\w-]))")
+_DECODE_WORDS = "base64 xxd openssl gunzip zcat uudecode tr rev"
 _SECRET_VAR = (r"\$\{?\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)\w*\}?"
                r"|\benv[ \t]*(?=[|>)`]|\n|\Z)|\bprintenv\b(?!\s+\w)|\bexport\s+-p\b|\bos\.environ\b(?!\s*(?:\[|\.get|\.setdefault|"
                r"\.pop|\.update|\.__setitem__))|\bos\.environ\.copy\(\)|\bprocess\.env\b(?!\s*(?:\.\w|\[))|"
-               r"Get-ChildItem\s+env:|\bgci\s+env:|\bdir\s+env:")
+               r"Get-ChildItem\s+env:|\bgci\s+env:|\bdir\s+env:|\bos\.Environ\(\)|"
+               r"\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token|\baws\s+configure\s+export-credentials|"
+               r"\bgh\s+auth\s+token\b|\baz\s+account\s+get-access-token")
 _NET_SEND = (r"\bcurl\b[^\n]{0,300}?(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|\s-X\s*(?:POST|PUT)|\s--json\b|"
              r"\s-G\b|\s-H\b[^\n]{0,100}?\$)|\bwget\b[^\n]{0,200}?--post-|\b(?:requests|httpx|session|client)\.(?:post|put|"
              r"patch)\s*\(|\burllib\.request\.(?:urlopen|Request)\s*\(|\bfetch\s*\([^\n]{0,200}?\b(?:method|body)\b|"
              r"\baxios\.(?:post|put)\s*\(|\b(?:nc|ncat|netcat) +(?:-\w+\s+){0,3}[\w.-]+\s+\d{2,5}\b|/dev/(?:tcp|udp)/|"
              r"\bInvoke-(?:WebRequest|RestMethod)\b[^\n]{0,200}?-(?:Body|InFile|Method\s+Post)|\bscp +[^\n]{0,200}?\S+@\S+:|"
-             r"\b(?:sendmail|mail +-s|smtplib\.SMTP)|\b(?:nslookup|dig|host)\s+[^\n]{0,40}?\$\(|"
+             r"\b(?:sendmail|mail +-s|smtplib\.SMTP)|\b(?:nslookup|dig|host)\s+[^\n]{0,40}?\$(?:\(|\{?\w)|"
+             r"\bgh\s+gist\s+create\b|\bhttp\.Post(?:Form)?\s*\(|\bfetch\s*\([^\n)]{0,200}?,\s*\{[ \t]*(?=\r?\n|$)|"
              r"https?://[^\s\"'`]{0,200}?[?&][\w-]{1,30}=(?:\$\(|\$\{?\w|`)")
-_NET_WORDS = "curl post put patch urllib fetch axios nc ncat netcat tcp udp invoke scp sendmail mail smtplib smtp"
+_NET_WORDS = ("curl post put patch urllib fetch axios nc ncat netcat tcp udp invoke scp sendmail mail smtplib smtp gist "
+              "nslookup dig host")
 
 _CRED_PATH = (r"(?:\.ssh[/\\](?:id_\w{1,20}|\w{1,20}_(?:rsa|ed25519|ecdsa|dsa))(?!\.pub)\b|\.ssh[/\\]?\*?(?=[\s\"'`)]|$)|"
               r"\.aws[/\\](?:credentials|config)\b|\.config/gcloud\b|application_default_credentials\.json|"
-              r"\.azure[/\\]|\.kube/config\b|\.docker/config\.json|\.netrc\b|\.git-credentials\b|\.pypirc\b|"
+              r"\.azure[/\\]|\.kube/config\b|\.docker/config\.json|\.netrc\b|\.git-credentials\b|\.pypirc\b|\.npmrc\b|"
+              r"(?:google-chrome|chromium)/(?:Default|Profile)|"
               r"\.config/gh/hosts\.yml|\.claude/\.credentials\.json|\.claude\.json\b|/etc/shadow\b|"
               r"\.(?:bash|zsh)_history\b|Keychains/|login\.keychain|wallet\.dat\b|\.electrum\b|\.bitcoin/|"
               r"(?:Exodus|MetaMask|Phantom|atomic)/(?:exodus\.wallet|Local\s+Storage)|"
               r"Google/Chrome/(?:Default|Profile)|Chrome/User\s+Data|\.mozilla/firefox|BraveSoftware|"
               r"\bLogin\s+Data\b|\bkey4\.db\b|\blogins\.json\b|Cookies\.binarycookies|\.gnupg/)")
 _CRED_WORDS = "ssh aws gcloud application azure kube docker netrc git pypirc gh claude etc bash zsh keychains login " \
-              "wallet electrum bitcoin exodus metamask phantom atomic google chrome mozilla bravesoftware key4 logins " \
+              "wallet electrum bitcoin exodus metamask phantom atomic google chrome mozilla bravesoftware key4 logins npmrc chromium " \
               "cookies gnupg"
 _READ_VERB = re.compile(r"\b(?:cat|less|more|head|tail|strings|base64|xxd|cp|copy|scp|rsync|tar|zip|7z|open|read\w*|"
                         r"get-content|gc|type|upload|send|exfil\w*|collect|gather|harvest|include|attach|paste|dump|"
@@ -103,7 +99,7 @@ PATTERNS: tuple[Pattern, ...] = (
                                         r"[^\n]{0,300}?\|\s{0,3}(?:iex|invoke-expression)\b", _F),
             "critical", "high", "PowerShell download-and-invoke", _w("iex invoke downloadstring irm iwr")),
     Pattern("download-exec", re.compile(r"\b(?:exec|eval|Function|runpy\.run_path|compile)\s*\(\s*(?:await\s+)?"
-                                        r"(?:requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|fetch|"
+                                        r"(?:requests\.get|(?:\w{1,30}\.){0,3}urlopen|httpx\.get|fetch|"
                                         r"\(?\s*await\s+fetch|axios\.get|https?\.get)\s*\(", _F),
             "critical", "high", "evaluates code fetched over the network", _w("exec eval function runpy compile")),
     Pattern("download-exec", re.compile(r"\bnpx\s+(?:-y|--yes)\b", _F), "medium", "low",
@@ -119,7 +115,7 @@ PATTERNS: tuple[Pattern, ...] = (
             _w("eval " + _SH_WORDS)),
     Pattern("encoded-payload", re.compile(r"\b(?:exec|eval|compile|Function|runpy\.run_module)\s*\(\s*(?:[\w.]{0,40}\.)?"
                                           r"(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decode\s*\(|fromhex|"
-                                          r"unhexlify|decompress|loads|atob|from\s*\(|urlsafe_b64decode|"
+                                          r"unhexlify|decompress|loads|atob|from\s*\(|urlsafe_b64decode|fromCharCode|"
                                           r"__import__\s*\(\s*['\"](?:base64|zlib|codecs|marshal))", _F),
             "critical", "high", "executes decoded or decompressed data", _w("exec eval compile function runpy")),
     Pattern("encoded-payload", re.compile(r"\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,200}?\s-(?:e|ec|en|enc|encodedcommand)"
@@ -139,9 +135,11 @@ PATTERNS: tuple[Pattern, ...] = (
                                          r"\bchr\s*\(\s*\d+\s*\)\s*\+\s*chr\s*\(\s*\d+\s*\)\s*\+\s*chr", _F),
             "high", "medium", "builds and runs code in an obfuscated way", _w("import getattr chr")),
     # --- reverse shells -----------------------------------------------------------------------------
-    Pattern("reverse-shell", re.compile(r"/dev/(?:tcp|udp)/[\w.$-]{1,80}/\d{1,5}", _F), "critical", "critical",
-            "opens a network connection from the shell (/dev/tcp)", _w("tcp udp")),
-    Pattern("reverse-shell", re.compile(r"\b(?:nc|ncat|netcat|nc\.traditional)\b[^\n|;]{0,120}?\s-(?:[a-z]{0,3})[ec]\s+"
+    Pattern("reverse-shell", re.compile(r"/dev/(?:tcp|udp)/[\w.$-]{1,80}/\d{1,5}|/inet/(?:tcp|udp)/\d{1,5}/[\w.$-]{1,80}/"
+                                        r"\d{1,5}|\bztcp\s+[\w.$-]{1,80}\s+\d{1,5}\b", _F), "critical", "critical",
+            "opens a network connection from the shell (/dev/tcp)", _w("tcp udp ztcp")),
+    Pattern("reverse-shell", re.compile(r"\b(?:nc|ncat|netcat|nc\.traditional)\b[^\n|;]{0,120}?\s(?:-(?:[a-z]{0,3})[ec]|"
+                                        r"--(?:sh-|lua-)?exec)[=\s]+"
                                         r"(?:/bin/|cmd|powershell|sh\b|bash\b)", _F),
             "critical", "critical", "netcat hands a shell to a remote host", _w("nc ncat netcat traditional")),
     Pattern("reverse-shell", re.compile(r"\bsocat\b[^\n]{0,200}?\b(?:exec|system):", _F), "critical", "critical",
@@ -164,6 +162,8 @@ PATTERNS: tuple[Pattern, ...] = (
             "high", "high", "installs a cron job", _w("crontab etc var reboot")),
     Pattern("persistence", re.compile(r"Library/Launch(?:Agents|Daemons)\b|\blaunchctl\s+(?:load|bootstrap|enable|submit)",
                                       _F), "high", "high", "installs a launchd agent", _w("library launchctl")),
+    Pattern("persistence", re.compile(r"\.config/autostart/|/etc/xdg/autostart/", _F), "high", "high",
+            "installs a desktop autostart entry", _w("config etc autostart")),
     Pattern("persistence", re.compile(r"/etc/systemd/system/|\.config/systemd/user/|/lib/systemd/system/|"
                                       r"\bsystemctl\s+(?:--user\s+)?enable\b", _F), "high", "medium",
             "installs or enables a systemd service", _w("etc config lib systemctl")),
@@ -181,7 +181,7 @@ PATTERNS: tuple[Pattern, ...] = (
                                       r"\bschtasks(?:\.exe)?\s+/create\b|\b(?:Register|New)-ScheduledTask\b|"
                                       r"\bNew-Service\b|\bsc(?:\.exe)? +create\b", _F),
             "high", "high", "registers a Windows start-up entry or scheduled task",
-            _w("currentversion start schtasks register new scheduledtask service sc")),
+            _w("currentversion startup schtasks scheduledtask service sc")),
     Pattern("persistence", re.compile(r"(?:>>?|\btee\b|\bcp\b|\bln\s+-s\w*|\bwrite\w*\s*\()[^\n]{0,80}?"
                                       r"\.git/hooks/(?:pre|post)-\w+", _F), "high", "medium",
             "installs a git hook that runs on every commit", _w("git hooks")),
@@ -192,6 +192,10 @@ PATTERNS: tuple[Pattern, ...] = (
         r"System|Users|Library|Applications)(?:/\*?)?|~/(?:\.ssh|\.config|Documents|Desktop|Library|\.claude|"
         r"projects|code|src|work)\S{0,40}|\$\{?\w{1,30}\}?/\*?|\"\$\{?\w{1,30}\}?\"/\*?)[\"']?(?=\s|$|;|&|\||`|\))", _F),
         "critical", "high", "deletes recursively from the root, the home folder or a whole tree", _w("rm")),
+    Pattern("destructive-command", re.compile(r"\bfind\s+[\"']?(?:/|~/?|\$HOME/?|\$\{HOME\}/?|/home/?|/Users/?)[\"']?\s"
+                                              r"[^\n|;]{0,200}?(?:\s-delete\b|\s-exec\s+rm\b)", _F),
+            "critical", "high", "deletes every file found from the root or the home folder", _w("find"),
+            needles=("-delete", "-exec")),
     Pattern("destructive-command", re.compile(r"\bmkfs(?:\.\w+)?\b|\bwipefs\b|\bdiskutil\s+(?:eraseDisk|zeroDisk|"
                                               r"secureErase)|\bformat\s+[A-Za-z]:(?:\s|$)|\bvssadmin\s+delete\s+shadows|"
                                               r"\bcipher\s+/w:", _F),
@@ -204,7 +208,8 @@ PATTERNS: tuple[Pattern, ...] = (
                                               r"['\"]|Path\.home\(\)|os\.environ\[['\"]HOME['\"]\]|['\"]C:\\\\)|"
                                               r"\bfs\.(?:rm|rmdir)(?:Sync)?\s*\(\s*(?:os\.homedir\(\)|['\"]/['\"])|"
                                               r"\bRemove-Item\b[^\n]{0,120}?(?:C:\\\\?(?:\s|['\"]|\*|$)|\$env:USERPROFILE|"
-                                              r"\$HOME|~)[^\n]{0,60}?-Recurse|\b(?:rd|rmdir)\s+/s\s+/q\s+[A-Za-z]:\\|"
+                                              r"\$HOME|~)[^\n]{0,60}?-Recurse|\bRemove-Item\b[^\n]{0,60}?-Recurse\b[^\n]{0,60}?\s[\"']?(?:C:\\(?:Users\\)?\*?|"
+                                              r"\$env:USERPROFILE\S{0,3}|\$HOME\S{0,3}|~[\\/]?\*?)[\"']?(?:\s|$)|\b(?:rd|rmdir)\s+/s\s+/q\s+[A-Za-z]:\\|"
                                               r"\bdel\s+/[fsq]\s+/[fsq]\s+(?:/[fsq]\s+)?[A-Za-z]:\\", _F),
             "critical", "high", "deletes the home folder or a drive", _w("shutil fs remove rd rmdir del")),
     Pattern("destructive-command", re.compile(r"\bchmod\s+-R\s+0?777\s+/(?:\s|$)|\bchown\s+-R\s+\S+\s+/(?:\s|$)|"
@@ -232,7 +237,8 @@ PATTERNS: tuple[Pattern, ...] = (
                                           r"Get-Content\s+)[\w./~${}-]{0,80}\.env(?:\.\w+)?(?![\w.])", _F),
             "medium", "low", "reads a .env file", _w("env"), fact="cred"),
     Pattern("env-exfiltration", re.compile(rf"(?:{_SECRET_VAR})", _F), "", "", "reads secrets from the environment",
-            frozenset(), fact="env", needles=("$", "env", "export", "environ", "process.env", "env:")),  # `$…TOKEN`: no whole word to prefilter on, always runs
+            frozenset(), fact="env", needles=("token", "secret", "password", "passwd", "api_key", "apikey", "access_key",
+                                 "accesskey", "private_key", "privatekey", "credential", "auth", "env", "export")),  # `$…TOKEN`: no whole word to prefilter on, always runs
     Pattern("env-exfiltration", re.compile(_NET_SEND, _F), "", "", "sends data over the network", _w(_NET_WORDS),
             fact="send", also=("=$", "=`", "$(")),
     # --- destinations -------------------------------------------------------------------------------
@@ -270,14 +276,19 @@ PATTERNS: tuple[Pattern, ...] = (
                                                 r"[\"']?(?:allow|additionalDirectories)[\"']?\s*:\s*\[[^\]\n]{0,200}?"
                                                 r"[\"'](?:Bash|Bash\(\*\)|Bash\(:\*\)|\*|/|~)[\"']|"
                                                 r"[\"']?(?:enableAllProjectMcpServers|disableAllHooks)[\"']?\s*:\s*true|"
-                                                r"\bclaude\s+config\s+set\b", _F),
+                                                r"\bclaude\s+config\s+set\b|\bpermissions\.allow\b[^\n]{0,60}?(?:Bash\(\*\)|Bash\(:\*\)|[\"']Bash[\"']|"
+                                                r"[\"']\*[\"'])", _F),
             "critical", "high", "grants itself permissions or disables Claude Code's safeguards",
             _w("defaultmode bypasspermissions dangerously permission allow additionaldirectories "
                "enableallprojectmcpservers disableallhooks claude")),
 )
+
+
+PATTERNS = tuple(Pattern(p.rule, one_line(p.regex), p.executed, p.instructed, p.message, p.words, p.fact, p.needles,
+                         p.also) for p in PATTERNS)
 _DL_NEEDLES = ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "http")
-_DECODE_NEEDLES = ("base64", "xxd", "openssl", "gunzip", "zcat", "uudecode", "n-za-m")
-_IPV4 = re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}")
+_DECODE_NEEDLES = ("base64", "xxd", "openssl", "gunzip", "zcat", "uudecode", "n-za-m", "rev")
+_IPV4 = re.compile(r"\.\d{1,3}\.\d{1,3}\.\d")  # inside every IPv4 address; starts with a literal (fast scan)
 # Lowercase substrings one of which every match of the pattern contains: the pattern runs only on the
 # lines holding them (rarer than the prefilter's words, so fewer lines are searched).
 _NEEDLES_BY_MESSAGE = {
@@ -295,7 +306,7 @@ _NEEDLES_BY_MESSAGE = {
     "rot13 obfuscation": ("rot", "n-za-m"),
     "decodes data into a file": ("base64", "xxd", "certutil"),
     "builds and runs code in an obfuscated way": ("__import__", "getattr", "chr"),
-    "opens a network connection from the shell (/dev/tcp)": ("/dev/tcp/", "/dev/udp/"),
+    "opens a network connection from the shell (/dev/tcp)": ("/dev/tcp/", "/dev/udp/", "/inet/tcp/", "/inet/udp/", "ztcp"),
     "netcat hands a shell to a remote host": ("nc", "netcat"),
     "socat hands a shell to a remote host": ("socat",),
     "named pipe relays a shell to a remote host": ("mkfifo", "telnet"),
@@ -319,7 +330,7 @@ _NEEDLES_BY_MESSAGE = {
     "destroys permissions, history or a database": ("chmod", "chown", "push", "drop"),
     "runs a crypto-currency miner": ("xmrig", "minerd", "cpuminer", "ethminer", "nbminer", "t-rex", "lolminer",
                                      "stratum+"),
-    "refers to {what}": (".ssh", ".aws", ".config/gcloud", "application_default_credentials", ".azure", ".kube/config",
+    "refers to {what}": (".ssh", ".aws", ".npmrc", "google-chrome/", "chromium/", ".config/gcloud", "application_default_credentials", ".azure", ".kube/config",
                          ".docker/config", ".netrc", ".git-credentials", ".pypirc", ".config/gh/", ".claude/.credentials",
                          ".claude.json", "/etc/shadow", "_history", "keychains/", "login.keychain", "wallet.dat",
                          ".electrum", ".bitcoin/", "exodus/", "metamask/", "phantom/", "atomic/", "google/chrome",
@@ -332,7 +343,8 @@ _NEEDLES_BY_MESSAGE = {
                                            "export", "environ"),
     "sends data over the network": ("curl", "--post-", ".post", ".put", ".patch", "urllib.request.", "fetch", "axios.",
                                     "nc ", "ncat ", "netcat ", "/dev/tcp/", "/dev/udp/", "invoke-webrequest",
-                                    "invoke-restmethod", "scp ", "sendmail", "mail -s", "smtplib.smtp", "$(", "=$", "=`"),
+                                    "invoke-restmethod", "scp ", "sendmail", "mail -s", "smtplib.smtp", "$(", "=$", "=`", "gist",
+                                    "nslookup", "dig", "host", "http.post"),
     "uses a paste site, tunnel or request catcher": (
         "pastebin.com", "paste.ee", "hastebin", "ghostbin", "rentry.co", "dpaste", "termbin.com", "transfer.sh", "0x0.st",
         "file.io", "bashupload", "ngrok", "trycloudflare.com", "loca.lt", "localtunnel", "serveo.net", "localhost.run",
@@ -346,7 +358,7 @@ _NEEDLES_BY_MESSAGE = {
     "refers to Claude Code's own configuration": (".claude/", ".claude\\", "managed-settings.json", ".claude.json"),
     "grants itself permissions or disables Claude Code's safeguards": (
         "defaultmode", "dangerously-skip-permissions", "bypasspermissions", "allow", "additionaldirectories",
-        "enableallprojectmcpservers", "disableallhooks", "config set"),
+        "enableallprojectmcpservers", "disableallhooks", "config set", "permissions.allow"),
 }
 _ANCHOR_BY_MESSAGE = {"talks to a raw public IP address": _IPV4}
 _WRITE_VERB = re.compile(r">>?|\b(?:tee|cp|mv|ln|sed\s+-i|jq|write\w*|dump|json\.dump|writeFileSync|Set-Content|"
@@ -377,19 +389,30 @@ def _code_writes(text: str) -> bool:
 _TAINT_SOURCE = re.compile(
     r"^[ \t]*(?:const\s+|let\s+|var\s+|my\s+)?\$?(\w{1,40})\s*=\s*[^\n]{0,160}?\b(?:"
     r"(urlopen|requests\.get|httpx\.get|fetch|axios\.get|urllib\.request\.\w+|DownloadString|Invoke-WebRequest|"
-    r"Invoke-RestMethod|iwr|irm|curl|wget|http\.get|https\.get)|"
+    r"Invoke-RestMethod|iwr|irm|curl|wget|http\.get|https\.get|URI\.open|Net::HTTP\.get|LWP::Simple::get|"
+    r"HTTP::Tiny)|"
     r"(b64decode|b32decode|b85decode|unhexlify|fromhex|atob|FromBase64String|decompress|codecs\.decode|base64\s+-d|"
     r"base64\s+--decode|xxd\s+-r))\b", _F | re.M)
+_TAINT_SOURCE = one_line(_TAINT_SOURCE)
 _TAINT_SINK = re.compile(r"\b(?:exec|eval|Function|iex|Invoke-Expression|compile|execSync|runpy\.run_path)\s*\(?\s*"
                          r"\$?(\w{1,40})\b(?!\s*\()|\|\s*(?:iex|Invoke-Expression)\b", _F)
-_TAINT_WORDS = _w("urlopen requests httpx fetch axios urllib downloadstring invoke iwr irm curl wget http https b64decode "
+_TAINT_WORDS = _w("urlopen requests httpx fetch axios urllib downloadstring invoke iwr irm curl wget http https uri lwp "
+                  "b64decode "
                   "b32decode b85decode unhexlify fromhex atob frombase64string decompress codecs base64 xxd")
 _SINK_WORDS = _w("exec eval function iex invoke compile execsync runpy")
 
 
-def _taint_hits(text: str) -> list[Hit]:
+_TAINT_NEEDLES = ("urlopen", "requests.get", "httpx.get", "fetch", "axios.get", "urllib.request.", "downloadstring",
+                  "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "curl", "wget", "http.get", "https.get",
+                  "uri.open", "net::http.get", "lwp::simple::get", "http::tiny", "b64decode", "b32decode", "b85decode",
+                  "unhexlify", "fromhex", "atob", "frombase64string", "decompress", "codecs.decode", "base64", "xxd")
+
+
+def _taint_hits(text: str, regions: list[tuple[int, int]] | None = None) -> list[Hit]:
+    """`regions`: the lines holding a source needle (None: the whole text)."""
     sources: dict[str, tuple[int, str]] = {}
-    for match in _TAINT_SOURCE.finditer(text):
+    spans = regions if regions is not None else [(0, len(text))]
+    for match in (m for start, end in spans for m in _TAINT_SOURCE.finditer(text, start, end)):
         sources.setdefault(match.group(1), (match.start(), "download" if match.group(2) else "decode"))
     hits = []
     for match in _TAINT_SINK.finditer(text):
@@ -404,7 +427,7 @@ def _taint_hits(text: str) -> list[Hit]:
 
 _CRED_LABEL = ((re.compile(r"\.ssh", re.I), "SSH keys"), (re.compile(r"\.aws", re.I), "AWS credentials"),
                (re.compile(r"gcloud|application_default|\.azure|\.kube", re.I), "cloud credentials"),
-               (re.compile(r"Chrome|mozilla|Brave|Login|key4|logins|Cookies", re.I), "a browser profile"),
+               (re.compile(r"Chrome|chromium|mozilla|Brave|Login|key4|logins|Cookies", re.I), "a browser profile"),
                (re.compile(r"wallet|electrum|bitcoin|Exodus|MetaMask|Phantom|atomic", re.I), "a crypto wallet"),
                (re.compile(r"shadow", re.I), "the system password hashes"),
                (re.compile(r"_history", re.I), "shell history"),
@@ -433,12 +456,19 @@ _STAGE_DOWNLOAD = re.compile(r"\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\
                              r"\s-O\s+|\s-OutFile\s+|\s>\s*)[\"']?([\w./~$-]{1,120})|"
                              r"\burlretrieve\s*\([^\n,]{1,200},\s*[\"']([\w./~-]{1,120})[\"']|"
                              r"\bcertutil(?:\.exe)?\s+(?:-\w+\s+){1,4}https?://\S+\s+([\w./\\~$-]{1,120})|"
-                             r"\bwget\s+(?:-\w+\s+){0,3}(?:https?://)\S{0,200}/([\w.-]{1,80})(?=[\s\"']|$)", _F)
+                             r"\bwget\s+(?:-\w+\s+){0,3}(?:https?://)\S{0,200}/([\w.-]{1,80})(?=[\s\"']|$)|"
+                             r"\b(?:curl|wget)[\"']\s*,[^\n]{0,300}?[\"']-(?:o|O|-output)[\"']\s*,\s*[\"']([\w./~$-]{1,120})[\"']",
+                             _F)
 _STAGE_DECODE = re.compile(rf"{_DECODE}[^\n|;]{{0,300}}?>\s{{0,3}}[\"']?([\w./~$-]{{1,120}})|"
                            r"\bcertutil(?:\.exe)?\s+-decode\s+\S+\s+([\w./\\~$-]{1,120})", _F)
 _EXEC_FILE = re.compile(rf"(?:\b(?:{_SH}|sudo|chmod\s+(?:\+x|[0-7]?7[0-7][0-7])|source|nohup|exec|Start-Process|"
                         r"powershell\s+-File|start|cmd\s+/c|subprocess\.\w+\(\s*\[?\s*['\"]|os\.system\(\s*['\"]|spawn\(\s*['\"])[ \t]+|"
-                        r"(?<![\w/])\.[ \t]+|(?<![\w.])\./|&[ \t]*)[\"']?([\w./~$-]{1,120})", _F)
+                        r"(?<![\w/])\.[ \t]+|(?<![\w.])\./|&[ \t]*|(?:subprocess\.\w+|os\.(?:system|chmod|exec\w{0,3}|spawn\w{0,3})|"
+                        r"execFileSync|execSync|spawn|runpy\.run_path)\(\s*\[?\s*(?=[\"'])|(?:exec|eval)\(\s*open\(\s*(?=[\"']))"
+                        r"[\"']?([\w./~$-]{1,120})", _F)
+
+
+_STAGE_DOWNLOAD, _STAGE_DECODE = one_line(_STAGE_DOWNLOAD), one_line(_STAGE_DECODE)
 
 
 def _basename(path: str) -> str:
@@ -457,6 +487,7 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
         low = None
     seen: set[tuple[int, int]] = set()
     cache: dict[str, list[tuple[int, int]]] = {}
+    gate = gate_for(text, tokens, low) if low is not None else None
     for pattern in PATTERNS:
         if fast and pattern.words and tokens.isdisjoint(pattern.words) and not any(a in text for a in pattern.also):
             continue
@@ -468,7 +499,7 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
                 continue  # an IPv4 address has all-digit words
             regions = anchor_regions(text, anchor) if anchor else word_regions(
                 text, low, pattern.needles or _NEEDLES_BY_MESSAGE.get(pattern.message) or
-                [w.decode() for w in pattern.words & tokens] + list(pattern.also), cache)
+                [w.decode() for w in pattern.words & tokens] + list(pattern.also), cache, gate)
             matches = (m for start, end in regions for m in pattern.regex.finditer(text, start, end))
         for match in matches:
             if (id(pattern), match.start()) in seen:
@@ -478,16 +509,36 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
             if hit is not None:
                 hits.append(hit)
     if not fast or (not tokens.isdisjoint(_TAINT_WORDS) and not tokens.isdisjoint(_SINK_WORDS)):
-        hits += _taint_hits(text)
+        hits += _taint_hits(text, word_regions(text, low, _TAINT_NEEDLES, cache, gate) if low is not None else None)
+    if not fast or not tokens.isdisjoint(_SOCKET_WORDS):
+        hits += _socket_shell_hits(text)
     if facts is not None and (not fast or not tokens.isdisjoint(_STAGE_WORDS)):
         for regex, how, needles in ((_STAGE_DOWNLOAD, "download", _STAGE_NEEDLES), (_STAGE_DECODE, "decode", _DECODE_NEEDLES
                                                                                      + ("certutil",))):
-            spans = word_regions(text, low, needles, cache) if low is not None else [(0, len(text))]
+            spans = word_regions(text, low, needles, cache, gate) if low is not None else [(0, len(text))]
             for start, end in spans:
                 for match in regex.finditer(text, start, end):
                     path = next(g for g in match.groups() if g)
                     facts.staged.append((match.start(), _basename(path), how))
     return hits
+
+
+_SOCKET = re.compile(r"\bsocket\.socket\s*\(|\bTCPSocket\.(?:new|open)\b|\bfsockopen\s*\(|\bnet\.(?:connect|"
+                     r"createConnection|Dial)\s*\(|\bnew\s+net\.Socket\s*\(|\bsocket\s*\(\s*\w+\s*,\s*PF_INET|"
+                     r"\bIO::Socket::INET\b|\bNet\.Sockets\.TCPClient\b")
+_SHELL_PROCESS = re.compile(r"[\"'](?:/bin/)?(?:ba|z|da)?sh(?:\s+-i)?[\"']|[\"']cmd(?:\.exe)?[\"']|[\"']powershell(?:\.exe)?[\"']|"
+                            r"\bIO\.popen\b|\bproc_open\s*\(|\bopen\s*\(\s*STDIN\s*,\s*[\"']>&")
+_SOCKET_WORDS = _w("socket tcpsocket fsockopen net tcpclient")
+
+
+def _socket_shell_hits(text: str) -> list[Hit]:
+    """A raw socket to another host and a shell process in one block: a reverse shell, whatever the language."""
+    socket = _SOCKET.search(text)
+    shell = _SHELL_PROCESS.search(text) if socket else None
+    if not socket or not shell:
+        return []
+    return [Hit("reverse-shell", shell.start(), "critical", "high", "connects a shell to a network socket "
+                f"({socket.group(0).strip()[:40]} … {shell.group(0)[:30]})", "")]
 
 
 def executed_files(text: str, names: set[str]) -> list[tuple[int, str]]:
@@ -534,8 +585,16 @@ def _judge(pattern: Pattern, match: re.Match[str], text: str, facts: Facts | Non
                 return None
             return Hit(pattern.rule, offset, "high", "low", "code that writes files refers to Claude Code's own "
                        f"configuration ({match.group(0)})", line)
-        return Hit(pattern.rule, offset, "high", "medium", "writes to Claude Code's own configuration "
-                   f"({match.group(0)})", line)
+        settings = re.search(r"settings(?:\.local)?\.json|hooks|CLAUDE\.md", match.group(0), re.I)
+        return Hit(pattern.rule, offset, "high", "high" if settings else "medium", "writes to Claude Code's own "
+                   f"configuration ({match.group(0)})", line)
+    if pattern.message == "installs a cron job" and re.match(r"crontab\s+(?:-u\s+\S+\s+)?-e", match.group(0)):
+        return Hit(pattern.rule, offset, pattern.executed, "medium", "opens the crontab for editing",
+                   _line_around(text, offset))
+    if pattern.message == "overwrites a disk device" and re.search(r"/dev/(?:sd|disk|rdisk|nvme|hd|mmcblk)(?:[A-Z]\b|<)",
+                                                                    match.group(0) + text[match.end():match.end() + 2]):
+        return Hit(pattern.rule, offset, pattern.executed, "medium", pattern.message + " (a placeholder device: "
+                   "instructions for the user)", _line_around(text, offset))
     if pattern.rule == "credential-read" and "{what}" in pattern.message:
         found = match.group(0)
         what = next((label for regex, label in _CRED_LABEL if regex.search(found)), "a credentials file")

@@ -24,6 +24,9 @@ SKIP_DIRS = {".git", "__pycache__"}
 SCRIPT_EXTS = {".sh", ".bash", ".zsh", ".fish", ".ksh", ".py", ".pyw", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts",
                ".tsx", ".jsx", ".rb", ".pl", ".pm", ".ps1", ".psm1", ".bat", ".cmd", ".php", ".lua", ".applescript",
                ".scpt", ".command", ".vbs", ".go", ".rs", ".swift", ".kt", ".java", ".cs", ".r", ".jl"}
+# files whose commands a tool runs (npm scripts, make recipes, Docker RUN lines): code, like scripts
+BUILD_FILES = {"Makefile", "makefile", "GNUmakefile", "Dockerfile", "Containerfile", "justfile", "Justfile", "package.json",
+               "Taskfile.yml", "Rakefile", "Vagrantfile"}
 PROSE_EXTS = {".md", ".mdx", ".markdown", ".txt", ".rst", ".adoc", ".org", ".html", ".htm"}
 _CODE_SHAPE = re.compile(rb"^\s*(?:#!|import\s+\w|from\s+[\w.]+\s+import|def\s+\w+\s*\(|function\s+\w+|const\s+\w+\s*=|"
                          rb"let\s+\w+\s*=|require\s*\(|set\s+-[euxo]|\$\w+\s*=|param\s*\(|<\?php|package\s+\w+|"
@@ -59,6 +62,7 @@ def walk_skill(skill_dir: Path) -> Walk:
     """Every entry of the folder, links not followed; links leaving it are collected, not read."""
     walk = Walk()
     root = os.path.realpath(skill_dir)
+    base = len(os.fspath(skill_dir).rstrip(os.sep)) + 1  # entry paths start with skill_dir + os.sep
     stack: list[tuple[Path, int]] = [(skill_dir, 0)]
     count = 0
     while stack:
@@ -72,7 +76,7 @@ def walk_skill(skill_dir: Path) -> Walk:
         subdirs = []
         for entry in reversed(entries):
             path = Path(entry.path)
-            rel = path.relative_to(skill_dir).as_posix()
+            rel = entry.path[base:].replace(os.sep, "/")
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError as error:
@@ -136,7 +140,7 @@ def kind_of(entry_name: str, head: bytes) -> str:
     if b"\x00" in head[:8192] or head.startswith(_BINARY_MAGIC):
         return "binary"
     suffix = os.path.splitext(entry_name)[1].lower()
-    if head.startswith(b"#!") or suffix in SCRIPT_EXTS:
+    if head.startswith(b"#!") or suffix in SCRIPT_EXTS or entry_name in BUILD_FILES or suffix == ".mk":
         return "script"
     if suffix in PROSE_EXTS or entry_name == "SKILL.md":
         return "prose"
@@ -155,7 +159,7 @@ WARNING_CUE = re.compile(
     r"must\s+not|should\s+not|refuse|reject|flag(?:s|ged)?|compromised?|scam)\b|❌|⚠|🚫", re.I)
 _LINE_CUE = re.compile(
     r"\b(?:never|don'?t|do\s+not|avoid|must\s+not|should\s+not)\s+(?:ever\s+)?(?:run|execute|use|paste|pipe|type|"
-    r"copy|trust|install|do\s+this|follow|obey)\b|\b(?:malicious|attackers?|insecure|unsafe|dangerous|red[\s-]+flags?|"
+    r"copy|trust|install|do\s+this|follow|obey)\b|(?<![-=])\b(?:malicious|attackers?|insecure|unsafe|dangerous|red[\s-]+flags?|"
     r"vulnerable|exploit\w*|phishing|backdoor(?:ed)?|compromised?)\b|❌|🚫", re.I)
 
 

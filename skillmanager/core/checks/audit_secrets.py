@@ -47,6 +47,10 @@ _PLACEHOLDER = re.compile(r"EXAMPLE|example|[xX]{6,}|0{8,}|1234567|abcdef|ABCDEF
                           r"(.)\1{7,}|test_?key|TEST_?KEY")
 
 
+_KEY_PLACEHOLDER = re.compile(r"EXAMPLE|example|\.\.\.|<|[xX]{6,}|your|YOUR|REDACTED|redacted|fake|FAKE|dummy|DUMMY|"
+                              r"placeholder|PLACEHOLDER")
+
+
 def redact(secret: str) -> str:
     keep = 4 if len(secret) > 12 else 2
     return f"{secret[:keep]}…[{len(secret) - keep} chars redacted]"
@@ -77,8 +81,8 @@ def secret_hits(text: str, *, fast: bool = True) -> list[Hit]:
             matches = regex.finditer(text)
         for match in matches:
             token = match.group(match.lastindex or 0)
-            if is_sample(token):
-                continue
+            if (_KEY_PLACEHOLDER.search(token) if what == "private key" else is_sample(token)):
+                continue  # a key's base64 has runs of "A" by its format: only placeholder words mark a sample
             if what == "password or key in an assignment" and (entropy(token) < 3.5 or "{" in token or "$" in token):
                 continue
             shown = "-----BEGIN PRIVATE KEY-----" if what == "private key" else token.split("\n")[0]

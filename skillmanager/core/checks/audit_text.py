@@ -13,7 +13,7 @@ import re
 import unicodedata
 from typing import Callable, Iterator
 
-from .audit_base import Hit, word_regions
+from .audit_base import Hit, gate_for, one_line, word_regions
 
 # --- hidden Unicode ------------------------------------------------------------------------------
 
@@ -123,7 +123,7 @@ _NOUNS = (r"instructions?|prompts?|rules|guidelines|directives?|polic(?:y|ies)|c
           r"التعليمات|تعليمات|القواعد|निर्देश\w*|nhiệm\s+vụ|hướng\s+dẫn|instruksi|aturan")
 _A = r"(?<![A-Za-z0-9])"  # ASCII word edges: a verb is a whole word in Latin text, any run in CJK text
 _Z = r"(?![A-Za-z0-9])"
-_VERBS_NOUN_FIRST = r"忽略|忽视|无视|忘记|無視|忘れ|무시|잊어|игнорируй|забудь"  # languages that put the object first
+_VERBS_NOUN_FIRST = r"忽略|忽视|无视|忘记|無視|忘れ|무시|잊어|игнорируй|забудь|görmezden\s+gel|yok\s+say"  # languages that put the object first
 _OVERRIDE = re.compile(rf"{_A}(?:{_VERBS}){_Z}[^\n]{{0,30}}?{_A}(?:{_NOUNS}){_Z}|"
                        rf"(?:{_NOUNS})[^\n]{{0,20}}?(?:{_VERBS_NOUN_FIRST})", re.I)
 # "previous instructions" must be what is ignored, not "ignore typos; follow the rules"
@@ -131,7 +131,8 @@ _OVERRIDE_OBJECT = re.compile(
     r"previous|prior|above|earlier|preceding|former|original|all|any|your|system|safety|existing|other|"
     r"anteriores|précédentes|precedentes|vorherigen|bisherigen|alle|vorige|poprzednie|precedenti|önceki|"
     r"предыдущ|все|之前|以上|先前|所有|以前|これまで|이전|السابقة|पिछले|trước|sebelumnya|"
-    r"instrucciones|consignes|anweisungen|instructies|instrukcje|istruzioni|инструкц|指令|指示|지시|التعليمات|निर्देश",
+    r"instrucciones|consignes|anweisungen|instructies|instrukcje|istruzioni|инструкц|指令|指示|지시|التعليمات|निर्देश|"
+    r"talimat",
     re.I)
 _CONCEAL = re.compile(
     r"\b(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:tell|inform|notify|alert|warn|show|mention|reveal|"
@@ -182,6 +183,10 @@ _DISCOVERY = re.compile(
     r"|\bhighest\s+priority\b",
     re.I)
 
+# Each rule sees one line at a time (the fast path searches lines), so `\s` never crosses a newline.
+_OVERRIDE, _CONCEAL, _FAKE_TAG, _ROLE, _FETCHED, _AUTONOMY = map(one_line, (_OVERRIDE, _CONCEAL, _FAKE_TAG, _ROLE,
+                                                                       _FETCHED, _AUTONOMY))
+
 # Fast path: each regex runs only on the lines holding one of its needles (lowercase substrings that
 # every match contains); `injection_hits(..., fast=False)` runs them on the whole text and is the
 # reference for the property test.
@@ -190,10 +195,10 @@ _NEEDLES = {
                  "vergessen", "olvid", "oubli", "negeer", "vergeet", "zignoruj", "ignoruj", "zapomnij", "dimentica",
                  "esque", "abaikan", "yok", "unut", "игнорир", "забудь", "проигнорир", "обращай", "忽略", "忽视",
                  "无视", "忘记", "無視", "忘れ", "무시", "잊어", "تجاهل", "انس", "अनदेखा", "नज़रअंदाज़", "bỏ", "görmezden"),
-    "fake_tag": ("system", "sys", "tool", "function", "antml:", "im_start", "im_end", "admin", "developer", "assistant",
-                 "endoftext", "start_header_id", "eot_id", "[inst", "[/inst"),
-    "conceal": ("user", "without", "silently", "secretly", "quietly", "covertly", "mention", "show", "print", "display",
-                "log", "echo", "output", "utilisateur", "usuario", "nichts", "пользовател", "用户", "ユーザー"),
+    # case-sensitive like its regex, searched in the text as written: every match holds one of these
+    "fake_tag": ("<", "[INST", "[/INST", "[SYS", "[/SYS", "SYSTEM", "ADMIN", "DEVELOPER"),
+    "conceal": ("not", "don", "never", "without", "hide", "conceal", "keep", "silently", "secretly", "quietly",
+                "covertly", "utilisateur", "usuario", "nichts", "пользовател", "不要", "ユーザーに"),
     "fetched": ("instruction", "command", "directive", "step", "says", "say", "follow", "obey", "execute", "do what",
                 "carry out"),
     "role": ("mode", "from now", "henceforth", "instruction", "act as", "pretend as"),
@@ -201,28 +206,37 @@ _NEEDLES = {
 }
 
 
+_CASE_SENSITIVE = {"fake_tag"}
 _ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
 
 
-def _finder(text: str, fast: bool) -> Callable[[re.Pattern[str], str], Iterator[re.Match[str]]]:
+def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
+            ) -> Callable[[re.Pattern[str], str], Iterator[re.Match[str]]]:
     low = text.lower() if fast else None
     if low is not None and len(low) != len(text):
         low = None  # lower() changed lengths (İ → i̇): offsets would not line up, scan whole
     table = _ASCII_NEEDLES if text.isascii() else _NEEDLES  # ASCII text holds no non-ASCII needle
     cache: dict[str, list[tuple[int, int]]] = {}
+    exact_cache: dict[str, list[tuple[int, int]]] = {}
+    gate = gate_for(text, tokens, low) if low is not None else None
 
     def finditer(regex: re.Pattern[str], key: str) -> Iterator[re.Match[str]]:
         if low is None:
             yield from regex.finditer(text)
             return
-        for start, end in word_regions(text, low, table[key], cache):
+        if key in _CASE_SENSITIVE:
+            regions = word_regions(text, text, table[key], exact_cache, gate)
+        else:
+            regions = word_regions(text, low, table[key], cache, gate)
+        for start, end in regions:
             yield from regex.finditer(text, start, end)
     return finditer
 
 
-def injection_hits(text: str, *, fast: bool = True) -> list[Hit]:
-    """Prompt-injection hits in text the model reads."""
-    find = _finder(text, fast)
+def injection_hits(text: str, *, tokens: frozenset[bytes] | None = None, fast: bool = True) -> list[Hit]:
+    """Prompt-injection hits in text the model reads. `tokens`: block_tokens of the text's bytes (computed
+    when None)."""
+    find = _finder(text, fast, tokens)
     hits: list[Hit] = []
     for match in find(_OVERRIDE, "override"):
         if _OVERRIDE_OBJECT.search(text, match.start(), min(len(text), match.end() + 25)):
@@ -250,7 +264,7 @@ def description_hits(description: str) -> list[Hit]:
     """The description is in the model's context in every session: orders there act before any invocation."""
     hits = [Hit(h.rule, h.offset, h.executed, "critical" if h.instructed == "high" else "high",
                 h.message + " (in the description, read in every session)", h.evidence)
-            for h in injection_hits(description, fast=False)]
+            for h in injection_hits(description, fast=False)]  # a few hundred characters: no prefilter
     for match in _DISCOVERY.finditer(description):
         hits.append(Hit("prompt-injection", match.start(), "medium", "medium",
                         f"the description claims every task: “{match.group(0)}”", ""))
@@ -306,7 +320,7 @@ def lookalike_hits(name: str) -> list[Hit]:
             return [Hit("lookalike-name", 0, "high", "high",
                         f"the name {name!r} looks like the well-known skill {known!r} but is spelled with other "
                         "characters", name.encode("unicode_escape").decode("ascii"))]
-    scripts = _scripts(name)
+    scripts = _scripts(name) if not name.isascii() else set()  # ASCII: one script
     if "LATIN" in scripts and len(scripts) > 1:
         return [Hit("lookalike-name", 0, "medium", "medium",
                     f"the name {name!r} mixes Latin letters with {', '.join(sorted(scripts - {'LATIN'}))} letters",

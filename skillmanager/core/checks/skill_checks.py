@@ -20,12 +20,13 @@ from ..versions.profiles import Profile
 
 # Badge levels, worst first: what a person should do about the skill.
 DANGER = "danger"  # audit high/critical: read it before you use it
+ERROR = "error"  # a loader or lint error (front matter that does not parse…): Claude Code does not read it as written
 WARNING = "warning"  # audit medium, a lint error or warning: something is off
 NOTE = "note"  # audit low/info, lint info: worth knowing
-BADGE_LEVELS = (DANGER, WARNING, NOTE)
+BADGE_LEVELS = (DANGER, ERROR, WARNING, NOTE)
 
 _AUDIT_BADGE = {"critical": DANGER, "high": DANGER, "medium": WARNING, "low": NOTE, "info": NOTE}
-_LINT_BADGE = {Severity.ERROR: WARNING, Severity.WARNING: WARNING, Severity.INFO: NOTE}
+_LINT_BADGE = {Severity.ERROR: ERROR, Severity.WARNING: WARNING, Severity.INFO: NOTE}
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class SkillChecks:
     loader: tuple[Diagnostic, ...] = ()  # what the registry loader reported (parse errors…), shown first
     notes: tuple[str, ...] = ()  # files the audit skipped, checks that could not run
     hidden_unicode: bool = False  # the audit found invisible / direction-changing characters
-    badge: str | None = None  # DANGER | WARNING | NOTE | None
+    badge: str | None = None  # DANGER | ERROR | WARNING | NOTE | None
     audit_max: str | None = None  # the worst audit severity (info … critical)
 
     @property

@@ -451,7 +451,8 @@ def effective_toggle_state(registry: Registry, skill: Skill) -> ToggleState:
 
     if decided_by is None:
         # "on" only means no setting turns it off; say what still limits it (conditional, deny rule)
-        summary = "On: listed with its description and callable by the model and as /" + skill.name + "."
+        # what the listing then carries (in full, shortened, name only) is the listing outcome's sentence
+        summary = ("On: no setting turns it off; the model can call it and you can type /" + skill.name + ".")
         if skill.state.conditional and not skill.state.active:
             summary = ("On (this setting), but still waiting: not listed and not callable until a file matching "
                        f"{', '.join(skill.paths or [])} is read, edited or written.")

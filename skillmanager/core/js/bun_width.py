@@ -19,15 +19,15 @@ import json
 import re
 from functools import lru_cache
 
-import regex
+from .lazy_pattern import DOTALL, LazyPattern, lazy_re
 
 from ..resources import resource_path
 
 __all__ = ["bun_string_width", "current_width", "current_cell_extra", "strip_escape_sequences"]
 
-_GRAPHEME_RE = regex.compile(r"\X", regex.DOTALL)
-_EMOJI_RE = regex.compile(r"\p{Emoji}")
-_MODIFIER_BASE_RE = regex.compile(r"\p{Emoji_Modifier_Base}")
+_GRAPHEME_RE = LazyPattern(r"\X", DOTALL)
+_EMOJI_RE = LazyPattern(r"\p{Emoji}")
+_MODIFIER_BASE_RE = LazyPattern(r"\p{Emoji_Modifier_Base}")
 # What Claude Code tests before it segments (`B` = spacing marks `m` + `o2r`), verbatim ranges.
 _SPACING_MARKS = ("\u093b\u093e-\u0940\u0949-\u094c\u0982\u09be-\u09c0\u09c7\u09c8\u09cb\u09cc\u09d7"
                   "\u0a3e-\u0a40\u0abe-\u0ac0\u0ac9\u0acb\u0acc\u0b02\u0b3e\u0b40\u0b47\u0b48\u0b4b\u0b4c\u0b57"
@@ -35,9 +35,9 @@ _SPACING_MARKS = ("\u093b\u093e-\u0940\u0949-\u094c\u0982\u09be-\u09c0\u09c7\u09
                   "\u0cc0-\u0cc4\u0cc7\u0cc8\u0cca\u0ccb\u0cd5\u0cd6\u0d02\u0d3e-\u0d40\u0d46-\u0d48\u0d4a-\u0d4c")
 _NARROW_EMOJI = ("\u17a4\u17d8\u261d\u26f9\u270c\u270d\u2e3a\u2e3b\u3248-\u324f\U0001f1e6-\U0001f1ff"
                  "\U0001f3cb\U0001f3cc\U0001f574\U0001f575\U0001f590\U0001f93b\U0001f946")
-_SPACING_MARK_RE = re.compile(f"[{_SPACING_MARKS}]")
-_NARROW_EMOJI_RE = re.compile(f"[{_NARROW_EMOJI}]")
-_NEEDS_EXTRA_RE = re.compile(f"[{_SPACING_MARKS}{_NARROW_EMOJI}]")
+_SPACING_MARK_RE = lazy_re(f"[{_SPACING_MARKS}]")
+_NARROW_EMOJI_RE = lazy_re(f"[{_NARROW_EMOJI}]")
+_NEEDS_EXTRA_RE = lazy_re(f"[{_SPACING_MARKS}{_NARROW_EMOJI}]")
 _MAX_MARKS_PER_CELL = 8
 _KEYCAP = 0x20E3
 _ZWJ = 0x200D
@@ -82,15 +82,15 @@ def _is_modifier(cp: int) -> bool:
 # Grapheme classes for Bun's segmentation (UAX #29 as Bun applies it; see _clusters).
 _CR, _LF, _CONTROL, _EXTEND, _ZWJ_CLASS, _SPACING, _RI, _L, _V, _T, _LV, _LVT, _PICT, _MOD, _OTHER = range(15)
 _CLASS_RES = [
-    (_CONTROL, regex.compile(r"\p{GCB=Control}")),
-    (_EXTEND, regex.compile(r"\p{GCB=Extend}")),
-    (_SPACING, regex.compile(r"\p{GCB=SpacingMark}")),
-    (_PICT, regex.compile(r"\p{Extended_Pictographic}")),
+    (_CONTROL, LazyPattern(r"\p{GCB=Control}")),
+    (_EXTEND, LazyPattern(r"\p{GCB=Extend}")),
+    (_SPACING, LazyPattern(r"\p{GCB=SpacingMark}")),
+    (_PICT, LazyPattern(r"\p{Extended_Pictographic}")),
 ]
 # Indic conjuncts (GB9c) as of Unicode 15.1: six scripts; later versions added more (e.g. Khmer), Bun did not.
 _CONJUNCT_BLOCKS = ((0x0900, 0x097F), (0x0980, 0x09FF), (0x0A80, 0x0AFF), (0x0B00, 0x0B7F), (0x0C00, 0x0C7F),
                     (0x0D00, 0x0D7F))
-_CONSONANT_RE = regex.compile(r"\p{InCB=Consonant}")
+_CONSONANT_RE = LazyPattern(r"\p{InCB=Consonant}")
 _LINKERS = frozenset((0x094D, 0x09CD, 0x0ACD, 0x0B4D, 0x0C4D, 0x0D4D))
 
 
@@ -212,7 +212,7 @@ _STRING_STARTS = {"]": "osc", "P": "str", "X": "str", "^": "str", "_": "str"}
 _C1_STARTS = {0x9B: "csi", 0x9D: "osc", 0x90: "str", 0x98: "str", 0x9E: "str", 0x9F: "str"}
 
 
-_ESCAPE_OR_SURROGATE_RE = re.compile("[\x1b\x90\x98\x9b\x9d-\x9f\ud800-\udfff]")
+_ESCAPE_OR_SURROGATE_RE = lazy_re("[\x1b\x90\x98\x9b\x9d-\x9f\ud800-\udfff]")
 
 
 def _visible_text(text: str) -> str:
@@ -265,7 +265,7 @@ def _visible_text(text: str) -> str:
     return "".join(out)
 
 
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_SURROGATE_RE = lazy_re("[\ud800-\udfff]")
 
 
 def strip_escape_sequences(text: str) -> str:
@@ -283,7 +283,7 @@ def _join_surrogates(text: str) -> str:
 
 # Without these, clusters cannot change the sum of code point widths: no flags, keycaps, ZWJ sequences,
 # skin tones, variation selectors, escape sequences or lone surrogates.
-_NEEDS_CLUSTERS_RE = re.compile("[\U0001F1E6-\U0001F1FF\u20e3\u200d\U0001F3FB-\U0001F3FF\ufe0e\ufe0f"
+_NEEDS_CLUSTERS_RE = lazy_re("[\U0001F1E6-\U0001F1FF\u20e3\u200d\U0001F3FB-\U0001F3FF\ufe0e\ufe0f"
                                 "\x1b\x90\x98\x9b\x9d-\x9f\ud800-\udfff]")
 
 
@@ -295,14 +295,14 @@ def _char_width(ch: str) -> int:
 # A space is a cluster boundary before it, and after it the segmentation state is back at its start (no
 # emoji, flag, conjunct or Hangul run continues across it), so text cut before each space measures the same
 # piece by piece. Pieces (words) recur across descriptions: their widths are cached.
-_BEFORE_SPACE = re.compile("(?= )")
+_BEFORE_SPACE = lazy_re("(?= )")
 
 
 def _pieces(visible: str) -> list[str]:
     return _BEFORE_SPACE.split(visible) if " " in visible else [visible]
 
 
-_NOT_PRINTABLE_ASCII = re.compile("[^\x20-\x7e]+")
+_NOT_PRINTABLE_ASCII = lazy_re("[^\x20-\x7e]+")
 
 
 def _sum_of_chars(text: str) -> int:

@@ -5,7 +5,7 @@ defined by ECMAScript, not by Python's `str.strip()`/`\\s` (which add U+001C–U
 """
 from __future__ import annotations
 
-import re
+from .lazy_pattern import lazy_re
 
 # ECMAScript WhiteSpace + LineTerminator: what trim() removes and what `\s` matches
 JS_WHITESPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -14,7 +14,7 @@ JS_WHITESPACE_SET = frozenset(JS_WHITESPACE)
 JS_WS_CLASS_BODY = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"  # inside [...]
 JS_DOT = "[^\n\r\u2028\u2029]"  # `.` without the s flag
 
-_JS_WS_RUN = re.compile(f"[{JS_WS_CLASS_BODY}]+")
+_JS_WS_RUN = lazy_re(f"[{JS_WS_CLASS_BODY}]+")
 
 
 def js_trim(text: str) -> str:

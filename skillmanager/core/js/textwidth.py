@@ -25,7 +25,7 @@ import json
 import re
 from functools import lru_cache
 
-import regex  # grapheme clusters (\X, UAX #29 incl. Indic conjuncts); installed with tiktoken
+from .lazy_pattern import DOTALL, LazyPattern, lazy_re
 
 __all__ = [
     "display_width",
@@ -40,22 +40,22 @@ __all__ = [
 ELLIPSIS = "\u2026"
 
 # ansi-regex 6.x as bundled (ST = BEL, ESC \ or 0x9C). JS \d is ASCII-only without the u flag.
-_ANSI_RE = re.compile(
+_ANSI_RE = lazy_re(
     r"[\u001B\u009B][\[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*"
     r"|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?(?:\u0007|\u001B\u005C|\u009C))"
     r"|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))",
     re.ASCII,
 )
 # Pure-ASCII fast path in Claude Code: every UTF-16 unit < 127 and no ESC.
-_NOT_FAST_ASCII_RE = re.compile(r"[^\x00-\x1a\x1c-\x7e]")
-_CONTROL_RE = re.compile(r"[\x00-\x1f]")
+_NOT_FAST_ASCII_RE = lazy_re(r"[^\x00-\x1a\x1c-\x7e]")
+_CONTROL_RE = lazy_re(r"[\x00-\x1f]")
 # needsSegmentation(): emoji blocks, regional indicators, variation selectors, ZWJ.
-_NEEDS_SEGMENTATION_RE = re.compile(
+_NEEDS_SEGMENTATION_RE = lazy_re(
     "[\U0001F300-\U0001FAFF\u2600-\u27BF\U0001F1E6-\U0001F1FF\uFE00-\uFE0F\u200D]"
 )
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
-_ASTRAL_RE = re.compile("[\U00010000-\U0010FFFF]")
-_GRAPHEME_RE = regex.compile(r"\X", regex.DOTALL)
+_SURROGATE_RE = lazy_re("[\ud800-\udfff]")
+_ASTRAL_RE = lazy_re("[\U00010000-\U0010FFFF]")
+_GRAPHEME_RE = LazyPattern(r"\X", DOTALL)
 
 
 def _is_zero_width(cp: int) -> bool:

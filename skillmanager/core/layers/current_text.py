@@ -12,12 +12,16 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import regex
+from ..js.lazy_pattern import LazyPattern
 
 from ..resources import resource_path
 from ..js.bun_width import strip_escape_sequences
 from ..js.textwidth import utf16_len
+
+if TYPE_CHECKING:  # imported on first use (start-up time)
+    import regex
 
 __all__ = ["clean_listing_text"]
 
@@ -29,12 +33,12 @@ _IGNORABLE_RANGES = ((0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x11
                      (0xE0000, 0xE0FFF), (0x2800, 0x2800))
 _INVISIBLE_CLASS = ("\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Cn}\\u2028\\u2029"
                     + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _IGNORABLE_RANGES))
-_INVISIBLE_RUN = regex.compile(f"[{_INVISIBLE_CLASS}]+")
+_INVISIBLE_RUN = LazyPattern(f"[{_INVISIBLE_CLASS}]+")
 # str.isprintable() is False for Cc Cf Cs Co Cn Zl Zp (and Zs but space); these are the printable rest
 _IGNORABLE = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _IGNORABLE_RANGES) + "]")
-_JOINER_HINT = regex.compile("[\u200c\u200d\ufe0f\U000e007f]")
+_JOINER_HINT = LazyPattern("[\u200c\u200d\ufe0f\U000e007f]")
 _MAX_PROTECTED_LENGTH = 4096  # UTF-16 units; longer texts lose all joiners
-_LONE_SURROGATE = regex.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = LazyPattern("[\ud800-\udfff]")
 
 
 def _indic(block: int) -> str:
@@ -51,7 +55,7 @@ _ARABIC_BEFORE = ("\u0620\u0626\u0628\u062a-\u062e\u0633-\u063f\u0641-\u0647\u06
 _ARABIC_AFTER = ("\u0620\u0622-\u063f\u0641-\u064a\u066e\u066f\u0671-\u0673\u0675-\u06d3\u06d5\u06ee\u06ef"
                  "\u06fa-\u06fc\u06ff\u0750-\u077f\u0870-\u0882\u0886\u0889-\u088f\u08a0-\u08ac\u08ae-\u08c8")
 _SINHALA = "[\u0d9a-\u0dc6]"
-_SPELLED_JOINER = regex.compile("|".join(
+_SPELLED_JOINER = LazyPattern("|".join(
     [_indic(b) for b in (0x0900, 0x0980, 0x0A80, 0x0B00, 0x0C00, 0x0C80, 0x0D00)]
     + [f"\\u200d(?<={_SINHALA}\\u0dca.)(?={_SINHALA})",
        f"\\u200c(?<=[{_ARABIC_BEFORE}](?:(?=[\\p{{sc=Arabic}}\\p{{sc=Inherited}}])"
@@ -68,6 +72,7 @@ def _trie_pattern(words: list[str]) -> str:
     Children of a trie node start with distinct characters, so at most one branch can go on; a greedy
     optional group for the longer continuations makes the longest string win (what a property of
     strings such as /\\p{RGI_Emoji}/v does). Much faster than 3,953 alternatives tried one by one."""
+    import regex
     trie: _Trie = {}
     for word in words:
         node = trie
@@ -88,6 +93,7 @@ def _trie_pattern(words: list[str]) -> str:
 
 @lru_cache(maxsize=1)
 def _rgi_emoji() -> regex.Pattern[str]:
+    import regex
     data = json.loads(resource_path("data", "rgi_emoji.json").read_text(encoding="utf-8"))
     return regex.compile(_trie_pattern(data["emoji"]))
 
@@ -105,7 +111,7 @@ def _protected(text: str) -> set[int]:
 def _collapse_invisible(text: str, replacement: str = " ") -> str:
     kept = _protected(text)
 
-    def run(match: regex.Match[str]) -> str:
+    def run(match: re.Match[str]) -> str:  # a `regex` match (LazyPattern is typed with re's)
         out = ""
         for offset, ch in enumerate(match.group(0)):
             if match.start() + offset in kept:

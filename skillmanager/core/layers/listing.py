@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import math
 import re
-
-import regex
-from enum import StrEnum
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
 from ..load.settings import EffectiveSettings
+from ..js.lazy_pattern import LazyPattern, lazy_re
+
+from ..collector import collector_paused
 from ..model import Listed, Skill, SourceKind
 from ..versions.features import Feature
 from ..versions.profiles import Profile
@@ -86,10 +87,18 @@ FOUR_BYTES_PER_TOKEN_MODELS = frozenset({
 })
 REMINDER_PLACEMENT_MODELS = frozenset({"claude-opus-4-7"})
 # current `DSt`: a display name shown in brackets must look like a name.
-_DISPLAY_NAME_OK = regex.compile(r"^[\p{L}\p{M}\p{N}_:.-]+$")
+_DISPLAY_NAME_OK = LazyPattern(r"^[\p{L}\p{M}\p{N}_:.-]+$")
+# the same test for ASCII text (the ASCII letters and digits are its only \p{L}/\p{M}/\p{N}), without `regex`
+_ASCII_DISPLAY_NAME_OK = re.compile(r"^[A-Za-z0-9_:.-]+$")
 
 
-@dataclass
+def _clean_display_name(display: str) -> bool:
+    if display.isascii():
+        return _ASCII_DISPLAY_NAME_OK.match(display) is not None
+    return _DISPLAY_NAME_OK.match(display) is not None
+
+
+@dataclass(slots=True)
 class ListingEntry:
     """One listable command, as the listing sees it."""
 
@@ -109,7 +118,7 @@ class ListingEntry:
         return self.kind in (BUNDLED, BUILTIN_COMMAND) and self.bundled_width is not None
 
 
-@dataclass
+@dataclass(slots=True)
 class EntryResult:
     name: str
     shown_name: str  # current may add ` (display name)`
@@ -181,10 +190,10 @@ class BudgetFacts:
 # textwidth.display_width sums per-character widths unless the string needs grapheme segmentation
 # (emoji blocks, regional indicators, variation selectors, ZWJ), holds ESC or surrogates. In that
 # additive case a per-character cache gives the same number much faster (5,000-skill listings).
-_NEEDS_FULL_MEASURE = re.compile("[\U0001F300-\U0001FAFF\u2600-\u27BF\U0001F1E6-\U0001F1FF\uFE00-\uFE0F\u200D"
+_NEEDS_FULL_MEASURE = lazy_re("[\U0001F300-\U0001FAFF\u2600-\u27BF\U0001F1E6-\U0001F1FF\uFE00-\uFE0F\u200D"
                                  "\x1b\ud800-\udfff]")
 
-_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
+_NOT_PRINTABLE_ASCII = lazy_re(r"[^\x20-\x7e]")
 
 
 def _utf16_len(text: str) -> int:
@@ -327,7 +336,7 @@ def shown_name(entry: ListingEntry, profile: Profile, all_entries: Sequence[List
     display = entry.display_name
     if not display or display == entry.name or entry.name.endswith(":" + display):
         return entry.name
-    if len(display) > 256 or not _DISPLAY_NAME_OK.match(display):
+    if len(display) > 256 or not _clean_display_name(display):
         return entry.name
     # all_entries may hold other ListingEntry objects for the same skill
     found = index.resolve(display) if index is not None else _resolve(display, all_entries)
@@ -366,7 +375,7 @@ def placeholder_text(entry: ListingEntry) -> str:
     return f"- {entry.name} [bundled entry: width {entry.bundled_width}, length {entry.bundled_length}]"
 
 
-@dataclass
+@dataclass(slots=True)
 class _Row:
     entry: ListingEntry
     name: str
@@ -386,23 +395,30 @@ class _Row:
 
 def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
           all_entries: Sequence[ListingEntry]) -> list[_Row]:
-    rows = []
+    rows: list[_Row] = []
+    append = rows.append
     index = None
+    overrides = profile.supports(Feature.SKILL_OVERRIDES)
+    display_names = profile.supports(Feature.DISPLAY_NAME_IN_BRACKETS)
+    profile_id = id(_ROW_PROFILES.setdefault(id(profile), profile))
     for entry in entries:
-        if profile.supports(Feature.SKILL_OVERRIDES) and entry.force_name_only:  # `A$e(cmd) === "name-only"`
+        if overrides and entry.force_name_only:  # `A$e(cmd) === "name-only"`
             text = f"- {entry.name}"
             width = entry_width(text, profile)
-            rows.append(_Row(entry, entry.name, text, text, "", width, width, utf16_len(text), False, True))
+            append(_Row(entry, entry.name, text, text, "", width, width, utf16_len(text), False, True))
             continue
-        if index is None and entry.display_name and profile.supports(Feature.DISPLAY_NAME_IN_BRACKETS):
-            index = NameIndex(all_entries)
-        name = shown_name(entry, profile, all_entries, index)
-        if entry.is_placeholder and entry.bundled_width is not None:
+        if entry.display_name and display_names:
+            if index is None:
+                index = NameIndex(all_entries)
+            name = shown_name(entry, profile, all_entries, index)
+        else:
+            name = entry.name  # what shown_name gives an entry without a display name
+        if entry.bundled_width is not None and entry.is_placeholder:
             name_only = f"- {name}"
-            rows.append(_Row(entry, name, placeholder_text(entry), name_only, "", entry.bundled_width,
-                             entry_width(name_only, profile), entry.bundled_length or 0, False))
+            append(_Row(entry, name, placeholder_text(entry), name_only, "", entry.bundled_width,
+                        entry_width(name_only, profile), entry.bundled_length or 0, False))
             continue
-        key = (id(_ROW_PROFILES.setdefault(id(profile), profile)), cap, name, entry.description, entry.when_to_use)
+        key = (profile_id, cap, name, entry.description, entry.when_to_use)
         known = _ROW_TEXT.get(key)
         if known is None:
             desc, cut = capped_description(entry_description(entry, profile), cap)
@@ -413,7 +429,7 @@ def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
             if len(_ROW_TEXT) >= _ROW_TEXT_LIMIT:
                 _ROW_TEXT.clear()
             _ROW_TEXT[key] = known
-        rows.append(_Row(entry, name, *known))
+        append(_Row(entry, name, *known))
     return rows
 
 
@@ -432,6 +448,14 @@ def build_listing(skills_or_registry: Registry | list[ListingEntry] | tuple[List
                   context_window: int | None = None, budget: int | None = None,
                   settings: SettingsLike = None, all_entries: Sequence[ListingEntry] | None = None) -> ListingResult:
     """The start-up listing. Accepts a list of ListingEntry or a Registry (see entries_from_registry)."""
+    with collector_paused():  # ~20 % of a 20,000-skill listing otherwise (core/collector.py)
+        return _build_listing(skills_or_registry, profile, model=model, context_window=context_window,
+                              budget=budget, settings=settings, all_entries=all_entries)
+
+
+def _build_listing(skills_or_registry: Any, profile: Profile | None, *, model: str | None,
+                   context_window: int | None, budget: int | None, settings: Any,
+                   all_entries: Sequence[ListingEntry] | None) -> ListingResult:
     if isinstance(skills_or_registry, (list, tuple)):
         entries = list(skills_or_registry)
         if profile is None:
@@ -686,20 +710,14 @@ _KIND_BY_SOURCE = {
 }
 
 
+# keyed by the enum's value: an Enum member's __hash__ runs Python code, a str's does not
+_KIND_BY_SOURCE_VALUE = {source._value_: kind for source, kind in _KIND_BY_SOURCE.items()}
+
+
 def entry_from_skill(skill: Skill, *, score: float = 0.0) -> ListingEntry:
-    listed = skill.state.listed
-    return ListingEntry(
-        name=skill.name,
-        description=skill.description or "",
-        when_to_use=skill.when_to_use,
-        display_name=skill.display_name,
-        kind=_KIND_BY_SOURCE.get(skill.source, SKILL),
-        bundled_width=skill.bundled_width,
-        bundled_length=skill.bundled_length,
-        force_name_only=listed is Listed.NAME_ONLY,
-        score=score,
-        key=skill.key,
-    )
+    return ListingEntry(skill.name, skill.description or "", skill.when_to_use, skill.display_name,
+                        _KIND_BY_SOURCE_VALUE.get(skill.source._value_, SKILL), skill.bundled_width,
+                        skill.bundled_length, skill.state.listed is Listed.NAME_ONLY, score, skill.key)
 
 
 def entries_from_registry(registry: Registry, profile: Profile | None = None, *,

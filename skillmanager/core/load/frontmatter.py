@@ -17,16 +17,17 @@ import yaml
 from ..js.strings import JS_DOT, JS_WHITESPACE_SET, JS_WS_CLASS_BODY, js_trim
 from ..model import Diagnostic, Severity
 from .yaml12 import load_yaml12
+from ..js.lazy_pattern import lazy_re
 
 # JavaScript's \s (includes U+FEFF and the Unicode spaces), which Python's \s does not match exactly.
 JS_WS = JS_WS_CLASS_BODY
-_FRONT_MATTER_RE = re.compile(rf"^---[{JS_WS}]*\n([\s\S]*?)---[{JS_WS}]*\n?")
+_FRONT_MATTER_RE = lazy_re(rf"^---[{JS_WS}]*\n([\s\S]*?)---[{JS_WS}]*\n?")
 # JS `.` does not match line terminators; `$` without /m is the end of the (per-line) string.
 _JS_DOT = JS_DOT
-_RETRY_LINE_RE = re.compile(rf"^([a-zA-Z_-]+):[{JS_WS}]+({_JS_DOT}+)$")
-_NEEDS_QUOTES_RE = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+_RETRY_LINE_RE = lazy_re(rf"^([a-zA-Z_-]+):[{JS_WS}]+({_JS_DOT}+)$")
+_NEEDS_QUOTES_RE = lazy_re(r"[{}\[\]*&#!|>%@`]|: ")
 BOM = "\ufeff"
-_WS_RUN = re.compile(rf"[{JS_WS}]*")
+_WS_RUN = lazy_re(rf"[{JS_WS}]*")
 
 
 @dataclass

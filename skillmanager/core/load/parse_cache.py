@@ -37,7 +37,7 @@ CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
 PARSE_FEATURES = (Feature.STRIPS_BOM, Feature.LENIENT_BOOLEANS, Feature.YAML_LAST_KEY_WINS)
 
 StatKey = tuple[int, int, int, int, int]
-ParseContext = tuple[str, int, tuple[tuple[str, bool], ...]]
+ParseContext = tuple[object, ...]  # plain values (JSON-able) besides the file that decide its entry
 # an entry's payload: the plain JSON data skill_file stores (front matter, diagnostics, body offset, size)
 Payload = dict[str, Any]
 

@@ -1,6 +1,7 @@
 """Read user files defensively: size cap, binary detection, decoding as Node does; never raise."""
 from __future__ import annotations
 
+import errno
 import os
 import stat as _stat
 from dataclasses import dataclass, field
@@ -22,12 +23,14 @@ class ReadResult:
     truncated: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
     stat: os.stat_result | None = None  # fstat of the open file (the parse cache's key)
+    link: bool | None = None  # the path's last part is a symbolic link (None: not known)
 
 
 # Settings, manifests, MCP and scenario files are small JSON; anything bigger is refused, not slurped.
 MAX_JSON_BYTES = 64 * 1024 * 1024
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 # what `open` and `os.stat` take
 PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -106,12 +109,25 @@ def read_text_file(path: Path | str, *, max_bytes: int = MAX_SKILL_BYTES, known:
     """UTF-8 text as Node's `readFile(…, 'utf-8')` gives it (invalid bytes → U+FFFD, BOM kept).
     `known`: a stat of `path` the caller just made and found regular (saves the pre-open stat). A str
     `path` skips pathlib's parsing on the hot path (diagnostics still name a Path)."""
+    link = None
     try:
-        if known is None:
-            check_regular(path)
-        # raw descriptor: open, fstat, read, close and nothing else (a file object adds an fstat, an
-        # ioctl and a seek per file)
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+        fd = -1
+        if known is None and _NOFOLLOW:
+            # one open that refuses a symbolic link (ELOOP) instead of stat + open: non-blocking, so a FIFO
+            # cannot hang it, and the fstat below refuses anything but a regular file before a read
+            try:
+                fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _NOFOLLOW)
+                link = False
+            except OSError as error:
+                if error.errno not in (errno.ELOOP, errno.EMLINK):  # EMLINK: the BSDs' answer
+                    raise
+                link = True  # a link (or a loop): checked and followed below
+        if fd < 0:
+            if known is None:
+                check_regular(path)
+            # raw descriptor: open, fstat, read, close and nothing else (a file object adds an fstat, an
+            # ioctl and a seek per file)
+            fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
         try:
             st = os.fstat(fd)
             if _stat.S_ISDIR(st.st_mode):  # swapped after the stat check
@@ -142,7 +158,7 @@ def read_text_file(path: Path | str, *, max_bytes: int = MAX_SKILL_BYTES, known:
         code = "symlink-loop" if getattr(error, "errno", None) == 40 else "unreadable"
         reason = "symbolic link loop" if code == "symlink-loop" else (error.strerror or str(error))
         return ReadResult(None, diagnostics=[Diagnostic(Severity.ERROR, code, f"Cannot read this file: {reason}.", _as_path(path))])
-    result = ReadResult(None, size=max(size, len(data)), stat=st)
+    result = ReadResult(None, size=max(size, len(data)), stat=st, link=link)
     if len(data) > max_bytes:
         data = data[:max_bytes]
         result.truncated = True

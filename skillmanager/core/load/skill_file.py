@@ -21,8 +21,9 @@ from .safe_read import read_text_file
 from .yaml12 import js_string
 from ..js.strings import js_split_whitespace, js_trim
 from ..rules.path_patterns import parse_paths
+from ..js.lazy_pattern import lazy_re
 
-_LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")  # in a Python str a pair is one code point: any surrogate is lone
+_LONE_SURROGATE = lazy_re("[\\ud800-\\udfff]")  # in a Python str a pair is one code point: any surrogate is lone
 
 # Where a FileBodySkill's body is: (path text, stat key at the scan, body offset, strip BOM, unique keys)
 BodySource = tuple[str, parse_cache.StatKey, int, bool, bool]
@@ -97,9 +98,13 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     where = path_text or os.fspath(path)
     cache = parse_cache.active()
     known = None
+    plain = False  # `where` is no symbolic link (so realpath_dedupe need not lstat it)
     if cache is not None:
         try:
-            known = os.stat(where)
+            known = os.lstat(where)
+            plain = not _stat.S_ISLNK(known.st_mode)
+            if not plain:
+                known = os.stat(where)
         except OSError:
             known = None
         if known is not None and _stat.S_ISREG(known.st_mode):
@@ -107,6 +112,8 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
             if payload is not None:
                 skill = _skill_from_payload(payload, where, known, options)
                 if skill is not None:
+                    if plain:
+                        skill._plain_file = where
                     return skill
         else:
             known = None
@@ -130,7 +137,9 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     skill = skill_from_document(doc.front_matter, doc.body, diagnostics=diagnostics, size=result.size,
                                 skill_class=FileBodySkill, **options)
     assert isinstance(skill, FileBodySkill)  # made by skill_class
-    skill.path_text = (path, where)  # == str(path), without pathlib's parsing (Skill.key)
+    skill._path_text = (path, where)  # == str(path), without pathlib's parsing (Skill.key)
+    if result.link is False or (known is not None and plain):
+        skill._plain_file = where
     if result.stat is not None:
         key = parse_cache.stat_key(result.stat)
         skill._body_source = (where, key, body_start, profile.supports(Feature.STRIPS_BOM), not profile.supports(Feature.YAML_LAST_KEY_WINS))
@@ -167,7 +176,7 @@ def _skill_from_payload(payload: parse_cache.Payload, where: str, known: os.stat
         assert isinstance(skill, FileBodySkill)  # made by skill_class
         skill.body = None  # on disk: read on demand
         skill._body_source = (where, key, int(payload["bs"]), profile.supports(Feature.STRIPS_BOM), not profile.supports(Feature.YAML_LAST_KEY_WINS))
-        skill.path_text = (options["path"], where)
+        skill._path_text = (options["path"], where)
         return skill
     except (KeyError, TypeError, ValueError):
         return None  # a malformed entry: read the file instead

@@ -437,7 +437,9 @@ def _fast_realpath(skill: Skill) -> str | None:
             base, name = str(path.parent.parent), path.parent.name
         else:
             base, name, file_text = entry
-            if skill.via_link or _stat.S_ISLNK(os.lstat(file_text).st_mode):
+            # the read opened file_text without following a link (or lstat-ed it): no lstat again
+            if skill.via_link or (getattr(skill, "_plain_file", None) != file_text
+                                  and _stat.S_ISLNK(os.lstat(file_text).st_mode)):
                 return os.path.realpath(file_text, strict=True)
         real_base = _REAL_DIR_CACHE.get(base)
         if real_base is None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Hashable
 import yaml
 
 from ..js.json_parse import js_int
+from ..js.lazy_pattern import lazy_re
 
 if TYPE_CHECKING:  # the C loader has SafeLoader's interface (the stubs declare it apart)
     _BaseLoader = yaml.SafeLoader
@@ -118,7 +119,7 @@ _RESOLVERS = [
     ),
 ]
 for _tag, _pattern, _first in _RESOLVERS:
-    Yaml12Loader.add_implicit_resolver(_tag, re.compile(_pattern), _first)
+    Yaml12Loader.add_implicit_resolver(_tag, lazy_re(_pattern), _first)
 
 
 def _construct_int(loader: Yaml12Loader, node: yaml.ScalarNode) -> int | float:
@@ -246,7 +247,7 @@ _PLAIN_MID = "\x20-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\u
 _PLAIN_LAST = "\x21-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
 _PLAIN_FIRST = "\x24\x28-\x29\x2b\x2e-\x39\x3b-\x3d\x41-\x5a\x5c\x5e-\x5f\x61-\x7a\x7e" \
     "\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
-_RESOLVED = re.compile("|".join(f"(?:{pattern})" for _, pattern, _ in _RESOLVERS))
+_RESOLVED = lazy_re("|".join(f"(?:{pattern})" for _, pattern, _ in _RESOLVERS))
 _RESOLVER_FIRST = frozenset(ch for _, _, first in _RESOLVERS for ch in first if ch)  # as PyYAML's resolve()
 _NON_STRING_KEYS = frozenset(("null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"))
 
@@ -294,6 +295,20 @@ _EMPTY = object()  # `key:` with nothing after the colon
 
 
 def _key_value(line: str) -> tuple[str, Any] | None:
+    match = _common_line().fullmatch(line)  # one C-level match for the usual `key: text` / `key: "text"` / `key:`
+    if match is not None:
+        key, plain, double, single = match.groups()
+        if key not in _NON_STRING_KEYS:
+            if plain is None:
+                if double is None and single is None:
+                    return key, _EMPTY
+                return key, double if double is not None else single
+            if not (plain[0] in _RESOLVER_FIRST and _RESOLVED.fullmatch(plain)):
+                return key, plain
+    return _key_value_general(line)
+
+
+def _key_value_general(line: str) -> tuple[str, Any] | None:
     colon = line.find(":")
     if colon <= 0:
         return None
@@ -403,6 +418,19 @@ def _plain_line() -> re.Pattern[str]:
 
 
 @functools.cache
+def _common_line() -> re.Pattern[str]:
+    """`key: plain`, `key: "double"`, `key: 'single'`, `key:` exactly as _key_value_general accepts them (same
+    key rule, plain-scalar classes and quoted-character set); its result is checked against the general
+    code in tests/test_fast_paths.py."""
+    assert _QUOTED_OK.startswith("\x20-\x7e")
+    beyond_ascii = _QUOTED_OK[3:]
+    double = r"\x20-\x21\x23-\x5b\x5d-\x7e" + beyond_ascii  # no `"`, no backslash
+    single = r"\x20-\x26\x28-\x7e" + beyond_ascii  # no `'`
+    return re.compile(rf"([A-Za-z_][A-Za-z0-9_-]{{0,127}}):(?: (?:([{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?)"
+                      rf"|\"([{double}]*)\"|'([{single}]*)'))?")
+
+
+@functools.cache
 def _quoted_unsafe() -> re.Pattern[str]:
     return re.compile(f"[^{_QUOTED_OK}]")
 
@@ -434,7 +462,7 @@ def load_yaml12_full(text: str, *, unique_keys: bool = True) -> Any:
 # Characters both CLIs' parsers take as ordinary content but PyYAML refuses (C0/C1 controls, U+FFFE/FFFF) or
 # reads as line breaks (NEL, U+2028, U+2029, YAML 1.1 breaks): they are swapped for private-use stand-ins
 # while parsing and put back in every string afterwards (probe-yaml-controls: kept verbatim by 2.1.88).
-_PYYAML_OFF_LIMITS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+_PYYAML_OFF_LIMITS = lazy_re("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
 # What YAML 1.2 itself forbids in a stream (c-printable): the list above without NEL and the line separators.
 YAML_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
 _STAND_IN_BLOCKS = range(0xF0000, 0x10FC00, 0x400)  # private use (planes 15, 16): printable, non-space for PyYAML

@@ -330,8 +330,7 @@ def _arrange(registry: Registry, scanned: list[Skill], delta: RegistryDelta) -> 
 
 def _clone(skill: Skill) -> Skill:
     """A shallow copy with its own state, so deciding never mutates an object the caller shows."""
-    copy = object.__new__(type(skill))  # a FileBodySkill keeps reading its body on demand
-    copy.__dict__.update(skill.__dict__)
+    copy = skill.shallow_copy()  # a FileBodySkill keeps reading its body on demand
     state = object.__new__(type(skill.state))
     state.__dict__.update(skill.state.__dict__)
     state.shadowed_by, state.shadow_reason = None, ""  # decide_states only sets these on losers

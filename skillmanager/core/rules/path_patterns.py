@@ -44,6 +44,7 @@ import re
 from typing import Any, Union
 
 from ..js.strings import JS_DOT, JS_WHITESPACE, js_trim
+from ..js.lazy_pattern import lazy_re
 
 __all__ = ["parse_paths", "split_paths", "expand_braces", "PathMatcher", "relative_to_cwd"]
 
@@ -62,7 +63,7 @@ _JS_DOT = JS_DOT
 # ---------------------------------------------------------------------------------------------
 # parse_paths — cli.js Doz / fn6 / t44
 
-_BRACE = re.compile(r"\A([^{]*)\{([^}]+)\}(" + _JS_DOT + r"*)\Z")
+_BRACE = lazy_re(r"\A([^{]*)\{([^}]+)\}(" + _JS_DOT + r"*)\Z")
 
 
 def expand_braces(pattern: str) -> list[str]:

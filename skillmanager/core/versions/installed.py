@@ -30,3 +30,25 @@ def detect_installed_claude(exe: str | None = None, timeout: float = 20) -> Inst
     text = (done.stdout or done.stderr).strip()
     profile, note = installed_profile(text)
     return InstalledClaude(exe, text, profile, note or "")
+
+
+LOOKING = "Looking for Claude Code on this computer…"
+
+
+def shown_sentence(found: InstalledClaude | None, shown: Profile | None) -> str:
+    """One plain sentence: which Claude Code is installed and whose behaviour the app shows.
+
+    `found` None: detection still running. `shown`: the release whose rules the workspace applies."""
+    if found is None:
+        return LOOKING
+    what = f"Claude Code {shown.version_text}" if shown is not None else "the default Claude Code"
+    if found.exe is None:
+        return f"Claude Code was not found on this computer — showing what {what} does"
+    if found.error is not None:
+        return f"Claude Code was found but could not be run — showing what {what} does"
+    if found.profile is None:
+        return f"Claude Code was found but its version could not be read — showing what {what} does"
+    installed = found.profile.version_text
+    if shown is None or shown.version == found.profile.version:
+        return f"Claude Code {installed} found — showing what it does"
+    return f"Claude Code {installed} found — showing what {what} does (change it under Advanced)"

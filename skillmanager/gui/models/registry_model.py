@@ -12,9 +12,10 @@ from typing import Any, Callable, Hashable, Sequence
 
 from PySide6.QtCore import (QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt,
                             Signal)
-from PySide6.QtGui import QBrush, QFont
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from skillmanager.core.model import Skill
+from skillmanager.core.rules.buckets import REVIEW_BADGES, bucket_counts, skill_buckets
 from skillmanager.gui import problems as problem_words
 from skillmanager.gui import states
 from skillmanager.gui.engine import SkillGroup, Snapshot, group_skills, overlay_session, skill_identity
@@ -41,6 +42,7 @@ class Role(enum.IntEnum):
     Switch = _USER + 14  # core.edit.switch.SwitchFacts of the row switch (None: no switch)
     Outcome = _USER + 15  # core ListingOutcome: what the start-up listing carries
     Usage = _USER + 16  # core SkillUsage: uses in the last days, from Claude Code's session logs
+    Buckets = _USER + 17  # frozenset of core.rules.buckets.Bucket: the quick filters the row belongs to
 
 
 class Column(enum.IntEnum):
@@ -109,6 +111,7 @@ def _fingerprint(skill: Skill) -> tuple:
 
 class RegistryModel(QAbstractItemModel):
     switch_requested = Signal(object, bool)  # (skill, turn on): the row switch was clicked
+    buckets_changed = Signal(object)  # {Bucket: count} over every skill (the filter chips' counts)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -123,6 +126,8 @@ class RegistryModel(QAbstractItemModel):
         self._checks: dict[Hashable, Any] = {}  # identity -> SkillChecks (see set_checks)
         self._additions = None  # core.session_view.SessionAdditions of the simulator (see set_session)
         self._marks: dict[Hashable, Any] = {}  # identity -> engine.SimulatedMark
+        self._buckets: dict[Hashable, frozenset] = {}  # identity -> core buckets (see _bucket_of)
+        self._bucket = None  # the filter chip in use (core Bucket) or None
 
     # --- reading -------------------------------------------------------------------------------
     def _item(self, index: QModelIndex) -> TreeItem:
@@ -256,12 +261,7 @@ class RegistryModel(QAbstractItemModel):
                 return self._usage_words(item)
             return str(item.tokens) if item.tokens else "—"
         if role == Qt.ItemDataRole.BackgroundRole:
-            checks = self._checks.get(item.key)
-            if checks is not None and checks.badge == "danger":  # critical / high audit findings colour the row
-                from PySide6.QtGui import QColor
-
-                return QBrush(QColor(208, 69, 59, 46))
-            return None
+            return _review_brush(self._checks.get(item.key))
         if role == Qt.ItemDataRole.CheckStateRole and column is Column.State:
             facts = self._switch(item)
             if facts is not None:
@@ -319,6 +319,8 @@ class RegistryModel(QAbstractItemModel):
             return self._switch(item)
         if role == Role.Outcome:
             return self._snapshot.outcomes.get(item.key) if self._snapshot else None
+        if role == Role.Buckets:
+            return self._buckets.get(item.key, frozenset())
         if role == Role.Usage:
             return self._snapshot.usage.get(item.key) if self._snapshot else None
         if role == Role.SortKey:
@@ -376,6 +378,8 @@ class RegistryModel(QAbstractItemModel):
 
     def _checks_data(self, item: TreeItem, role: int):
         checks = self._checks.get(item.key)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return _review_brush(checks)
         if checks is None or checks.badge is None:
             if role == Qt.ItemDataRole.ToolTipRole:
                 return ("No audit or lint findings" if checks is not None
@@ -388,7 +392,7 @@ class RegistryModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DecorationRole:
             return states.badge_icon(checks.badge)
         if role == Qt.ItemDataRole.ForegroundRole:
-            return QBrush(states.badge_colour(checks.badge))
+            return QBrush(states.badge_text_colour(checks.badge))
         if role == Qt.ItemDataRole.ToolTipRole:
             return states.badge_tooltip(checks)
         if role == Role.Checks:
@@ -417,6 +421,17 @@ class RegistryModel(QAbstractItemModel):
         """New check results: repaint only the Checks cells whose result object changed."""
         old, self._checks = self._checks, dict(checks)
         column = int(Column.Checks)
+        if self._snapshot is not None:
+            moved = False
+            for skill in self._snapshot.skills:
+                key = self._identity(skill)
+                if old.get(key) is not self._checks.get(key):
+                    before = self._buckets.get(key)
+                    self._buckets[key] = after = self._bucket_of(skill)
+                    moved = moved or (self._bucket is not None and (self._bucket in (before or ())) != (self._bucket in after))
+            self.buckets_changed.emit(bucket_counts(self._buckets.values()))
+            if moved:
+                self._sync()  # a skill came into (or left) the chip in use
         for group in self._root.children:
             for child in group.children:
                 if old.get(child.key) is not self._checks.get(child.key):
@@ -450,6 +465,8 @@ class RegistryModel(QAbstractItemModel):
         self._snapshot = snapshot
         self._groups, self._marks = overlay_session(group_skills(snapshot), self._additions)
         self._drop_stale_caches()
+        self._buckets = {self._identity(s): self._bucket_of(s) for s in snapshot.skills}
+        self.buckets_changed.emit(bucket_counts(self._buckets.values()))
         self._sync()
         if used_before != snapshot.usage:
             self._usage_changed(used_before, snapshot.usage)
@@ -479,9 +496,10 @@ class RegistryModel(QAbstractItemModel):
     def _sync(self) -> None:
         snapshot = self._snapshot
         targets = []
+        filtering = self.filtering
         for group in self._groups:
-            skills = group.skills if not self._needle else [s for s in group.skills if self._matches(s)]
-            if skills or not self._needle:
+            skills = group.skills if not filtering else [s for s in group.skills if self._matches(s)]
+            if skills or not filtering:
                 targets.append((group.key, SkillGroup(group.key, group.label, skills, group.tooltip)))
         problems = self._shown_problems()
         if problems:
@@ -498,6 +516,8 @@ class RegistryModel(QAbstractItemModel):
         """(key, diagnostic) pairs to show, filtered like the skills are."""
         found = problem_words.workspace_problems(self._snapshot)
         pairs = list(zip(problem_words.problem_keys(found), found))
+        if self._bucket is not None:
+            return []  # the chips sort skills; workspace problems show when no chip is chosen
         if self._needle:
             pairs = [(k, d) for k, d in pairs
                      if self._needle in f"{d.message}\n{d.path or ''}\n{d.code}\nproblems".casefold()]
@@ -556,6 +576,41 @@ class RegistryModel(QAbstractItemModel):
     def filter_text(self) -> str:
         return self._needle
 
+    @property
+    def filtering(self) -> bool:
+        """A text or a chip narrows the rows."""
+        return bool(self._needle) or self._bucket is not None
+
+    @property
+    def bucket(self):
+        return self._bucket
+
+    def set_bucket(self, bucket) -> bool:
+        """Show only the skills of one quick filter (a core Bucket), or all (None); the text filter still applies."""
+        if bucket == self._bucket:
+            return False
+        self._bucket = bucket
+        if self._snapshot is not None:
+            self._filter_only = True
+            try:
+                self._sync()
+            finally:
+                self._filter_only = False
+        return True
+
+    def bucket_counts(self) -> dict:
+        return bucket_counts(self._buckets.values())
+
+    def _bucket_of(self, skill: Skill) -> frozenset:
+        """Core decides the buckets from the row switch, the listing outcome and the checks badge."""
+        snapshot = self._snapshot
+        key = self._identity(skill)
+        facts = snapshot.switches.get(key)
+        checks = self._checks.get(key)
+        return skill_buckets(skill, is_on=facts.is_on if facts is not None else None,
+                             outcome=snapshot.outcomes.get(key), badge=checks.badge if checks is not None else None,
+                             contested=getattr(snapshot, "contested", frozenset()))
+
     def _cached(self, skill: Skill) -> tuple[Skill, str, Hashable]:
         """(skill, filter text, identity), computed once per skill object (objects are never mutated)."""
         cached = self._haystacks.get(id(skill))
@@ -572,6 +627,8 @@ class RegistryModel(QAbstractItemModel):
         return self._cached(skill)[2]
 
     def _matches(self, skill: Skill) -> bool:
+        if self._bucket is not None and self._bucket not in self._buckets.get(self._identity(skill), ()):
+            return False
         return self._needle in self._haystack(skill)
 
     # --- a few rows changed (incremental refresh): no regrouping ---------------------------------
@@ -582,6 +639,9 @@ class RegistryModel(QAbstractItemModel):
         if self._items is None:
             self._items = {child.key: child for group in self._root.children for child in group.children}
         by_identity = {skill_identity(s): s for s in skills}
+        for identity, skill in by_identity.items():
+            self._buckets[identity] = self._bucket_of(skill)
+        self.buckets_changed.emit(bucket_counts(self._buckets.values()))
         for group in self._groups:  # keep the unfiltered groups current for the next filter change
             for position, old in enumerate(group.skills):
                 new = by_identity.get(skill_identity(old))
@@ -591,7 +651,7 @@ class RegistryModel(QAbstractItemModel):
                     group.skills[position] = new
                     if new is not old:
                         self._haystacks.pop(id(old), None)  # the old object is gone from every view
-        if self._needle and any((self._items.get(i) is not None) != self._matches(s) for i, s in by_identity.items()):
+        if self.filtering and any((self._items.get(i) is not None) != self._matches(s) for i, s in by_identity.items()):
             self._sync()  # an edit made a skill match the filter, or stop matching it
             return True
         for identity, skill in by_identity.items():
@@ -742,6 +802,13 @@ class RegistryModel(QAbstractItemModel):
             self.endMoveRows()
             update(child, payload)
             position += 1
+
+
+def _review_brush(checks) -> QBrush | None:
+    """Critical / high audit findings and errors colour the whole row (core decides the badge level)."""
+    if checks is not None and checks.badge in REVIEW_BADGES:
+        return QBrush(QColor(*states.REVIEW_TINT))
+    return None
 
 
 def _waiting(skill: Skill) -> bool:

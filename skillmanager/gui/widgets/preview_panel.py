@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QPlainTextEdit, QProgressBar, QPushButton, QSplitter, QStackedWidget,
@@ -53,7 +53,10 @@ def replace_text(editor: QPlainTextEdit, new: str) -> None:
 
 
 class ListingView(QWidget):
-    """Layer 1: what the model is sent at start-up, with the budget and every cut explained."""
+    """Layer 1: what the model is sent at start-up, with the budget and every cut explained.
+    The selected skill's entry is highlighted and scrolled into view; clicking an entry selects its skill."""
+
+    skill_clicked = Signal(object)  # the Skill whose entry was clicked
 
     def __init__(self, context: AppContext, parent=None):
         super().__init__(parent)
@@ -84,8 +87,13 @@ class ListingView(QWidget):
         layout.addWidget(QLabel("Cut or shortened entries:", self))
         layout.addWidget(self.cuts)
         self._cut_spans: list[tuple[int, int]] = []
+        self._entry_spans: list[tuple[int, int, str]] = []  # (start, length, Skill.key) in listing order
+        self._cut_selections: list = []
+        self.current_key: str | None = None  # the entry highlighted for the selected skill
         self._shown_listing = None
+        self.text.viewport().installEventFilter(self)  # a click on an entry selects its skill
         context.snapshot_changed.connect(self.apply_snapshot)
+        context.selection_changed.connect(self.reveal_skill)
 
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         listing = snapshot.listing
@@ -94,6 +102,7 @@ class ListingView(QWidget):
         self._shown_listing = listing
         self.cuts.clear()
         self._cut_spans = []
+        self._entry_spans = []
         if listing is None:
             why = snapshot.problems.get("listing") or snapshot.problems.get("registry") or "no workspace loaded"
             self.text.setPlainText("")
@@ -132,6 +141,8 @@ class ListingView(QWidget):
             start = text.find(shown, search_from) if shown else -1
             if start >= 0:
                 search_from = start + len(shown)
+                if entry.key is not None:
+                    self._entry_spans.append((start, len(shown), entry.key))
             if not cut:
                 continue
             if len(self._cut_spans) >= MAX_CUTS_SHOWN:  # a huge registry: list the first ones, count the rest
@@ -151,7 +162,9 @@ class ListingView(QWidget):
                 selection.cursor = cursor
                 selection.format = fmt
                 selections.append(selection)
+        self._cut_selections = selections
         self.text.setExtraSelections(selections)
+        self.reveal_skill(self.context.selected_skill())
         if hidden_cuts:
             self.cuts.addItem(f"… and {hidden_cuts:,} more cut entries (not highlighted)")
         if not self._cut_spans:
@@ -159,6 +172,61 @@ class ListingView(QWidget):
         # as tall as its lines, up to four: the listing text keeps the room on short windows
         rows = min(self.cuts.count(), 4)
         self.cuts.setFixedHeight(rows * self.cuts.sizeHintForRow(0) + 2 * self.cuts.frameWidth() + 4)
+
+    def entry_span(self, key: str | None) -> tuple[int, int] | None:
+        for start, length, entry_key in self._entry_spans:
+            if entry_key == key:
+                return start, length
+        return None
+
+    def reveal_skill(self, skill: Skill | None) -> None:
+        """Highlight the selected skill's entry and scroll it into view (nothing when it is not listed)."""
+        key = skill.key if skill is not None else None
+        span = self.entry_span(key)
+        self.current_key = key if span is not None else None
+        selections = list(self._cut_selections)
+        if span is not None:
+            start, length = span
+            selection = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(self.text.document())
+            cursor.setPosition(start)
+            cursor.setPosition(start + length, QTextCursor.MoveMode.KeepAnchor)
+            selection.cursor = cursor
+            highlight = QColor(self.palette().color(self.palette().ColorRole.Highlight))
+            highlight.setAlpha(70)
+            selection.format.setBackground(highlight)
+            selections.append(selection)
+            end = QTextCursor(self.text.document())
+            end.setPosition(start + length)
+            self.text.setTextCursor(end)  # the end, then the start: the whole entry comes into view
+            self.text.ensureCursorVisible()
+            end.setPosition(start)
+            self.text.setTextCursor(end)
+            self.text.ensureCursorVisible()
+        self.text.setExtraSelections(selections)
+
+    def key_at(self, position: int) -> str | None:
+        for start, length, key in self._entry_spans:
+            if start <= position <= start + length:
+                return key
+        return None
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt API
+        if (watched is self.text.viewport() and event.type() == QEvent.Type.MouseButtonRelease
+                and event.button() == Qt.MouseButton.LeftButton and not self.text.textCursor().hasSelection()):
+            self.select_at(self.text.cursorForPosition(event.position().toPoint()).position())
+        return super().eventFilter(watched, event)
+
+    def select_at(self, position: int) -> bool:
+        """The entry at a text position selects its skill (a click on the listing)."""
+        key = self.key_at(position)
+        snapshot = self.context.snapshot
+        if key is None or snapshot is None:
+            return False
+        skill = next((s for s in snapshot.skills if s.key == key), None)
+        if skill is not None:
+            self.skill_clicked.emit(skill)
+        return skill is not None
 
     def _reveal_cut(self, row: int) -> None:
         if 0 <= row < len(self._cut_spans):

@@ -4,14 +4,16 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QMenu, QPushButton, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView,
-                               QVBoxLayout, QWidget)
+                               QMenu, QPushButton, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QToolButton,
+                               QTreeView, QVBoxLayout, QWidget)
 
+from skillmanager.core.rules.buckets import Bucket
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import Snapshot
 from skillmanager.gui.models.registry_model import Column, RegistryFilterProxy, RegistryModel, Role
 from skillmanager.gui.plural import counted
+from skillmanager.gui.widgets.flow_layout import FlowLayout
 
 
 NAME_GAP = "\u2002"  # between a skill's name and its description in the Name column
@@ -78,6 +80,20 @@ class RegistryPanel(QWidget):
         self.sort_combo.setAccessibleName("Sort skills")
         self.sort_combo.currentIndexChanged.connect(self._on_sort)
 
+        # quick filters: which skills are on, off, cut, contested, need review, wait (core decides the buckets)
+        self.chip_box = QWidget(self)
+        chips = FlowLayout(self.chip_box)
+        self.chips: dict[Bucket, QToolButton] = {}
+        for bucket in Bucket:
+            chip = QToolButton(self.chip_box)
+            chip.setCheckable(True)
+            chip.setToolTip(bucket.meaning)
+            chip.toggled.connect(lambda on, b=bucket: self.choose_bucket(b if on else None))
+            chips.addWidget(chip)
+            self.chips[bucket] = chip
+        self._show_counts(self.model.bucket_counts())
+        self.model.buckets_changed.connect(self._show_counts)
+
         self.view = QTreeView(self)
         self.view.setModel(self.proxy)
         self.view.setUniformRowHeights(True)
@@ -143,6 +159,7 @@ class RegistryPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
+        layout.addWidget(self.chip_box)
         layout.addWidget(self.budget_banner)
         layout.addWidget(self.no_results)
         layout.addWidget(self.view, 1)
@@ -209,11 +226,18 @@ class RegistryPanel(QWidget):
 
     def _expand_new_groups(self) -> None:
         self._span_groups()
+        opening = []
         for row in range(self.proxy.rowCount()):
             index = self.proxy.index(row, 0)
             key = index.data(Role.Identity)
             if key not in self._known and key not in self._collapsed:
-                self.view.expand(index)  # new groups open; groups the user closed stay closed
+                opening.append(index)  # new groups open; groups the user closed stay closed
+        if len(opening) > 1:
+            # with a layout pending, expand() only records the index: one layout for all of them at the
+            # next paint instead of one per group (200 groups coming back when a filter is cleared)
+            self.view.scheduleDelayedItemsLayout()
+        for index in opening:
+            self.view.expand(index)
         self._known = set(self.model.group_keys()) | self._known
 
     def _span_groups(self) -> None:
@@ -224,22 +248,33 @@ class RegistryPanel(QWidget):
             if not self.view.isFirstColumnSpanned(row, QModelIndex()):
                 self.view.setFirstColumnSpanned(row, QModelIndex(), True)
 
-    def _summarise(self, snapshot: Snapshot) -> None:
-        """Under the tree: what the workspace holds (the status bar says what the app is doing)."""
+    _counted: tuple = (None, ())
+
+    def _counts(self, snapshot: Snapshot) -> tuple[int, int, int, int, int]:
+        """(skills, contested names, waiting, invalid, cut by the budget) of a snapshot, counted once: a
+        keystroke only changes how many are shown (at 5,000 skills these passes cost a keystroke ~100 ms)."""
+        if self._counted[0] is snapshot:
+            return self._counted[1]
         skills = snapshot.skills
         registry = snapshot.registry
         conflicts = len(registry.conflicts()) if registry is not None and hasattr(registry, "conflicts") else 0
         waiting = sum(1 for s in skills if s.state.conditional and not s.state.active)
         invalid = sum(1 for s in skills if states.visual_state(s) is states.Visual.INVALID)
-        total = len(skills)
-        if self.model.filter_text:
+        outcomes = getattr(snapshot, "outcomes", {}) or {}
+        shortened = sum(1 for o in outcomes.values() if o.outcome.value in ("shortened", "name-only")
+                        and o.cause in ("budget", "per-entry-cap"))
+        counts = (len(skills), conflicts, waiting, invalid, shortened)
+        self._counted = (snapshot, counts)
+        return counts
+
+    def _summarise(self, snapshot: Snapshot) -> None:
+        """Under the tree: what the workspace holds (the status bar says what the app is doing)."""
+        total, conflicts, waiting, invalid, shortened = self._counts(snapshot)
+        if self.model.filtering:
             shown = sum(self.proxy.rowCount(self.proxy.index(r, 0)) for r in range(self.proxy.rowCount()))
             parts = [f"{shown:,} of {total:,} shown"]
         else:
             parts = [f"{total:,} skills and commands"]
-        outcomes = getattr(snapshot, "outcomes", {}) or {}
-        shortened = sum(1 for o in outcomes.values() if o.outcome.value in ("shortened", "name-only")
-                        and o.cause in ("budget", "per-entry-cap"))
         if shortened:
             parts.append(f"{shortened} cut in the listing")
         problem_count = self.model.problem_count()
@@ -262,13 +297,49 @@ class RegistryPanel(QWidget):
         self.summary.setText(text + (f" — {problems}" if problems else ""))
 
     def _on_filter(self, text: str) -> None:
-        self._known = set(self.model.group_keys())
-        self.proxy.set_text(text)
+        with self.context.typing():
+            self._known = set(self.model.group_keys())
+            self.proxy.set_text(text)
+            self._after_filter()
+
+    def choose_bucket(self, bucket: Bucket | None) -> None:
+        """One chip at a time (choosing one releases the other); None shows every skill again."""
+        with self.context.typing():
+            for other, chip in self.chips.items():
+                if chip.isChecked() != (other is bucket):
+                    chip.blockSignals(True)
+                    chip.setChecked(other is bucket)
+                    chip.blockSignals(False)
+            self._known = set(self.model.group_keys())
+            if self.model.set_bucket(bucket):
+                self._after_filter()
+            self._show_counts(self.model.bucket_counts())
+
+    def clear_filters(self) -> None:
+        self.filter_edit.clear()
+        self.choose_bucket(None)
+
+    def _after_filter(self) -> None:
         self._expand_new_groups()  # groups that come back with the filter open (unless closed by hand)
         shown = sum(self.proxy.rowCount(self.proxy.index(r, 0)) for r in range(self.proxy.rowCount()))
-        self.no_results.setVisible(bool(text) and shown == 0)
+        empty = self.model.filtering and shown == 0
+        if empty:
+            bucket = self.model.bucket
+            text = self.filter_edit.text().strip()
+            where = f" among “{bucket.word}”" if bucket is not None else ""
+            what = f"No skill matches “{text}”{where}." if text else f"No skill in “{bucket.word}”."
+            self.no_results.setText(f"{what} Press Esc to clear the filter.")
+        self.no_results.setVisible(empty)
         if self.model.snapshot is not None:
             self._summarise(self.model.snapshot)
+
+    def _show_counts(self, counts: dict) -> None:
+        chosen = self.model.bucket
+        for bucket, chip in self.chips.items():
+            count = counts.get(bucket, 0)
+            chip.setText(f"{bucket.word} {count:,}")
+            chip.setAccessibleName(f"Show only {bucket.word}: {counted(count, 'skill')}")
+            chip.setEnabled(count > 0 or bucket is chosen)
 
     def _show_remedy(self, snapshot: Snapshot) -> None:
         remedy = getattr(snapshot, "remedy", None)
@@ -312,7 +383,9 @@ class RegistryPanel(QWidget):
 
         menu = QMenu(self)
         facts = index.data(Role.Switch)
-        selected = self.selected_skills() or [skill]
+        selected = self.selected_skills()
+        if not any(s is skill for s in selected):
+            selected = [skill]  # the menu of a row outside the selection acts on that row only
         if facts is not None:
             label = "Turn off" if facts.is_on else "Turn on"
             if len(selected) > 1:
@@ -332,7 +405,13 @@ class RegistryPanel(QWidget):
         copy.triggered.connect(lambda: QGuiApplication.clipboard().setText(skill.name))
         listing = menu.addAction("Show in listing")
         listing.triggered.connect(lambda: self.show_in_listing.emit(skill))
+        if self.extra_row_actions:
+            menu.addSeparator()
+            for action in self.extra_row_actions:
+                menu.addAction(action)
         return menu
+
+    extra_row_actions: list = []  # the window's Rename, Move, Delete… (they act on the selected skill)
 
     def _on_sort(self, choice: int) -> None:
         if choice == 0:
@@ -358,8 +437,8 @@ class RegistryPanel(QWidget):
         from skillmanager.gui.problems import PROBLEMS_KEY
 
         group = self.model.index_for_identity(PROBLEMS_KEY)
-        if not group.isValid() and self.model.filter_text:
-            self.filter_edit.clear()
+        if not group.isValid() and self.model.filtering:
+            self.clear_filters()
             group = self.model.index_for_identity(PROBLEMS_KEY)
         if not group.isValid():
             return False
@@ -375,8 +454,8 @@ class RegistryPanel(QWidget):
     # --- selection from elsewhere (conflicts panel, tests) -------------------------------------
     def select_identity(self, identity) -> bool:
         source = self.model.index_for_identity(identity)
-        if not source.isValid() and self.model.filter_text:  # filtered out: clear the filter so it shows
-            self.filter_edit.clear()
+        if not source.isValid() and self.model.filtering:  # filtered out: clear the filter so it shows
+            self.clear_filters()
             source = self.model.index_for_identity(identity)
         if not source.isValid():
             return False
@@ -395,13 +474,18 @@ class RegistryPanel(QWidget):
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt API
         from PySide6.QtCore import QEvent
 
+        if watched is self.filter_edit and event.type() == QEvent.Type.KeyPress:
+            self.context.note_typing()  # before the text changes: the checks step aside now
         if (watched is self.filter_edit and event.type() == QEvent.Type.KeyPress
                 and event.key() == Qt.Key.Key_Down):
             self.focus_first_match()
             return True
-        if (watched is self.filter_edit and event.type() == QEvent.Type.KeyPress
-                and event.key() == Qt.Key.Key_Escape and self.filter_edit.text()):
-            self.filter_edit.clear()
+        if (watched in (self.filter_edit, self.view) and event.type() == QEvent.Type.KeyPress
+                and event.key() == Qt.Key.Key_Escape and self.model.filtering):
+            if watched is self.filter_edit and self.filter_edit.text():
+                self.filter_edit.clear()  # the text first, then the chip
+            else:
+                self.clear_filters()
             return True
         if (watched is self.view and event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Space
                 and not event.modifiers()):

@@ -1,0 +1,3 @@
+#!/bin/bash
+chmod +x /tmp/lintpack
+/tmp/lintpack --fix .

