@@ -184,7 +184,7 @@ class _SkillCaches:
     Skill objects use slots: with its ~35 fields a per-object dict costs ~1.5 KB (more entries than
     CPython shares between instances); `__dict__` stays for anything else set on a skill."""
 
-    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_kept_when_disabled", "_plain_file",
+    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_plain_file",
                  "__dict__",
                  "__weakref__")
 
@@ -193,7 +193,6 @@ class _SkillCaches:
     _path_text: tuple[Path | None, str]  # (path, the text the loader read it by): `key` without str(Path)
     _body_text: str | None  # a FileBodySkill's body once read (None: dropped, read again on demand)
     _body_source: BodySource  # where a FileBodySkill's body is read from
-    _kept_when_disabled: bool
     _plain_file: str  # the path text of a plain (not linked) file
 
 

@@ -255,8 +255,11 @@ def arrange_load_order(scanned: list[Skill], profile: Profile,
             kept.append(skill)
             continue
         if skill.source is SourceKind.ADD_DIR and skill.name in taken and skill.scope_dir is not None:
+            base = folder_names.get(skill.scope_dir)
+            if base is None:
+                base = folder_names[skill.scope_dir] = Path(skill.scope_dir).name
             copy = reuse(skill) if reuse is not None else None
-            moved.append(copy if copy is not None else _scoped_copy(skill, Path(skill.scope_dir).name))
+            moved.append(copy if copy is not None else _scoped_copy(skill, base))
             continue
         taken.add(skill.name)
         kept.append(skill)
@@ -272,8 +275,11 @@ def arrange_load_order(scanned: list[Skill], profile: Profile,
 
 
 def _scoped_copy(skill: Skill, base: str) -> Skill:
-    copy = skill.shallow_copy()  # a FileBodySkill keeps reading its body on demand; its cached key names
-    # the scanned name, so the renamed copy makes its own
+    copy = skill.shallow_copy()  # a FileBodySkill keeps reading its body on demand
+    try:
+        del copy._key  # the key cache of the scanned skill
+    except AttributeError:
+        pass
     bare = skill.name
     copy.state = SkillState()
     copy.name = f"{base}:{bare}"
