@@ -245,6 +245,7 @@ def test_conflicts_compare_turn_the_loser_off_and_undo(qtbot, make_window):
     winner_before = conflict.winner.path.read_bytes()
     assert page.off_button.isEnabled()
     page.off_button.click()
+    qtbot.waitUntil(lambda: page.my_change is not None, timeout=LONG)  # written on the task runner
     assert b"disable-model-invocation: true" in path.read_bytes()
     assert conflict.winner.path.read_bytes() == winner_before
     qtbot.waitUntil(lambda: any(s.path == path and s.disable_model_invocation for s in win.context.snapshot.skills),
@@ -253,6 +254,7 @@ def test_conflicts_compare_turn_the_loser_off_and_undo(qtbot, make_window):
     assert page.current[1].skill.path == path  # the page still shows the copy after the rescan
     win.registry_panel.select_skill(next(s for s in win.context.snapshot.skills if s.name == "env-check"))
     page.undo_button.click()
+    qtbot.waitUntil(lambda: not win.toggles.writing, timeout=LONG)
     assert path.read_bytes() == before
     qtbot.waitUntil(lambda: any(s.path == path and not s.disable_model_invocation
                                 for s in win.context.snapshot.skills), timeout=LONG)

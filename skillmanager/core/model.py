@@ -39,6 +39,34 @@ class Diagnostic:
             "line": self.line,
         }
 
+    @property
+    def area(self) -> "DiagnosticArea":
+        """What the problem is about (settings, plugins, skill files), from its code."""
+        code = self.code or ""
+        if code.startswith("settings"):
+            return DiagnosticArea.SETTINGS
+        if code.startswith("plugin") or "marketplace" in code:
+            return DiagnosticArea.PLUGIN
+        return DiagnosticArea.SKILL
+
+    @property
+    def message_without_location(self) -> str:
+        """The message without the `path:line:` some messages start with (for a view that shows the
+        location beside it), first letter capitalised."""
+        message = self.message
+        if self.path is not None and message.startswith(str(self.path)):
+            rest = message[len(str(self.path)):]
+            while rest[:1] == ":" and rest[1:2].isdigit():
+                rest = rest[1:].lstrip("0123456789")
+            message = rest.lstrip(":").strip() or message
+        return message[:1].upper() + message[1:] if message else message
+
+
+class DiagnosticArea(enum.Enum):
+    SETTINGS = "settings"
+    PLUGIN = "plugin"
+    SKILL = "skill"
+
 
 class SkillKind(enum.StrEnum):
     """A SKILL.md folder or a legacy command file (serialises as "skill" / "command")."""
@@ -177,6 +205,11 @@ class SkillState:
     @property
     def is_winner(self) -> bool:
         return self.shadowed_by is None and self.duplicate_of is None
+
+    @property
+    def deny_decision(self) -> SettingDecision | None:
+        """The permissions.deny rule that blocks the model's calls, if one does."""
+        return next((d for d in self.decided_by if d.kind == "deny"), None)
 
 
 class _SkillCaches:

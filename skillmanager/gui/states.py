@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QP
 
 from skillmanager.core.glossary import BADGE_LEGEND
 from skillmanager.core.layers.listing_outcome import ListingOutcome, Outcome
-from skillmanager.core.model import DecisionKind, Invoker, Listed, Skill
+from skillmanager.core.model import Invoker, Listed, Skill
 from skillmanager.gui.plural import counted
 
 
@@ -84,7 +84,7 @@ _GLYPHS = {
 
 
 def is_deny_blocked(skill: Skill) -> bool:
-    return any(d.kind is DecisionKind.DENY for d in skill.state.decided_by)
+    return skill.state.deny_decision is not None
 
 
 def visual_state(skill: Skill, entry=None, outcome: ListingOutcome | None = None) -> Visual:

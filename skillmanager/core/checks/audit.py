@@ -28,7 +28,8 @@ from .audit_base import (DOC, EXAMPLE, EXEC, INSTRUCTION, LEVELS, RULE_BY_NAME, 
                          Rule, SkillAudit, clip, level_index, lower, severity_at)
 from .audit_base import block_tokens
 from .audit_commands import Facts, command_hits, executed_files
-from .audit_scan import BLOCK_BYTES, MarkdownMap, MarkdownState, Stamp, kind_of, read_blocks, walk_skill
+from .audit_scan import (BLOCK_BYTES, MarkdownMap, MarkdownState, Stamp, kind_of, list_intro_warns, read_blocks,
+                         walk_skill)
 from .audit_secrets import blob_hits, redact, secret_hits
 from .audit_text import decode_tags, description_hits, hidden_unicode_hits, injection_hits, lookalike_hits, reveal_hidden
 
@@ -48,6 +49,12 @@ _ASSIGN = re.compile(r"^\s*(?:export\s+|const\s+|let\s+|var\s+|\$)?([A-Za-z_]\w{
 _DUMP_OR_FILE = re.compile(r"\benv\b|printenv|os\.environ(?!\s*[\[.])|environ\.copy|process\.env(?!\s*[.\[])|env:|"
                            r"\.ssh|\.aws|credentials|keychain|\.env\b|shadow|Login\s+Data|wallet|history|gcloud|\.kube|"
                            r"\.netrc|\.git-credentials|\.docker|\.gnupg", re.I)
+# configuration changes the text tells the model to show to the user, who makes them (or not) themselves
+_USER_ACTION_RULES = {"agent-settings-tamper", "persistence", "registry-redirect"}
+_FOR_USER = re.compile(r"\b(?:show|tell|suggest|explain|recommend|give)\s+(?:it\s+to\s+)?(?:the\s+user|them|users)\b|"
+                       r"\b(?:the\s+user|users?|they|you)\s+(?:can|could|may|might)\s+(?:add|edit|paste|put|copy|run)\b|"
+                       r"\bthemselves\b|\bfor\s+the\s+user\s+to\b|\blet\s+(?:the\s+user|them)\s+(?:decide|choose|edit|add|"
+                       r"paste|copy|run)\b|\bmanually\b", re.I)
 MAX_SCAN_BYTES = 16 * 1024 * 1024  # per file; beyond it a finding says the rest was not scanned
 _WINDOW = 15  # lines within which a secret read and a network send in one file are joined
 _INSTRUCTION_WINDOW = 6  # the same in Markdown the model follows (one snippet's lines)
@@ -78,7 +85,7 @@ class _FileScan:
                      for h in injection_hits(text)]
         if self.main and ("!`" in text or "```!" in text):
             self._inline_shell(text, first_line, body_offset)
-        has_facts = facts.sends or facts.secrets or facts.staged or facts.executed or facts.destinations
+        has_facts = facts.sends or facts.secrets or facts.staged or facts.executed or facts.destinations or facts.homes
         newlines = [m.start() for m in re.finditer("\n", text)] if (hits or has_facts) else []
         # Markdown structure: needed for positions, and carried to the next block of a big file
         md = MarkdownMap(text, first_line, md_state) if self.kind == "prose" and (
@@ -100,16 +107,26 @@ class _FileScan:
                 return EXEC
             if md is None:
                 return INSTRUCTION
-            return md.position(line, line_text(line), line_text(line - 1) if line > first_line else "")
+            where = md.position(line, line_text(line), line_text(line - 1) if line > first_line else "")
+            if where == INSTRUCTION and not md.in_fence(line) and list_intro_warns(line, first_line, line_text):
+                return EXAMPLE
+            return where
 
         for hit in hits:
             line = line_of(hit.offset)
             where = position(line)
+            instructed = hit.instructed
+            if where == INSTRUCTION and md is not None:
+                if hit.message.startswith("fake system/tool marker") and md.in_fence(line):
+                    instructed = lower(instructed, 1, "medium")  # markup being written or shown, not the prose flow
+                elif hit.rule in _USER_ACTION_RULES and any(
+                        _FOR_USER.search(line_text(n)) for n in range(max(first_line, line - 4), line + 1)):
+                    instructed = lower(instructed, 1, "medium")  # a change the user is shown and makes themselves
             if hit.rule == "hardcoded-secret" or hit.evidence.startswith(("decodes to:", "hidden:")):
                 evidence = hit.evidence
             else:
                 evidence = clip(hit.evidence or line_text(line))
-            self.out.add(hit.rule, severity_at(where, hit.executed, hit.instructed), self.path, line, hit.message,
+            self.out.add(hit.rule, severity_at(where, hit.executed, instructed), self.path, line, hit.message,
                          evidence, where)
         for name, items in (("send", facts.sends), ("secret", facts.secrets)):
             for offset, text_line in items:
@@ -121,6 +138,9 @@ class _FileScan:
         for offset in facts.destinations:
             line = line_of(offset)
             self.facts.append(("destination", line, position(line), line_text(line), None))
+        for offset in facts.homes:
+            line = line_of(offset)
+            self.facts.append(("home", line, position(line), line_text(line), None))
         return md.state if md else None
 
     def position_of(self, line: int, line_text: str, md: MarkdownMap | None) -> str:
@@ -275,6 +295,14 @@ def _join(files: list[_FileScan], out: _Collector) -> None:
                 out.add("env-exfiltration", severity_at(where, "critical", "high"), scan.path, send_line,
                         "secrets or the environment reach a network send"
                         + ("" if secret_line == send_line else f" (read on line {secret_line})"), clip(send_text), where)
+                break
+        homes = [line for fact, line, where, *_ in scan.facts if fact == "home" and where == SCRIPT]
+        for send_line, where, send_text in sends:
+            if send_line in dests and homes and where == SCRIPT:
+                # code that reads under the home folder and sends to a paste site, chat bot or raw IP
+                out.add("env-exfiltration", "critical", scan.path, send_line,
+                        f"sends to a paste site, chat-bot API or raw IP in code that reads files under the home folder "
+                        f"(line {homes[0]})", clip(send_text), where)
                 break
         for send_line, where, send_text in sends:
             if send_line in dests:

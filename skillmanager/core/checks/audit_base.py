@@ -98,6 +98,8 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "Binary executables, special files, unreadable files or folders, too many files."),
     Rule("SM023", "code-execution", "Runs dynamically built code",
          "eval/exec of computed strings and similar primitives."),
+    Rule("SM024", "disables-protection", "Turns off a security protection",
+         "Anti-virus real-time scanning or exclusions, firewalls, SELinux/AppArmor, Gatekeeper, SIP, audit logging."),
 )}
 RULE_BY_NAME = {r.name: r for r in RULES.values()}
 

@@ -11,7 +11,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..load.safe_read import NotRegularFileError, open_regular, special_file_kind
 from .audit_base import EXAMPLE, EXEC, INSTRUCTION
@@ -156,10 +156,11 @@ WARNING_CUE = re.compile(
     r"\b(?:never|don'?t|do\s+not|avoid|anti-?patterns?|red[\s-]+flags?|warnings?|dangerous|danger|malicious|attacks?|"
     r"attackers?|insecure|unsafe|bad|vulnerab\w*|exploits?|phishing|threats?|iocs?|indicators?|signatures?|detect\w*|"
     r"suspicious|forbidden|prohibited|blocked|what\s+not|pitfalls?|mistakes?|harmful|evil|payloads?|injections?|"
-    r"must\s+not|should\s+not|refuse|reject|flag(?:s|ged)?|compromised?|scam)\b|❌|⚠|🚫", re.I)
+    r"must\s+not|should\s+not|refuse|reject|flag(?:s|ged)?|compromised?|scam|hunt(?:s|ing)?|triag\w*|forensics?|"
+    r"in\s+the\s+wild|look\s+for|recogni[sz]\w*)\b|❌|⚠|🚫", re.I)
 _LINE_CUE = re.compile(
     r"\b(?:never|don'?t|do\s+not|avoid|must\s+not|should\s+not)\s+(?:ever\s+)?(?:run|execute|use|paste|pipe|type|"
-    r"copy|trust|install|do\s+this|follow|obey)\b|(?<![-=])\b(?:malicious|attackers?|insecure|unsafe|dangerous|red[\s-]+flags?|"
+    r"copy|trust|install|do\s+this|follow|obey)\b|\bavoid\s+(?=[`\"'])|(?<![-=])\b(?:malicious|attackers?|insecure|unsafe|dangerous|red[\s-]+flags?|"
     r"vulnerable|exploit\w*|phishing|backdoor(?:ed)?|compromised?)\b|❌|🚫", re.I)
 
 
@@ -210,6 +211,10 @@ class MarkdownMap:
         self._warn.append(warn)
         self._fence.append(fence)
 
+    def in_fence(self, line: int) -> bool:
+        index = bisect.bisect_right(self._lines, line) - 1
+        return self._fence[index] if index >= 0 else self._start_fence
+
     def position(self, line: int, line_text: str, previous_line: str) -> str:
         index = bisect.bisect_right(self._lines, line) - 1
         warn = self._warn[index] if index >= 0 else self._start_warn
@@ -217,6 +222,27 @@ class MarkdownMap:
         if warn or _LINE_CUE.search(line_text) or (fence and _LINE_CUE.search(previous_line)):
             return EXAMPLE
         return INSTRUCTION
+
+
+_LIST_ITEM = re.compile(r"^[ \t]{0,8}(?:(?:[-*+]|\d{1,3}[.)])[ \t]|\|)")
+
+
+def list_intro_warns(line: int, first_line: int, line_text: Callable[[int], str], limit: int = 40) -> bool:
+    """Whether a list item or table row belongs to a list introduced as warnings or examples: the sentence
+    above the list ("Flag any of these:", "patterns such as:") or the table's header row carries a warning
+    cue. `line_text(n)` gives line n of the block."""
+    if not _LIST_ITEM.match(line_text(line)):
+        return False
+    header = ""
+    n = line - 1
+    while n >= first_line and line - n <= limit:
+        text = line_text(n)
+        if _LIST_ITEM.match(text):
+            header = text
+        elif text.strip():
+            return bool(WARNING_CUE.search(text) or (header.lstrip().startswith("|") and WARNING_CUE.search(header)))
+        n -= 1
+    return bool(header.lstrip().startswith("|") and WARNING_CUE.search(header))
 
 
 def in_spans(line: int, spans: list[tuple[int, int]]) -> bool:

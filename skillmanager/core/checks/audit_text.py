@@ -309,6 +309,24 @@ def _scripts(name: str) -> set[str]:
     return found
 
 
+def _one_typo_from(shape: str) -> str | None:
+    """The well-known name (6 letters or more) that `shape` misspells by one substituted letter or two swapped
+    neighbours: the same length and outline, so it reads as the original at a glance (a typo-squat). Added
+    or removed letters are left alone: they make other words (plurals, suffixes)."""
+    if len(shape) < 6:
+        return None
+    for known, known_shape in _KNOWN_SHAPES:
+        if len(known_shape) != len(shape) or known_shape == shape or len(known_shape) < 6:
+            continue
+        diff = [i for i, (a, b) in enumerate(zip(shape, known_shape)) if a != b]
+        if len(diff) == 1 and shape[diff[0]].isalpha() and known_shape[diff[0]].isalpha():
+            return known
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and shape[diff[0]] == known_shape[diff[1]] and \
+                shape[diff[1]] == known_shape[diff[0]]:
+            return known
+    return None
+
+
 def lookalike_hits(name: str) -> list[Hit]:
     """A name whose skeleton equals a well-known skill's but whose spelling differs (high), or a name mixing
     Latin with another script's letters (medium)."""
@@ -320,6 +338,10 @@ def lookalike_hits(name: str) -> list[Hit]:
             return [Hit("lookalike-name", 0, "high", "high",
                         f"the name {name!r} looks like the well-known skill {known!r} but is spelled with other "
                         "characters", name.encode("unicode_escape").decode("ascii"))]
+    typo = _one_typo_from(shape)
+    if typo is not None:
+        return [Hit("lookalike-name", 0, "medium", "medium",
+                    f"the name {name!r} is one typo away from the well-known skill {typo!r}", name)]
     scripts = _scripts(name) if not name.isascii() else set()  # ASCII: one script
     if "LATIN" in scripts and len(scripts) > 1:
         return [Hit("lookalike-name", 0, "medium", "medium",

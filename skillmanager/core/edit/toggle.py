@@ -104,9 +104,10 @@ class Control:
     reason: str  # why it is disabled, or what it will do
     active: bool = False  # this is the state in force now
     scope: str | None = None  # the scope it would write by default
+    offered: bool = True  # False: a state this release cannot express at all (no choice to show, not a refusal)
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {k: v for k, v in self.__dict__.items() if k != "offered"}
 
 
 @dataclass
@@ -129,6 +130,12 @@ class ToggleState:
     editable_reason: str
     default_scope: str
     controls: list[Control] = field(default_factory=list)
+    overrides_ignored: str | None = None  # why no skillOverrides value reaches this skill (plugins), else None
+
+    @property
+    def offered_controls(self) -> list[Control]:
+        """The controls a UI shows as choices (enabled or with their reason), in order."""
+        return [c for c in self.controls if c.offered]
 
     def to_json(self) -> dict[str, Any]:
         rule = self.deny_rule
@@ -485,6 +492,8 @@ def effective_toggle_state(registry: Registry, skill: Skill) -> ToggleState:
         override_key=key, hidden=hidden, blocked=rule is not None, deny_rule=rule, blocked_summary=blocked_summary,
         locked=locked_reason is not None, locked_reason=locked_reason, editable_files=editable,
         editable_reason=editable_reason, default_scope=default_scope(registry, skill))
+    if _has_overrides(registry) and not override_keys(skill):
+        result.overrides_ignored = PLUGIN_IGNORES_OVERRIDES.format(name=skill.name)
     offered = list(OVERRIDE_STATES) + ["unhide" if hidden else "hidden", "unblock" if rule else "blocked"]
     for wanted in offered:
         plan = plan_toggle(registry, skill, wanted)
@@ -492,8 +501,9 @@ def effective_toggle_state(registry: Registry, skill: Skill) -> ToggleState:
                                        "front-matter" if wanted in ("hidden", "unhide") else "deny")
         active = (wanted == state) if wanted in OVERRIDE_STATES else False
         reason = plan.refusal or plan.message
+        expressible = wanted == "on" or mechanism != "skillOverrides" or _has_overrides(registry)
         result.controls.append(Control(wanted, mechanism, plan.ok and (bool(plan.edits) or active), reason,
-                                       active, plan.scope))
+                                       active, plan.scope, offered=expressible))
     return result
 
 

@@ -70,6 +70,11 @@ class ListingOutcome:
     def cut(self) -> bool:
         return self.outcome in (Outcome.SHORTENED, Outcome.NAME_ONLY)
 
+    @property
+    def cut_for_room(self) -> bool:
+        """Cut because the listing ran out of room (the budget or the per-entry cap), not by a setting."""
+        return self.cut and self.cause in (Cause.BUDGET, Cause.PER_ENTRY_CAP)
+
 
 def _listed_outcome(entry: EntryResult) -> ListingOutcome:
     def listed(outcome: Outcome, cause: Cause, reason: str) -> ListingOutcome:

@@ -41,6 +41,8 @@ ParseContext = tuple[object, ...]  # plain values (JSON-able) besides the file t
 # an entry's payload: the plain JSON data skill_file stores (front matter, diagnostics, body offset, size)
 Payload = dict[str, Any]
 
+log = logging.getLogger(__name__)
+
 
 def app_cache_dir(env: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
     """$SKILLMANAGER_CACHE_DIR, else Linux/BSD `$XDG_CACHE_HOME/skillmanager` (default ~/.cache),
@@ -115,13 +117,17 @@ class ParseCache:
                 st = os.fstat(handle.fileno())
                 data = json.loads(handle.read())
         except FileNotFoundError:
-            return  # the first scan with this cache: the save writes it
+            return  # no cache yet
         except (OSError, ValueError, RecursionError) as error:
-            log.info("parse cache %s not used (%s): every skill file is read again", self.file, error)
-            return  # unreadable or corrupt: start empty, the next save rewrites it
-        if (not isinstance(data, dict) or data.get("format") != FORMAT or data.get("context") != self.context
-                or not isinstance(data.get("entries"), dict)):
+            log.warning("the parse cache %s cannot be used (%s); skills are read from their files and the cache "
+                        "is rewritten", self.file, error)
             return
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
+            log.warning("the parse cache %s is damaged; skills are read from their files and the cache is "
+                        "rewritten", self.file)
+            return
+        if data.get("context") != self.context:
+            return  # another profile's cache under a clashing short name: not a problem, just not ours
         self.entries = data["entries"]
         self.racy_after = st.st_mtime_ns
 

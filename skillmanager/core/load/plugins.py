@@ -227,9 +227,10 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
         if direct.is_file():  # a skills path that is itself one skill
             candidates = [(root.name, root)]
         else:
-            entries = scandir_sorted(root, diagnostics) or []
+            read_order = profile.supports(Feature.SKILL_DIRS_IN_READ_ORDER)
+            entries = scandir_sorted(root, diagnostics, sort=not read_order) or []
             # current, `localeCompare` (fuzz-reg seed 20: `dup` < `Kappa`)
-            if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
+            if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
                 entries.sort(key=lambda e: entry_order_key(e.name, profile))
             candidates = [(e.name, root / e.name) for e in entries
                           if e.is_symlink() or e.is_dir(follow_symlinks=False)]

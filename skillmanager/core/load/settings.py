@@ -7,6 +7,7 @@ Port of loadSettingsFromDisk / parseSettingsFile / loadManagedFileSettings
 """
 from __future__ import annotations
 
+import logging
 import json
 import re
 
@@ -27,6 +28,8 @@ OVERRIDE_RANK = {"on": 0, "name-only": 1, "user-invocable-only": 2, "off": 3}  #
 OVERRIDE_VALUES = ("on", "name-only", "user-invocable-only", "off")
 PLUGIN_SOURCES = ("plugin-skill", "plugin-command")  # SourceKind values skillOverrides never reaches
 _BOM = "\ufeff"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -323,7 +326,11 @@ def _skipped_drop_ins(managed_root: Path | None) -> list[Diagnostic]:
     out = []
     try:
         entries = list((managed_root / "managed-settings.d").iterdir())
-    except OSError:
+    except FileNotFoundError:
+        return []
+    except OSError as error:  # Claude Code skips it too; say so
+        log.warning("%s cannot be listed (%s); its drop-ins are not checked", managed_root / "managed-settings.d",
+                    error.strerror or error)
         return []
     for entry in entries:
         try:

@@ -5,6 +5,7 @@ createPluginCommand (src/utils/plugins/loadPluginCommands.ts) for the descriptio
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import stat as _stat
@@ -24,6 +25,8 @@ from ..rules.path_patterns import parse_paths
 from ..js.lazy_pattern import lazy_re
 
 _LONE_SURROGATE = lazy_re("[\\ud800-\\udfff]")  # in a Python str a pair is one code point: any surrogate is lone
+
+log = logging.getLogger(__name__)
 
 # Where a FileBodySkill's body is: (path text, stat key at the scan, body offset, strip BOM, unique keys)
 BodySource = tuple[str, parse_cache.StatKey, int, bool, bool]
@@ -188,12 +191,17 @@ def load_body(source: BodySource) -> str:
     where, key, body_start, strip_bom, unique_keys = source
     try:
         known = os.stat(where)
-    except OSError:
+    except OSError as error:
+        log.warning("%s cannot be read any more (%s); its body is empty until the next scan", where,
+                    error.strerror or error)
         return ""
     if not _stat.S_ISREG(known.st_mode):
+        log.warning("%s is no longer a regular file; its body is empty until the next scan", where)
         return ""
     result = read_text_file(where, known=known)
     if result.text is None:
+        log.warning("%s cannot be read any more (%s); its body is empty until the next scan", where,
+                    "; ".join(d.message for d in result.diagnostics))
         return ""
     if result.stat is not None and parse_cache.stat_key(result.stat)[:4] == tuple(key[:4]):
         return result.text[body_start:]

@@ -34,8 +34,9 @@ class ScanResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEntry[str]] | None:
-    """Entries in byte order of their names; None when the dir is absent (silently, as Claude Code)."""
+def scandir_sorted(path: Path, diagnostics: list[Diagnostic], *, sort: bool = True) -> list[os.DirEntry[str]] | None:
+    """Entries in byte order of their names (or as the directory is read, `sort=False`); None when the dir is
+    absent (silently, as Claude Code)."""
     try:
         with os.scandir(path) as it:
             entries = list(it)
@@ -54,7 +55,8 @@ def scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEntr
         return None
     if not all(e.name.isascii() for e in entries):
         entries = [e for e in entries if _utf8_name(e, path, diagnostics)]
-    entries.sort(key=lambda e: e.name)
+    if sort:
+        entries.sort(key=lambda e: e.name)
     return entries
 
 
@@ -118,10 +120,11 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
                     scope_dir: Path | None = None, staged: Mapping[str, Path] | None = None) -> list[Skill]:
     """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored.
     `staged`: folders of an install preview, loaded as the entries they would become (see Workspace)."""
-    entries = _with_staged(scandir_sorted(base, diagnostics), staged)
+    read_order = profile.supports(Feature.SKILL_DIRS_IN_READ_ORDER)  # os.scandir reads as Claude Code's readdir
+    entries = _with_staged(scandir_sorted(base, diagnostics, sort=not read_order), staged)
     if not entries:
         return []
-    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
+    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
         entries = sorted(entries, key=lambda e: entry_order_key(e.name, profile))
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"

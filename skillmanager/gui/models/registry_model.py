@@ -14,7 +14,7 @@ from PySide6.QtCore import (QAbstractItemModel, QModelIndex, QPersistentModelInd
                             Signal)
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from skillmanager.core.model import Skill
+from skillmanager.core.model import Skill, SourceKind
 from skillmanager.core.rules.buckets import REVIEW_BADGES, bucket_counts, skill_buckets
 from skillmanager.gui import problems as problem_words
 from skillmanager.gui import states
@@ -251,7 +251,7 @@ class RegistryModel(QAbstractItemModel):
                 mark = self._marks.get(item.key)
                 name = mark.name if mark is not None else skill.name
                 first = skill.description.splitlines()[0][:200] if skill.description else ""
-                if skill.source.value in ("bundled", "builtin-command"):
+                if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND):
                     first = "Claude Code's own"  # its text is Anthropic's: never width figures here
                 return f"{name}\u2002{first}" if first else name  # the view shows the description dimmer
             if column is Column.State:

@@ -258,10 +258,12 @@ class ConflictsPage(QWidget):
         if self.controller is None or self.turn_off is None or self.turn_off.plan is None or not self.current:
             return False
         loser = self.current[1]
-        before = len(self.controller.history)
-        ok = self.controller.apply(self.turn_off.plan, loser.skill if loser else None)
-        if ok and len(self.controller.history) > before:
-            self.my_change = self.controller.history[-1]
+
+        def written(change) -> None:
+            self.my_change = change
+            self._update_buttons()
+
+        ok = self.controller.apply(self.turn_off.plan, loser.skill if loser else None, on_done=written)
         self._update_buttons()
         return ok
 
