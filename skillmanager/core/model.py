@@ -8,7 +8,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .load.skill_file import BodySource
 
 
 class Severity(enum.Enum):
@@ -218,6 +221,13 @@ class _SkillCaches:
                  "__dict__",
                  "__weakref__")
 
+    # each unset until used (read with getattr and a default)
+    _key: tuple[int, Path | None, SourceKind, str, str]  # what the cached `key` was made from, and the key
+    _path_text: tuple[Path | None, str]  # (path, the text the loader read it by): `key` without str(Path)
+    _body_text: str | None  # a FileBodySkill's body once read (None: dropped, read again on demand)
+    _body_source: BodySource  # where a FileBodySkill's body is read from
+    _plain_file: str  # the path text of a plain (not linked) file
+
 
 @dataclass(slots=True)
 class Skill(_SkillCaches):
@@ -263,12 +273,12 @@ class Skill(_SkillCaches):
     @property
     def key(self) -> str:
         """Unique id inside one registry (a name can exist several times); kept until its parts change."""
-        cached = getattr(self, "_key", None)
+        cached: tuple[int, Path | None, SourceKind, str, str] | None = getattr(self, "_key", None)
         if (cached is not None and cached[0] == self.load_index and cached[1] is self.path
                 and cached[2] is self.source and (self.path or cached[3] == self.name)):
             return cached[4]
         # str(Path) re-parses the path on first use: the loader leaves the text it read the file by
-        known = getattr(self, "_path_text", None)  # (path, its text)
+        known: tuple[Path | None, str] | None = getattr(self, "_path_text", None)  # (path, its text)
         shown = (known[1] if known is not None and known[0] is self.path else self.path) if self.path else self.name
         key = f"{self.source.value}:{shown}:{self.load_index}"
         self._key = (self.load_index, self.path, self.source, self.name, key)
@@ -309,11 +319,11 @@ class FileBodySkill(Skill):
 
     __slots__ = ()  # `_body_source` (where the body is read from) and `_body_text` are _SkillCaches slots
 
-    @property  # type: ignore[override]
+    @property
     def body(self) -> str:
-        text = getattr(self, "_body_text", None)
+        text: str | None = getattr(self, "_body_text", None)
         if text is None:
-            source = getattr(self, "_body_source", None)
+            source: BodySource | None = getattr(self, "_body_source", None)
             from .load.skill_file import load_body
             text = load_body(source) if source is not None else ""
         return text

@@ -19,15 +19,17 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Union
 
 from ..layers.inline_shell import find_inline_shell
 from ..load.frontmatter import parse_document
 from ..load.yaml12 import js_string
 from .audit_base import (DOC, EXAMPLE, EXEC, INSTRUCTION, LEVELS, RULE_BY_NAME, RULES, SCRIPT, AuditFinding, Hit,
                          Rule, SkillAudit, clip, level_index, lower, severity_at)
-from .audit_commands import Facts, block_tokens, command_hits, executed_files
-from .audit_scan import BLOCK_BYTES, MarkdownMap, kind_of, list_intro_warns, read_blocks, walk_skill
+from .audit_base import block_tokens
+from .audit_commands import Facts, command_hits, executed_files
+from .audit_scan import (BLOCK_BYTES, MarkdownMap, MarkdownState, Stamp, kind_of, list_intro_warns, read_blocks,
+                         walk_skill)
 from .audit_secrets import blob_hits, redact, secret_hits
 from .audit_text import decode_tags, description_hits, hidden_unicode_hits, injection_hits, lookalike_hits, reveal_hidden
 
@@ -67,8 +69,8 @@ class _FileScan:
         self.exec_spans: list[tuple[int, int]] = []
         self.main = False  # SKILL.md itself: its inline shell runs at invocation
 
-    def scan_block(self, data: bytes, first_line: int, md_state: tuple | None, body_offset: int = 0,
-                   text: str | None = None) -> tuple | None:
+    def scan_block(self, data: bytes, first_line: int, md_state: MarkdownState | None, body_offset: int = 0,
+                   text: str | None = None) -> MarkdownState | None:
         if text is None:
             text = data.decode("utf-8", errors="replace")
         tokens = block_tokens(data)
@@ -80,7 +82,7 @@ class _FileScan:
         if self.kind in ("prose", "data", "script"):
             hits += [h if self.kind != "script" else Hit(h.rule, h.offset, lower(h.executed, 1), h.instructed,
                                                          h.message, h.evidence)
-                     for h in injection_hits(text, tokens=tokens)]
+                     for h in injection_hits(text)]
         if self.main and ("!`" in text or "```!" in text):
             self._inline_shell(text, first_line, body_offset)
         has_facts = facts.sends or facts.secrets or facts.staged or facts.executed or facts.destinations or facts.homes
@@ -188,7 +190,7 @@ _INTERPRETER = re.compile(r"^(?:Bash|PowerShell)\(\s*(?:sudo\s+)?(?:(?:ba|z|da|k
 _DOWNLOADER = re.compile(r"^(?:Bash|PowerShell)\(\s*(?:curl|wget|iwr|irm|invoke-webrequest)\b", re.I)
 
 
-def _front_matter(fm: dict, text: str, skill_md: Path, name: str, out: _Collector) -> None:
+def _front_matter(fm: dict[str, Any], text: str, skill_md: Path, name: str, out: _Collector) -> None:
     tools = _allowed_tools(fm.get("allowed-tools"))
     broad = [t for t in tools if re.fullmatch(r"(?:Bash|PowerShell)(?:\(\s*(?::?\*)?\s*\))?", t)]
     line = _fm_line(text, "allowed-tools")
@@ -252,7 +254,7 @@ def _executed_facts(scan: "_FileScan", names: set[str]) -> None:
 
 def _join(files: list[_FileScan], out: _Collector) -> None:
     """Facts across lines and files: staged downloads/decodes that are run; secrets that reach a send."""
-    staged = {}
+    staged: dict[str, tuple[_FileScan, int, str]] = {}  # staged file -> (scan, line, how)
     for scan in files:
         for fact, line, where, text, extra in scan.facts:
             if fact == "staged" and where != EXAMPLE:
@@ -320,18 +322,27 @@ def _join(files: list[_FileScan], out: _Collector) -> None:
                 break
 
 
-def audit_cache_key(skill_md: Path) -> tuple:
+_OwnStamp = Union[Stamp, tuple[str, str, str]]  # the file's stamp, or ("error", why, path)
+AuditCacheKey = Union[tuple[_OwnStamp], tuple[_OwnStamp, tuple[Stamp, ...]]]
+
+
+def audit_cache_key(skill_md: Path) -> AuditCacheKey:
     """What audit_skill's result depends on: (device, inode, size, mtime_ns, ctime_ns, path) of the file and, for a
     SKILL.md, of every entry of its folder. Cheap (stat only); a cache keyed on it is exact."""
     skill_md = Path(skill_md)
     try:
         st = os.lstat(skill_md)
-        own = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, str(skill_md))
+        own: _OwnStamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, str(skill_md))
     except OSError as error:
         own = ("error", str(error), str(skill_md))
     if skill_md.name != "SKILL.md":
         return (own,)
     return (own, tuple(walk_skill(skill_md.parent).stamps))
+
+
+def _failed_audit(target: Path, name: str, error: str) -> SkillAudit:
+    """The report of a skill that could not be audited: the error, also as its note."""
+    return SkillAudit(target, name, notes=[error], error=error)
 
 
 def _read_error(error: OSError) -> str:
@@ -345,9 +356,8 @@ def audit_skill(skill_md: Path, *, name: str | None = None) -> SkillAudit:
     try:
         return _audit_skill(skill_md, name)
     except (OSError, RecursionError, MemoryError, ValueError) as error:
-        report = SkillAudit(skill_md.parent if skill_md.name == "SKILL.md" else skill_md, name or skill_md.parent.name,
-                            error=f"cannot audit {skill_md}: {error}")
-        report.notes.append(report.error)
+        report = _failed_audit(skill_md.parent if skill_md.name == "SKILL.md" else skill_md,
+                               name or skill_md.parent.name, f"cannot audit {skill_md}: {error}")
         report.findings.append(AuditFinding("unscanned-content", "medium", skill_md, 1,
                                             f"the skill could not be audited: {error}", "", INSTRUCTION))
         return report

@@ -430,14 +430,22 @@ _WRITE_VERB = re.compile(r">>?|\b(?:tee|cp|mv|ln|sed\s+-i|jq|write\w*|dump|json\
 _CODE_WRITE = re.compile(r"\bopen\s*\([^\n)]{0,200}?['\"][wa]\+?b?['\"]|\.write(?:_text|_bytes)?\s*\(|\bjson\.dump\s*\(|"
                          r"\bwriteFileSync\s*\(|\bwriteFile\s*\(|\bSet-Content\b|\bOut-File\b|\bsed\s+-i\b|"
                          r"\bcat\s*>|>>?\s*[\"']?~?/", _F)
-_WRITES_MEMO: list = [None, False]
+
+
+@dataclass
+class _WritesMemo:
+    text: str | None = None  # the last block asked about
+    writes: bool = False
+
+
+_WRITES_MEMO = _WritesMemo()
 
 
 def _code_writes(text: str) -> bool:
     """Whether the block writes files (memoised per block: many references must not rescan it)."""
-    if _WRITES_MEMO[0] is not text:
-        _WRITES_MEMO[0], _WRITES_MEMO[1] = text, bool(_CODE_WRITE.search(text))
-    return _WRITES_MEMO[1]
+    if _WRITES_MEMO.text is not text:
+        _WRITES_MEMO.text, _WRITES_MEMO.writes = text, bool(_CODE_WRITE.search(text))
+    return _WRITES_MEMO.writes
 
 
 # a variable filled from the network or from a decoder, later handed to an evaluator (same block)
@@ -541,7 +549,7 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
                  facts: Facts | None = None) -> list[Hit]:
     """Command findings in one block. `tokens`: block_tokens of the block's bytes (computed when None).
     `fast=False` runs every pattern regardless of its words (the reference for the property test)."""
-    if fast and tokens is None:
+    if tokens is None:
         tokens = block_tokens(text.encode("utf-8", "surrogatepass"))
     hits: list[Hit] = []
     low = text.lower() if fast else None
@@ -597,7 +605,7 @@ def _socket_shell_hits(text: str) -> list[Hit]:
     """A raw socket to another host and a shell process in one block: a reverse shell, whatever the language."""
     socket = _SOCKET.search(text)
     shell = _SHELL_PROCESS.search(text) if socket else None
-    if not shell:
+    if not socket or not shell:
         return []
     return [Hit("reverse-shell", shell.start(), "critical", "high", "connects a shell to a network socket "
                 f"({socket.group(0).strip()[:40]} … {shell.group(0)[:30]})", "")]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Callable, Iterator
 
 from .audit_base import Hit, gate_for, one_line, word_regions
 
@@ -78,6 +79,7 @@ def hidden_unicode_hits(text: str, *, at_file_start: bool = True, fast: bool = T
         index, char = match.start(), match.group(0)
         if "\U000e0000" <= char <= "\U000e007f":
             run = _TAGS.match(text, index)
+            assert run is not None  # text[index] is a tag character
             if index and "\U000e0000" <= text[index - 1] <= "\U000e007f":
                 continue
             hidden = decode_tags(run.group(0))
@@ -208,16 +210,17 @@ _CASE_SENSITIVE = {"fake_tag"}
 _ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
 
 
-def _finder(text: str, fast: bool, tokens=None):
+def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
+            ) -> Callable[[re.Pattern[str], str], Iterator[re.Match[str]]]:
     low = text.lower() if fast else None
     if low is not None and len(low) != len(text):
         low = None  # lower() changed lengths (İ → i̇): offsets would not line up, scan whole
     table = _ASCII_NEEDLES if text.isascii() else _NEEDLES  # ASCII text holds no non-ASCII needle
-    cache: dict = {}
-    exact_cache: dict = {}
+    cache: dict[str, list[tuple[int, int]]] = {}
+    exact_cache: dict[str, list[tuple[int, int]]] = {}
     gate = gate_for(text, tokens, low) if low is not None else None
 
-    def finditer(regex: re.Pattern[str], key: str):
+    def finditer(regex: re.Pattern[str], key: str) -> Iterator[re.Match[str]]:
         if low is None:
             yield from regex.finditer(text)
             return
@@ -230,7 +233,7 @@ def _finder(text: str, fast: bool, tokens=None):
     return finditer
 
 
-def injection_hits(text: str, *, tokens=None, fast: bool = True) -> list[Hit]:
+def injection_hits(text: str, *, tokens: frozenset[bytes] | None = None, fast: bool = True) -> list[Hit]:
     """Prompt-injection hits in text the model reads. `tokens`: block_tokens of the text's bytes (computed
     when None)."""
     find = _finder(text, fast, tokens)

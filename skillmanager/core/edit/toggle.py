@@ -31,7 +31,7 @@ import os
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import atomic_write
 from . import frontmatter_edit
@@ -44,6 +44,9 @@ from ..load.settings import DenyRule, display_names, parse_skill_rule, read_sett
 from ..load.sources import find_git_root
 from ..versions.features import Feature
 from ..versions.profiles import Profile
+
+if TYPE_CHECKING:  # rules/ imports this module (remedy): the registry is only named in annotations
+    from ..rules.registry import Registry
 
 __all__ = [
     "STATES", "OVERRIDE_STATES", "ToggleChoice", "WRITABLE_SCOPES", "ToggleError", "Control", "ToggleState", "FileEdit",
@@ -234,13 +237,13 @@ class AppliedChange:
 
 # Texts a batch has already planned for a settings file (path → (snapshot read first, text so far)): the next
 # plan of the same batch edits that text, so several toggles become one write (core.edit.batch).
-pending_texts: contextvars.ContextVar[dict[Path, tuple[Any, str]] | None] = contextvars.ContextVar(
+pending_texts: contextvars.ContextVar[dict[Path, tuple[atomic_write.Snapshot, str]] | None] = contextvars.ContextVar(
     "pending_texts", default=None)
 
 # --------------------------------------------------------------------------- facts about a skill
 
 
-def _has_overrides(registry: Any) -> bool:
+def _has_overrides(registry: Registry) -> bool:
     return registry.profile.supports(Feature.SKILL_OVERRIDES)
 
 
@@ -254,7 +257,7 @@ def _under(path: Path | None, root: Path | None) -> bool:
         return False
 
 
-def _files_editable(registry: Any, skill: Skill) -> tuple[bool, str]:
+def _files_editable(registry: Registry, skill: Skill) -> tuple[bool, str]:
     """Whether skillmanager may edit the skill's own file, with the reason when not."""
     ws = registry.workspace
     if not skill.source.user_editable:
@@ -275,7 +278,7 @@ def _files_editable(registry: Any, skill: Skill) -> tuple[bool, str]:
     return True, f"Its front matter can be edited ({skill.path})."
 
 
-def default_scope(registry: Any, skill: Skill) -> str:
+def default_scope(registry: Registry, skill: Skill) -> str:
     """Where a settings-level toggle goes when the user does not pick a scope.
 
     - skills of this project (project levels, nested dirs, project legacy commands, --add-dir, MCP):
@@ -318,11 +321,11 @@ class _FileValue:
     value: str
 
 
-def _settings_files(registry: Any) -> list[Any]:
+def _settings_files(registry: Registry) -> list[Any]:
     return list(registry.settings.files)
 
 
-def _override_sources(registry: Any, key: str) -> list[_FileValue]:
+def _override_sources(registry: Registry, key: str) -> list[_FileValue]:
     """Every settings file that sets skillOverrides[key] to a valid value, lowest priority first."""
     out = []
     for sf in _settings_files(registry):
@@ -335,7 +338,7 @@ def _override_sources(registry: Any, key: str) -> list[_FileValue]:
     return out
 
 
-def _effective_override(registry: Any, skill: Skill) -> tuple[str | None, _FileValue | None, list[_FileValue]]:
+def _effective_override(registry: Registry, skill: Skill) -> tuple[str | None, _FileValue | None, list[_FileValue]]:
     """(key, deciding file, all files setting that key): the first key with a value in the merged
     settings wins; within a key the highest-priority file wins (lodash merge, settings.ts)."""
     for key in override_keys(skill):
@@ -345,7 +348,7 @@ def _effective_override(registry: Any, skill: Skill) -> tuple[str | None, _FileV
     return None, None, []
 
 
-def _policy_alias_override(registry: Any, skill: Skill) -> tuple[str, _FileValue] | None:
+def _policy_alias_override(registry: Registry, skill: Skill) -> tuple[str, _FileValue] | None:
     """(alias, managed file) when the registry turned a bundled skill's state by one of its aliases in managed
     policy (settings.override_for_skill: fuzz-reg seed 1030, managed `"review": "off"` hid code-review); the
     toggle never writes an alias, so the state is read from the registry's decision."""
@@ -361,7 +364,7 @@ def _policy_alias_override(registry: Any, skill: Skill) -> tuple[str, _FileValue
     return alias, _FileValue("managed", Path(decided.file) if decided.file else Path(), decided.value)
 
 
-def _deny_rules(registry: Any) -> list[DenyRule]:
+def _deny_rules(registry: Registry) -> list[DenyRule]:
     """Every Skill deny rule of every file (settings.py de-duplicates by text across files; an unblock
     must see each copy)."""
     out = []
@@ -379,7 +382,7 @@ def _deny_rules(registry: Any) -> list[DenyRule]:
     return out
 
 
-def _matching_rules(registry: Any, skill: Skill) -> list[DenyRule]:
+def _matching_rules(registry: Registry, skill: Skill) -> list[DenyRule]:
     return [r for r in _deny_rules(registry) if r.matches(skill.name, registry.profile, display_names(skill))]
 
 
@@ -408,7 +411,7 @@ def _bundled_off_refusal(off: BundledOff) -> str:
             "Turn that setting off first.")
 
 
-def scope_path(registry: Any, scope: str) -> Path:
+def scope_path(registry: Registry, scope: str) -> Path:
     ws = registry.workspace
     for name, path in settings_paths(ws.config_home, ws.cwd, None):
         if name == scope:
@@ -424,7 +427,7 @@ def _where(scope: str, path: Path | None) -> str:
 # --------------------------------------------------------------------------- effective state
 
 
-def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
+def effective_toggle_state(registry: Registry, skill: Skill) -> ToggleState:
     """What is in force for `skill`, which file decides it, and the controls to offer (each enabled or
     disabled with its reason). Reads the settings the registry loaded; the controls re-read the files."""
     editable, editable_reason = _files_editable(registry, skill)
@@ -474,9 +477,8 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
     if hidden and decided_by is not None and decided_by.kind is not DecisionKind.FRONT_MATTER:
         summary += " Its front matter also has disable-model-invocation: true."
 
-    locked = decider is not None and decider.scope == "managed"
     locked_reason = None
-    if locked:
+    if decider is not None and decider.scope == "managed":
         locked_reason = (f"Managed policy sets skillOverrides[{json.dumps(key, ensure_ascii=False)}] = "
                          f"\"{decider.value}\" in {decider.path}; it takes priority over user, project and local "
                          "settings, so this choice is not yours to change.")
@@ -488,8 +490,8 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
     result = ToggleState(
         name=skill.name, profile=registry.profile, state=state, summary=summary, decided_by=decided_by,
         override_key=key, hidden=hidden, blocked=rule is not None, deny_rule=rule, blocked_summary=blocked_summary,
-        locked=locked, locked_reason=locked_reason, editable_files=editable, editable_reason=editable_reason,
-        default_scope=default_scope(registry, skill))
+        locked=locked_reason is not None, locked_reason=locked_reason, editable_files=editable,
+        editable_reason=editable_reason, default_scope=default_scope(registry, skill))
     if _has_overrides(registry) and not override_keys(skill):
         result.overrides_ignored = PLUGIN_IGNORES_OVERRIDES.format(name=skill.name)
     offered = list(OVERRIDE_STATES) + ["unhide" if hidden else "hidden", "unblock" if rule else "blocked"]
@@ -514,25 +516,25 @@ def _refuse(plan: TogglePlan, reason: str) -> TogglePlan:
     return plan
 
 
-def _read_for_edit(path: Path) -> tuple[atomic_write.Snapshot | None, str | None, str | None]:
-    """(snapshot, text, refusal). A missing file is an empty snapshot (it will be created)."""
+def _read_for_edit(path: Path) -> tuple[atomic_write.Snapshot, str] | str:
+    """(snapshot, text), or the refusal. A missing file is an empty snapshot (it will be created)."""
     try:
         snap = atomic_write.read_snapshot(path, missing_ok=True)
     except IsADirectoryError:
-        return None, None, f"{path} is a directory, not a file; nothing was written."
+        return f"{path} is a directory, not a file; nothing was written."
     except OSError as exc:
-        return None, None, f"{path} cannot be read ({exc.strerror or exc}); nothing was written."
+        return f"{path} cannot be read ({exc.strerror or exc}); nothing was written."
     if snap.exists and not os.path.isfile(path):
-        return None, None, f"{path} is not a regular file; nothing was written."
+        return f"{path} is not a regular file; nothing was written."
     read_only = atomic_write.read_only_reason(path) if snap.exists else None
     if read_only is not None:
-        return None, None, read_only
+        return read_only
     try:
         text = snap.data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, None, (f"{path} is not valid UTF-8 (byte {exc.start}); Claude Code could not read it either. "
-                            "It was left as it is.")
-    return snap, text, None
+        return (f"{path} is not valid UTF-8 (byte {exc.start}); Claude Code could not read it either. "
+                "It was left as it is.")
+    return snap, text
 
 
 def _relevant(data: Any) -> Any:
@@ -546,7 +548,7 @@ def _relevant(data: Any) -> Any:
             json.dumps(data.get("disableBundledSkills")))
 
 
-def _changed_since_load(registry: Any, path: Path, now_exists: bool) -> str | None:
+def _changed_since_load(registry: Registry, path: Path, now_exists: bool) -> str | None:
     """A refusal when the file on disk no longer says what the registry loaded."""
     loaded = None
     for sf in _settings_files(registry):
@@ -568,17 +570,17 @@ def _changed_since_load(registry: Any, path: Path, now_exists: bool) -> str | No
     return None
 
 
-def _outside_link_refusal(registry: Any, path: Path, scope: str) -> str | None:
+def _outside_link_refusal(registry: Registry, path: Path, scope: str) -> str | None:
     """A settings path whose real file (symlinks followed, also a dangling link's target) lies outside the
     place it belongs to: the home dir (and the Claude config dir) for user settings, the project for
     project and local settings. A repository could ship `.claude/settings.local.json` pointing anywhere."""
     real = Path(os.path.realpath(path))
     ws = registry.workspace
+    roots: list[Path | None]
     if scope == "user":
         roots, place = [ws.home, ws.config_home], "your home directory"
     else:
-        roots, place = [ws.cwd], "the project"
-        roots.append(find_git_root(ws.cwd))
+        roots, place = [ws.cwd, find_git_root(ws.cwd)], "the project"
     for root in roots:
         if root is not None and _under(real, Path(os.path.realpath(root))):
             return None
@@ -596,17 +598,21 @@ def file_diff(path: Path, old: str, new: str, created: bool) -> str:
     return "".join(out)
 
 
-def _json_edit(registry: Any, plan: TogglePlan, scope: str, change: str, edit) -> FileEdit | None:
+def _json_edit(registry: Registry, plan: TogglePlan, scope: str, change: str,
+               edit: Callable[[str], str]) -> FileEdit | None:
     """Read the scope's settings file, apply `edit(text) -> new text`; refuse on any problem."""
     path = scope_path(registry, scope)
     pending = (pending_texts.get() or {}).get(path)
     refusal = None if plan.allow_outside_link else _outside_link_refusal(registry, path, scope)
-    if pending is not None and refusal is None:
+    if refusal is None and pending is not None:
         snap, text = pending  # already read and checked by an earlier plan of the same batch
-    else:
-        snap, text, refusal = (None, None, refusal) if refusal else _read_for_edit(path)
-    if refusal is None and pending is None:
-        refusal = _changed_since_load(registry, path, snap.exists)
+    elif refusal is None:
+        read = _read_for_edit(path)
+        if isinstance(read, str):
+            refusal = read
+        else:
+            snap, text = read
+            refusal = _changed_since_load(registry, path, snap.exists)
     if refusal is not None:
         _refuse(plan, refusal)
         return None
@@ -637,7 +643,7 @@ def _higher_scope_block(sources: list[_FileValue], scope: str, key: str) -> str 
             f"have no effect. Choose --scope {top.scope} to change it there.")
 
 
-def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
+def _plan_override(registry: Registry, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
     plan.mechanism = "skillOverrides"
     state = plan.state
     if not _has_overrides(registry):
@@ -702,7 +708,7 @@ def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | N
     return plan
 
 
-def _plan_front_matter(registry: Any, skill: Skill, plan: TogglePlan) -> TogglePlan:
+def _plan_front_matter(registry: Registry, skill: Skill, plan: TogglePlan) -> TogglePlan:
     plan.mechanism = "front-matter"
     plan.scope = "front-matter"
     editable, reason = _files_editable(registry, skill)
@@ -710,12 +716,15 @@ def _plan_front_matter(registry: Any, skill: Skill, plan: TogglePlan) -> ToggleP
         alt = ("user-invocable-only (skillOverrides) or blocked (a deny rule)"
                if _has_overrides(registry) and override_keys(skill) else "blocked (a deny rule)")
         return _refuse(plan, f"{reason} Use {alt} instead.")
+    if skill.path is None:  # _files_editable refuses it first
+        return _refuse(plan, "It has no file on disk.")
     path = Path(skill.path)
-    snap, text, refusal = _read_for_edit(path)
-    if refusal is None and not snap.exists:
-        refusal = f"{path} no longer exists; reload and try again."
-    if refusal is not None:
-        return _refuse(plan, refusal)
+    read = _read_for_edit(path)
+    if isinstance(read, str):
+        return _refuse(plan, read)
+    snap, text = read
+    if not snap.exists:
+        return _refuse(plan, f"{path} no longer exists; reload and try again.")
     if snap.size != skill.size_bytes and skill.size_bytes:
         return _refuse(plan, f"{path} was changed by another program since skillmanager loaded it; nothing was "
                              "written. Reload and try again.")
@@ -744,7 +753,7 @@ def _plan_front_matter(registry: Any, skill: Skill, plan: TogglePlan) -> ToggleP
     return plan
 
 
-def _plan_block(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
+def _plan_block(registry: Registry, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
     plan.mechanism = "deny"
     rules = _matching_rules(registry, skill)
     if rules:
@@ -766,7 +775,7 @@ def _plan_block(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None
     return plan
 
 
-def _plan_unblock(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
+def _plan_unblock(registry: Registry, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
     plan.mechanism = "deny"
     rules = _matching_rules(registry, skill)
     if scope is not None:
@@ -783,12 +792,14 @@ def _plan_unblock(registry: Any, skill: Skill, plan: TogglePlan, scope: str | No
                                  "covers other skills; removing it would unblock them too. Edit that rule by hand.")
     by_file: dict[Path, list[DenyRule]] = {}
     for rule in rules:
+        if rule.file is None:
+            return _refuse(plan, f"It is blocked by {rule.text}, which is in no settings file skillmanager can edit.")
         by_file.setdefault(Path(rule.file), []).append(rule)
     for path, file_rules in by_file.items():
         texts = [r.text for r in file_rules]
         change = "permissions.deny: − " + ", ".join(json.dumps(t, ensure_ascii=False) for t in texts)
 
-        def remove(text: str, texts=texts) -> str:
+        def remove(text: str, texts: list[str] = texts) -> str:
             for t in texts:
                 text = json_text_edit.array_remove(text, ["permissions", "deny"], t)
             return text
@@ -803,7 +814,7 @@ def _plan_unblock(registry: Any, skill: Skill, plan: TogglePlan, scope: str | No
     return plan
 
 
-def plan_toggle(registry: Any, skill: Skill, state: str, scope: str | None = None, *,
+def plan_toggle(registry: Registry, skill: Skill, state: str, scope: str | None = None, *,
                 allow_outside_link: bool = False) -> TogglePlan:
     """Plan one toggle; never writes. `state` is one of STATES; `scope` one of WRITABLE_SCOPES or None
     (None: the file that decides now if the user may write it, else `default_scope`).
@@ -830,7 +841,7 @@ def plan_toggle(registry: Any, skill: Skill, state: str, scope: str | None = Non
     return _plan_unblock(registry, skill, plan, scope)
 
 
-def _plan_legacy_on(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
+def _plan_legacy_on(registry: Registry, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
     parts = []
     for sub in ("unhide", "unblock"):
         sub_plan = plan_toggle(registry, skill, sub, scope, allow_outside_link=plan.allow_outside_link)
@@ -846,7 +857,7 @@ def _plan_legacy_on(registry: Any, skill: Skill, plan: TogglePlan, scope: str | 
     return plan
 
 
-def plan_disable_bundled(registry: Any, disabled: bool, scope: str = "user", *,
+def plan_disable_bundled(registry: Registry, disabled: bool, scope: str = "user", *,
                          allow_outside_link: bool = False) -> TogglePlan:
     """`disableBundledSkills` (current only): true removes every bundled skill (and hides the built-in
     prompt commands from the model); false removes the key (absent = false) unless a lower scope sets true."""

@@ -20,9 +20,13 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any, Mapping
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..versions.features import Feature
+
+if TYPE_CHECKING:
+    from ..versions.profiles import Profile
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +37,9 @@ CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
 PARSE_FEATURES = (Feature.STRIPS_BOM, Feature.LENIENT_BOOLEANS, Feature.YAML_LAST_KEY_WINS)
 
 StatKey = tuple[int, int, int, int, int]
+ParseContext = tuple[object, ...]  # plain values (JSON-able) besides the file that decide its entry
+# an entry's payload: the plain JSON data skill_file stores (front matter, diagnostics, body offset, size)
+Payload = dict[str, Any]
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +61,7 @@ def app_cache_dir(env: Mapping[str, str] | None = None, platform: str | None = N
     return (Path(xdg) if xdg and os.path.isabs(xdg) else home / ".cache") / "skillmanager"
 
 
-def parse_context(profile: Any) -> tuple:
+def parse_context(profile: Profile) -> ParseContext:
     """What besides the file decides its parse: skillmanager's version and the profile's parse features."""
     from ... import __version__
     features = tuple((feature.value, profile.supports(feature)) for feature in PARSE_FEATURES)
@@ -83,17 +90,17 @@ def is_plain(value: Any, depth: int = 0) -> bool:
 class ParseCache:
     """Entries of one parse context; `get` / `put` by path and stat key, `save` when anything changed."""
 
-    def __init__(self, file: Path | None, context: tuple) -> None:
+    def __init__(self, file: Path | None, context: ParseContext) -> None:
         self.file = file
         self.context = list(_jsonable(context))
-        self.entries: dict[str, list] = {}
+        self.entries: dict[str, list[Any]] = {}  # path -> [stat key as a list, payload] (as JSON holds it)
         self.racy_after = 0  # mtime_ns of the cache file as loaded: entries not older than it are re-read
         self.dirty = False
         self.hits = 0
         self.misses = 0
 
     @classmethod
-    def open(cls, profile: Any, directory: Path | None = None) -> "ParseCache":
+    def open(cls, profile: Profile, directory: Path | None = None) -> "ParseCache":
         context = parse_context(profile)
         # a short name per context (the context itself is stored in the file and checked on load)
         digest = f"{binascii.crc32(json.dumps(_jsonable(context)).encode()):08x}"
@@ -103,6 +110,8 @@ class ParseCache:
         return cache
 
     def _load(self) -> None:
+        if self.file is None:
+            return
         try:
             with open(self.file, "rb") as handle:
                 st = os.fstat(handle.fileno())
@@ -122,16 +131,17 @@ class ParseCache:
         self.entries = data["entries"]
         self.racy_after = st.st_mtime_ns
 
-    def get(self, path: str, key: StatKey) -> dict | None:
+    def get(self, path: str, key: StatKey) -> Payload | None:
         entry = self.entries.get(path)
         if (type(entry) is list and len(entry) == 2 and entry[0] == list(key)
                 and key[3] < self.racy_after and key[4] < self.racy_after and type(entry[1]) is dict):
             self.hits += 1
-            return entry[1]
+            payload: Payload = entry[1]
+            return payload
         self.misses += 1
         return None
 
-    def put(self, path: str, key: StatKey, payload: dict) -> None:
+    def put(self, path: str, key: StatKey, payload: Payload) -> None:
         """Values JSON cannot give back exactly (bytes, sets, dates from YAML tags) are dropped at save."""
         self.entries[path] = [list(key), payload]
         self.dirty = True
@@ -139,7 +149,7 @@ class ParseCache:
     def _encode(self) -> str:
         """One C-encoder pass (json.dump would stream through the pure-Python encoder); entries holding a
         value JSON would not give back as it was are left out."""
-        def document() -> dict:
+        def document() -> dict[str, Any]:
             return {"format": FORMAT, "context": self.context, "entries": self.entries}
         try:
             return json.dumps(document(), separators=(",", ":"), default=_refuse)
@@ -195,13 +205,15 @@ class using:
 
     def __init__(self, cache: ParseCache | None) -> None:
         self.cache = cache
-        self._token = None
+        self._token: contextvars.Token[ParseCache | None] | None = None
 
     def __enter__(self) -> ParseCache | None:
         self._token = _ACTIVE.set(self.cache)
         return self.cache
 
-    def __exit__(self, *exc) -> None:
-        _ACTIVE.reset(self._token)
-        if self.cache is not None and exc[0] is None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if self._token is not None:
+            _ACTIVE.reset(self._token)
+        if self.cache is not None and exc_type is None:
             self.cache.save()

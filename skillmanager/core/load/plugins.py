@@ -57,7 +57,7 @@ def _read_json(path: Path, diagnostics: list[Diagnostic], what: str) -> Any:
         return None
 
 
-def _object_or_empty(value: Any, path: Path, what: str, diagnostics: list[Diagnostic]) -> dict:
+def _object_or_empty(value: Any, path: Path, what: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
     """A JSON file that parsed but is a list, string or number where an object belongs: say so, use {}."""
     if isinstance(value, dict):
         return value
@@ -72,7 +72,8 @@ def plugin_from_path(root: Path, fallback_name: str, diagnostics: list[Diagnosti
     manifest_path = root / ".claude-plugin" / "plugin.json"
     manifest = _object_or_empty(_read_json(manifest_path, diagnostics, "plugin manifest"), manifest_path,
                                 "plugin manifest", diagnostics)
-    name = manifest.get("name") if isinstance(manifest.get("name"), str) and manifest.get("name") else fallback_name
+    given = manifest.get("name")
+    name = given if isinstance(given, str) and given else fallback_name
     return Plugin(name=name, root=root, plugin_id=f"{name}@inline", manifest=manifest)
 
 

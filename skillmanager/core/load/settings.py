@@ -13,13 +13,15 @@ import re
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from ..js.json_parse import js_json_loads
 from ..model import BundledOffCause, DecisionKind, Diagnostic, Severity, SettingDecision, Skill, SourceKind
 from ..versions.features import Feature
 from ..versions.profiles import Profile, default_profile
 from .safe_read import read_regular_bytes
+
+_T = TypeVar("_T")
 
 SCOPES = ("user", "project", "local", "managed")  # lowest to highest priority
 OVERRIDE_RANK = {"on": 0, "name-only": 1, "user-invocable-only": 2, "off": 3}  # current `c`: how strong a value is
@@ -58,8 +60,9 @@ class DenyRule:
         names = (name, *also) if profile.supports(Feature.DENY_RULES_MATCH_DISPLAY_NAME) else (name,)
         body = _strip_slash(self.content)
         if self.form == "skill-glob":
-            return profile.supports(Feature.SKILL_RULE_GLOB_FORM) and any(
-                _star_match(_SKILL_FORM.match(self.content).group(1).strip(), n) for n in names)
+            glob = _SKILL_FORM.match(self.content)  # matches: that is what made the form "skill-glob"
+            return profile.supports(Feature.SKILL_RULE_GLOB_FORM) and glob is not None and any(
+                _star_match(glob.group(1).strip(), n) for n in names)
         word_prefix = self.form == "word-prefix" and profile.supports(Feature.SKILL_RULE_WORD_PREFIX_FORM)
         if self.form == "prefix" or word_prefix:
             return any(n == body or n.startswith(body[:-2]) for n in names)
@@ -86,7 +89,7 @@ def _star_match(pattern: str, text: str) -> bool:
     return True
 
 
-def display_names(skill) -> tuple[str, ...]:
+def display_names(skill: Skill) -> tuple[str, ...]:
     """A skill's display name, which current's permission rules also match (`J` in checkPermissions)."""
     return (skill.display_name,) if skill.display_name else ()
 
@@ -161,12 +164,12 @@ def read_settings_json(path: Path) -> tuple[dict[str, Any] | None, bool, list[Di
     return data, True, []
 
 
-def _reject_constant(name: str):
+def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"Unexpected token {name}")  # JSON.parse has no NaN / Infinity
 
 
-def _uniq_concat(a: list, b: list) -> list:
-    out: list = []
+def _uniq_concat(a: list[_T], b: list[_T]) -> list[_T]:
+    out: list[_T] = []
     for item in a + b:
         if item not in out:
             out.append(item)
@@ -221,8 +224,9 @@ class EffectiveSettings:
     @property
     def skillListingBudgetFraction(self) -> float | None:  # noqa: N802
         value = self.merged.get("skillListingBudgetFraction")
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1
-        return float(value) if ok else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1:
+            return float(value)
+        return None
 
     @property
     def skillListingMaxDescChars(self) -> int | None:  # noqa: N802

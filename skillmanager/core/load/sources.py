@@ -13,7 +13,7 @@ import stat as _stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Sequence, Union
 
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import locale_compare_key
@@ -34,7 +34,7 @@ class ScanResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def scandir_sorted(path: Path, diagnostics: list[Diagnostic], *, sort: bool = True) -> list[os.DirEntry] | None:
+def scandir_sorted(path: Path, diagnostics: list[Diagnostic], *, sort: bool = True) -> list[os.DirEntry[str]] | None:
     """Entries in byte order of their names (or as the directory is read, `sort=False`); None when the dir is
     absent (silently, as Claude Code)."""
     try:
@@ -60,7 +60,7 @@ def scandir_sorted(path: Path, diagnostics: list[Diagnostic], *, sort: bool = Tr
     return entries
 
 
-def _utf8_name(entry: os.DirEntry, directory: Path, diagnostics: list[Diagnostic]) -> bool:
+def _utf8_name(entry: os.DirEntry[str], directory: Path, diagnostics: list[Diagnostic]) -> bool:
     """False (with a diagnostic) for a name that is not valid UTF-8. Python keeps the bytes as lone
     surrogates (surrogateescape); Node's readdir decodes them to U+FFFD, so the path Claude Code then
     opens does not exist and the entry is skipped (loadSkillsDir.ts: ENOENT → null)."""
@@ -75,7 +75,7 @@ def _utf8_name(entry: os.DirEntry, directory: Path, diagnostics: list[Diagnostic
         return False
 
 
-def _is_dir_or_link(entry: os.DirEntry) -> bool:
+def _is_dir_or_link(entry: _Entry) -> bool:
     try:
         return entry.is_dir(follow_symlinks=False) or entry.is_symlink()
     except OSError:
@@ -96,11 +96,14 @@ class _StagedEntry:
         return False
 
 
-def _with_staged(entries: list | None, staged: Mapping[str, Path] | None) -> list | None:
+_Entry = Union[os.DirEntry[str], _StagedEntry]
+
+
+def _with_staged(entries: list[os.DirEntry[str]] | None, staged: Mapping[str, Path] | None) -> Sequence[_Entry] | None:
     if not staged:
         return entries
-    kept = [e for e in entries or [] if e.name not in staged]
-    merged = kept + [_StagedEntry(name, Path(folder)) for name, folder in staged.items()]
+    merged: list[_Entry] = [e for e in entries or [] if e.name not in staged]
+    merged += [_StagedEntry(name, Path(folder)) for name, folder in staged.items()]
     merged.sort(key=lambda e: e.name)
     return merged
 
@@ -122,7 +125,7 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
     if not entries:
         return []
     if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
-        entries.sort(key=lambda e: entry_order_key(e.name, profile))
+        entries = sorted(entries, key=lambda e: entry_order_key(e.name, profile))
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
     base_text = os.fspath(base)
@@ -219,7 +222,7 @@ def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]
 
     # depth-first with an explicit stack of (dir, entries iterator): the order of a recursive walk,
     # without Python's recursion limit on a very deep tree (rg has none)
-    stack: list[tuple[Path, Iterator[os.DirEntry]]] = []
+    stack: list[tuple[Path, Iterator[os.DirEntry[str]]]] = []
 
     def enter(directory: Path) -> None:
         try:
@@ -335,8 +338,10 @@ def _inode_dedupe(skills: list[Skill]) -> None:
     """loadMarkdownFilesForSubdir drops a command file whose lstat dev:ino was already loaded (hard links)."""
     seen: dict[tuple[int, int], Skill] = {}
     for skill in skills:
+        if skill.path is None:
+            continue
         try:
-            st = os.lstat(skill.path)  # type: ignore[arg-type]
+            st = os.lstat(skill.path)
         except OSError:
             continue
         if st.st_dev == 0 and st.st_ino == 0:
@@ -414,7 +419,7 @@ def _staged_for(workspace: Workspace, skills_dir: Path) -> Mapping[str, Path] | 
 
 
 def env_truthy(value: str | None) -> bool:
-    return bool(value) and value.strip().lower() in ("1", "true", "yes", "on")
+    return value is not None and value.strip().lower() in ("1", "true", "yes", "on")
 
 
 _REAL_DIR_CACHE: dict[str, str] = {}

@@ -22,7 +22,9 @@ import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
+
+from ..model import Skill
 
 from .usage_window import DEFAULT_DAYS as DEFAULT_DAYS  # its home; imported from here too
 
@@ -103,7 +105,7 @@ def usage_detail(usage: SkillUsage, days: int = DEFAULT_DAYS) -> str:
             f"{usage.typed:,}×; last used {last} (from Claude Code's session logs).")
 
 
-def read_usage(config_home: str | os.PathLike, days: int = DEFAULT_DAYS, now: datetime | None = None,
+def read_usage(config_home: str | os.PathLike[str], days: int = DEFAULT_DAYS, now: datetime | None = None,
                limits: UsageLimits = UsageLimits()) -> UsageLog:
     """Counts per skill name over the `days` before `now` (default: the current time, UTC)."""
     now = now or datetime.now(timezone.utc)
@@ -259,7 +261,7 @@ def _events(path: Path, limits: UsageLimits, log: UsageLog) -> Iterator[tuple[st
                     break
 
 
-def _blocks(content: Any) -> list[dict]:
+def _blocks(content: Any) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     if isinstance(content, list):
@@ -277,7 +279,7 @@ def _timestamp(value: Any) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
-def usage_by_key(skills, log: UsageLog) -> dict[str, SkillUsage]:
+def usage_by_key(skills: Iterable[Skill], log: UsageLog) -> dict[str, SkillUsage]:
     """Skill.key → its usage. A name's uses belong to the copy Claude Code runs (the winner); a shadowed
     or duplicate copy was never the one used."""
     return {skill.key: log.of(skill.name) if skill.state.is_winner else NEVER for skill in skills}

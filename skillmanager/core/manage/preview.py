@@ -21,6 +21,7 @@ from ..load.sources import project_levels_up_to_home
 from ..load.workspace import Workspace
 from ..model import Diagnostic
 from ..rules.registry import Registry, load_registry
+from ..versions.profiles import Profile
 from .names import name_problem
 
 PERSONAL, PROJECT = "personal", "project"
@@ -161,7 +162,7 @@ class InstallPreview:
                 "notes": self.notes, "listing": self.delta.to_json() if self.delta else None}
 
 
-def _validation(skill_dir: Path, profile: str) -> list[Diagnostic]:
+def _validation(skill_dir: Path, profile: Profile) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for standard in (AGENTSKILLS, CLAUDE_CODE):
         report = validate_paths([skill_dir], standard=standard, profile=profile)
@@ -182,7 +183,8 @@ def listing_delta(before: ListingResult, after: ListingResult) -> ListingDelta:
     new = {e.name: e for e in after.entries}
     added = [n for n in new if n not in old]
     removed = [n for n in old if n not in new]
-    shortened, changed = [], []
+    shortened: list[tuple[str, str, str]] = []
+    changed: list[tuple[str, str, str]] = []
     for name, entry in new.items():
         prior = old.get(name)
         if prior is None or prior.shown_text == entry.shown_text:

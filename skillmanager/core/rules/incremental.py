@@ -31,12 +31,13 @@ from pathlib import Path
 from typing import Iterable
 
 from ..edit.atomic_write import TEMP_PREFIX
-from ..model import Skill, SourceKind, SkillKind
+from ..model import Diagnostic, Skill, SourceKind, SkillKind
 from ..versions.features import Feature
 from .registry import Registry, arrange_load_order, decide_states, load_registry
 from ..load.settings import load_settings, settings_paths
 from ..load.skill_file import load_skill_file
 from ..load.sources import env_truthy, entry_order_key, project_dirs_up_to_home
+from ..load.workspace import Workspace
 
 __all__ = ["RegistryDelta", "refresh_paths", "skill_identity", "skills_dirs"]
 
@@ -76,7 +77,7 @@ class _SkillsDir:
     rank: int  # position in the load order of the file sources
 
 
-def skills_dirs(workspace) -> list[_SkillsDir]:
+def skills_dirs(workspace: Workspace) -> list[_SkillsDir]:
     """The skills dirs collect_file_sources reads, in its order (keep the two in step)."""
     out: list[tuple[Path, SourceKind, Path]] = []
     if workspace.managed_root is not None and not env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
@@ -193,7 +194,7 @@ def _dir_key(skill: Skill) -> tuple[Path, str] | None:
 
 def _load_entry(registry: Registry, where: _SkillsDir, name: str) -> Skill | None:
     skill_dir = where.base / name
-    skipped: list = []
+    skipped: list[Diagnostic] = []
     skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind=SkillKind.SKILL, source=where.source,
                             profile=registry.profile, source_root=where.base, skill_dir=skill_dir,
                             fallback_label="Skill", scope_dir=where.scope_dir, skipped=skipped)
@@ -207,13 +208,11 @@ def _load_entry(registry: Registry, where: _SkillsDir, name: str) -> Skill | Non
 def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[Path, str], _SkillsDir],
                    delta: RegistryDelta) -> list[Skill]:
     wanted = {(str(base), name) for base, name in entries}
-    position = {}
+    position: dict[tuple[str, str], int] = {}  # (skills dir text, entry name) -> index in `skills`
     for index, skill in enumerate(skills):
         key = _dir_key(skill)
-        if key is not None:
-            key = (str(key[0]), key[1])
-            if key in wanted:
-                position[key] = index
+        if key is not None and (str(key[0]), key[1]) in wanted:
+            position[(str(key[0]), key[1])] = index
     pointed_at = {id(s.state.duplicate_of) for s in skills if s.state.duplicate_of is not None}
     realpaths = {str(s.realpath) for s in skills if s.realpath is not None}
     replace: dict[int, Skill] = {}
@@ -225,25 +224,26 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
         entry = str(base / name)
         if any(f == entry or f.startswith(entry + os.sep) for f in flagged):
             raise _NeedsFullReload(f"{entry} has a workspace diagnostic")
-        index = position.get((str(base), name))
-        old = skills[index] if index is not None else None
+        at = position.get((str(base), name))
+        old = skills[at] if at is not None else None
         present, link = _is_entry_dir(base / name)
         fresh = _load_entry(registry, where, name) if present else None
         if old is not None and (old.state.duplicate_of is not None or id(old) in pointed_at):
             raise _NeedsFullReload(f"{old.path} takes part in realpath de-duplication")
         if fresh is None:
-            if old is not None:
-                remove.add(index)
+            if at is not None:
+                remove.add(at)
             continue
+        assert fresh.path is not None  # load_skill_file gives every skill its file
         via_link = link
         fresh.via_link = via_link
-        if old is not None:
+        if old is not None and at is not None:
             real = os.path.realpath(fresh.path) if via_link or old.via_link else None
             if real is not None and old.realpath is not None and real != str(old.realpath):
                 raise _NeedsFullReload(f"{base / name} now points somewhere else")
             fresh.realpath = old.realpath
             fresh.load_index = old.load_index
-            replace[index] = fresh
+            replace[at] = fresh
             continue
         if via_link:
             raise _NeedsFullReload(f"{base / name} is a symbolic link (realpath de-duplication)")
