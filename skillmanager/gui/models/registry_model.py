@@ -55,6 +55,10 @@ class Column(enum.IntEnum):
 
 _COLUMNS = len(Column)
 _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+# skill and problem rows are leaves: saying so spares the tree view a hasChildren() call per row per layout
+_LEAF_FLAGS = _ROW_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
+_STATE_COLUMN = int(Column.State)
+_NO_INDEX = QModelIndex()
 
 
 HEADERS = {Column.Name: "Skill", Column.State: "State", Column.Checks: "Checks", Column.Tokens: "Tokens",
@@ -133,16 +137,17 @@ class RegistryModel(QAbstractItemModel):
     def _item(self, index: QModelIndex) -> TreeItem:
         return index.internalPointer() if index.isValid() else self._root
 
-    def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
-        # called for every visible row at every layout: constants only, no enum arithmetic
-        if column < 0 or column >= _COLUMNS or row < 0:
-            return QModelIndex()
-        if parent.isValid() and parent.column() != 0:
-            return QModelIndex()
-        item = self._item(parent)
-        if row >= len(item.children):
-            return QModelIndex()
-        return self.createIndex(row, column, item.children[row])
+    def index(self, row: int, column: int, parent: QModelIndex = _NO_INDEX) -> QModelIndex:
+        # called several times for every visible row at every layout (through the sort proxy): kept flat
+        if parent.isValid():
+            if parent.column():
+                return QModelIndex()
+            children = parent.internalPointer().children
+        else:
+            children = self._root.children
+        if 0 <= row < len(children) and 0 <= column < _COLUMNS:
+            return self.createIndex(row, column, children[row])
+        return QModelIndex()
 
     def parent(self, index: QModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
         if not index.isValid():
@@ -153,26 +158,28 @@ class RegistryModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(parent.row(), 0, parent)
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        if parent.isValid() and parent.column() != 0:
-            return 0
-        return len(self._item(parent).children)
+    def rowCount(self, parent: QModelIndex = _NO_INDEX) -> int:
+        if parent.isValid():
+            return 0 if parent.column() else len(parent.internalPointer().children)
+        return len(self._root.children)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex = _NO_INDEX) -> int:
         return _COLUMNS
 
-    def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:
+    def hasChildren(self, parent: QModelIndex = _NO_INDEX) -> bool:
         return self.rowCount(parent) > 0
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        flags = _ROW_FLAGS
-        if index.column() == Column.State:
-            facts = self._switch(index.internalPointer())
+        item: TreeItem = index.internalPointer()
+        if item.parent is self._root:
+            return _ROW_FLAGS
+        if index.column() == _STATE_COLUMN:
+            facts = self._switch(item)
             if facts is not None and facts.enabled:
-                flags |= Qt.ItemFlag.ItemIsUserCheckable
-        return flags
+                return _LEAF_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
+        return _LEAF_FLAGS
 
     def _switch(self, item: TreeItem):
         if item.skill is None or self._snapshot is None or item.simulated is not None:

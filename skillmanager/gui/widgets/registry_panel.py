@@ -226,7 +226,8 @@ class RegistryPanel(QWidget):
         QTimer.singleShot(0, self._span_groups)  # for changes that do not end in _expand_new_groups
 
     def _expand_new_groups(self) -> None:
-        self._span_groups()
+        # expansions first, spans after: the first setFirstColumnSpanned runs the pending layout, which then
+        # includes the groups opened here (spans first cost a second layout of every visible row)
         opening = []
         for row in range(self.proxy.rowCount()):
             index = self.proxy.index(row, 0)
@@ -239,6 +240,7 @@ class RegistryPanel(QWidget):
             self.view.scheduleDelayedItemsLayout()
         for index in opening:
             self.view.expand(index)
+        self._span_groups()
         self._known = set(self.model.group_keys()) | self._known
 
     def _span_groups(self) -> None:
