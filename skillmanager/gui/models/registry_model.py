@@ -875,6 +875,15 @@ class RegistryFilterProxy(QSortFilterProxyModel):
         if isinstance(model, RegistryModel):
             model.set_filter(text)
 
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        # the tree view asks the first column's flags twice per visible row at every layout (does it have
+        # children?); through the base class that is index() + flags() in Python per call. The first column's
+        # flags only depend on the depth: the proxy gives every row under one parent the same internal id
+        # (its mapping), so a row is a group when it shares the id of the first top-level row.
+        if index.column() == 0 and index.isValid() and isinstance(self.sourceModel(), RegistryModel):
+            return _ROW_FLAGS if index.internalId() == self.index(0, 0).internalId() else _LEAF_FLAGS
+        return super().flags(index)
+
     def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
         model = self.sourceModel()
         if model.data(left, Role.IsGroup):  # groups always keep precedence order
