@@ -536,8 +536,19 @@ class RegistryModel(QAbstractItemModel):
         snapshot = self._snapshot
         targets = []
         filtering = self.filtering
+        # _matches inlined: this pass runs over every skill at every keystroke
+        needle, bucket, haystacks, buckets, cached = self._needle, self._bucket, self._haystacks, self._buckets, self._cached
         for group in self._groups:
-            skills = group.skills if not filtering else [s for s in group.skills if self._matches(s)]
+            if filtering:
+                skills = []
+                for skill in group.skills:
+                    entry = haystacks.get(id(skill))
+                    if entry is None or entry[0] is not skill:
+                        entry = cached(skill)
+                    if needle in entry[1] and (bucket is None or bucket in buckets.get(entry[2], ())):
+                        skills.append(skill)
+            else:
+                skills = group.skills
             if skills or not filtering:
                 targets.append((group.key, SkillGroup(group.key, group.label, skills, group.tooltip)))
         problems = self._shown_problems()
@@ -868,6 +879,7 @@ class RegistryFilterProxy(QSortFilterProxyModel):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self._registry_source = False  # the flags fast path knows RegistryModel's rows
         self.setSortRole(Role.SortKey)
 
     def set_text(self, text: str) -> None:
@@ -880,9 +892,13 @@ class RegistryFilterProxy(QSortFilterProxyModel):
         # children?); through the base class that is index() + flags() in Python per call. The first column's
         # flags only depend on the depth: the proxy gives every row under one parent the same internal id
         # (its mapping), so a row is a group when it shares the id of the first top-level row.
-        if index.column() == 0 and index.isValid() and isinstance(self.sourceModel(), RegistryModel):
+        if not index.column() and self._registry_source and index.isValid():
             return _ROW_FLAGS if index.internalId() == self.index(0, 0).internalId() else _LEAF_FLAGS
         return super().flags(index)
+
+    def setSourceModel(self, model) -> None:  # noqa: N802 - Qt API
+        self._registry_source = isinstance(model, RegistryModel)
+        super().setSourceModel(model)
 
     def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
         model = self.sourceModel()
