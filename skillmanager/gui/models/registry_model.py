@@ -467,6 +467,10 @@ class RegistryModel(QAbstractItemModel):
     def group_keys(self) -> list[Hashable]:
         return [g.key for g in self._root.children]
 
+    def shown_rows(self) -> int:
+        """Rows under the groups (skills and problems) the filter lets through; the sort proxy hides none."""
+        return sum(len(group.children) for group in self._root.children)
+
     # --- incremental update --------------------------------------------------------------------
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         """Bring the tree in line with `snapshot` using row inserts/removes/moves and dataChanged."""
