@@ -778,7 +778,11 @@ class RegistryModel(QAbstractItemModel):
         def make(key, skill):
             return self._skill_item(item, key, skill)
 
+        filter_only = self._filter_only  # the snapshot is unchanged: a kept row holding its skill is current
+
         def update(child: TreeItem, skill: Skill):
+            if filter_only and child.skill is skill:
+                return
             if self._fill(child, skill):
                 row = child.row()
                 self.dataChanged.emit(self.createIndex(row, 0, child), self.createIndex(row, len(Column) - 1, child))
