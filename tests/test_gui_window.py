@@ -253,8 +253,9 @@ def test_no_skill_picked_shows_what_needs_attention_and_the_legend(qtbot, window
     text = window.detail.browser.toPlainText()
     counts = window.registry_panel.model.bucket_counts()
     assert OVERVIEW_ATTENTION in text
-    assert f"{Bucket.CONFLICTS.word}: {counts[Bucket.CONFLICTS]}" in text  # the demo has clashes
+    assert f"{Bucket.CONFLICTS.word}: {counts[Bucket.CONFLICTS]:,}" in text  # the demo has clashes
     assert all(word in text for word, _sentence in STATE_LEGEND.values())
+    assert window.detail.toggle.isHidden()  # no empty, disabled toggle form while nothing is picked
     # a count is a link to its filter chip
     from PySide6.QtCore import QUrl
 

@@ -124,6 +124,7 @@ class DetailPane(QWidget):
             self.sentence.setText("Pick a skill on the left to see what Claude sees of it and why.")
             self.browser.setHtml(self._overview_html())
             self.toggle.show_skill(None)
+            self.toggle.hide()  # an empty, disabled form says nothing: the overview takes the room
             self._show_badge(None)
             self.simulated.hide()
             self.reveal_button.hide()
@@ -277,7 +278,7 @@ class DetailPane(QWidget):
         counts = getattr(self, "counts", {})
         attention = [b for b in (Bucket.NEEDS_REVIEW, Bucket.SHORTENED, Bucket.CONFLICTS) if counts.get(b)]
         if attention:
-            items = "".join(f"<li><a href='bucket:{b.value}'>{html.escape(b.word)}: {counts[b]}</a> — "
+            items = "".join(f"<li><a href='bucket:{b.value}'>{html.escape(b.word)}: {counts[b]:,}</a> — "
                             f"{html.escape(b.meaning)}</li>" for b in attention)
             parts = [f"<h3>{html.escape(OVERVIEW_ATTENTION)}</h3><ul>{items}</ul>"]
         elif counts:
