@@ -20,6 +20,7 @@ class HistoryDialog(QDialog):
         self.tree.setColumnWidth(0, 150)
         self.tree.setColumnWidth(1, 80)
         self.tree.setColumnWidth(2, 320)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # file paths differ at their ends
         self.tree.currentItemChanged.connect(lambda *_: self._update_buttons())
         self.status = QLabel(self)
         self.status.setWordWrap(True)
