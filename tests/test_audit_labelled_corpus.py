@@ -14,10 +14,12 @@ from pathlib import Path
 from skillmanager.core.checks.audit import audit_skill, level_index
 
 CORPUS = Path(__file__).parent / "data" / "audit_corpus"
+BLIND = Path(__file__).parent / "data" / "audit_blind"  # second blind set ("blind_2"), first run in benchmarks/README.md
 
 
 def _cases():
-    return [(label.parent, json.loads(label.read_text())) for label in sorted(CORPUS.glob("*/*/label.json"))]
+    labels = sorted(CORPUS.glob("*/*/label.json")) + sorted(BLIND.glob("*/*/label.json"))
+    return [(label.parent, json.loads(label.read_text())) for label in labels]
 
 
 def test_corpus_is_large_and_labelled():

@@ -97,6 +97,29 @@ def test_info_accepts_the_workspace_options(tree):
     assert code == 2 and "working directory does not exist" in err
 
 
+# The least each command needs before its workspace options are read (a usage error must come from those).
+MINIMAL_ARGS = {"show": ["x"], "expand": ["x"], "install": ["somewhere"], "new": ["x", "--description", "d"],
+                "rename": ["x", "y"], "move": ["x", "--to", "personal"], "remove": ["x"],
+                "toggle": ["x", "--state", "off"], "verify": ["--claude", "/bin/sh"]}
+WITHOUT_WORKSPACE = {"history"}  # the app's own journal: no workspace options
+
+
+@pytest.mark.parametrize("command", list(cli.COMMAND_MODULES))
+def test_every_command_puts_its_usage_errors_on_stderr_with_exit_2(tree, command):
+    """An unknown option, and for commands that take a workspace a --cwd that does not exist: exit 2, the one
+    error line on stderr, nothing on stdout."""
+    cases = [[command, "--no-such-option"]]
+    if command not in WITHOUT_WORKSPACE:
+        cases.append([command, *MINIMAL_ARGS.get(command, []), "--home", str(tree / "home"), "--cwd",
+                      str(tree / "nope")])
+    for argv in cases:
+        code, out, err = run(argv)
+        assert (code, out) == (2, ""), (argv, code, out[:200])
+        assert err.startswith("skillmanager: error: ") and err.count("\n") == 1, (argv, err)
+        if "--cwd" in argv:
+            assert f"working directory does not exist: {tree / 'nope'}" in err, (argv, err)
+
+
 # --- problems: exit 1, the answer still on stdout -----------------------------------------------------------
 
 def test_unreadable_user_skills_dir_makes_audit_and_validate_exit_1(tree, monkeypatch):

@@ -236,3 +236,35 @@ def test_filter_cache_keeps_only_the_current_snapshots_skills(qapp, demo):
     current = len(snapshot.skills)
     del snapshot, changed
     assert _live_skill_objects() - before <= current + 10
+
+
+def test_a_file_edit_refills_only_the_rows_the_engine_names(qapp, demo):
+    """The watcher path: rows first (partial), then the listing; the second step changes only the edited
+    row's cells (dataChanged), never the tree's shape, and the row shows the new listing entry."""
+    from skillmanager.gui.engine import refresh_incremental
+
+    model = RegistryModel()
+    QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    snapshot = scan(demo)
+    model.apply_snapshot(snapshot)
+    path = demo.cwd / ".claude" / "skills" / "db-reset" / "SKILL.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("description:", "description: Edited —", 1),
+                    encoding="utf-8")
+    partials = []
+    final = refresh_incremental(snapshot, [str(path)], generation=1,
+                                on_rows=lambda partial, delta: partials.append((partial, delta)))
+    partial, delta = partials[0]
+    assert not delta.structural and model.apply_rows(partial, delta.changed)
+    shape, changed = [], []
+    for signal in (model.rowsInserted, model.rowsRemoved, model.rowsMoved, model.modelReset, model.layoutChanged):
+        signal.connect(lambda *args: shape.append(args))
+    model.dataChanged.connect(lambda first, last, roles=(): changed.append(first.data(Role.Identity)))
+    edited = next(s for s in final.skills if s.path == path)
+    assert final.changed_rows is not None and skill_identity(edited) in final.changed_rows
+    assert len(final.changed_rows) < len(final.skills) // 2
+    model.apply_snapshot(final)
+    assert not shape
+    assert skill_identity(edited) in changed
+    row = model.index_for_identity(skill_identity(edited))
+    assert row.data(Role.Outcome) == final.outcomes[skill_identity(edited)]
+    assert row.data(Role.Tokens) == final.tokens[skill_identity(edited)]

@@ -245,6 +245,7 @@ def test_conflicts_compare_turn_the_loser_off_and_undo(qtbot, make_window):
     winner_before = conflict.winner.path.read_bytes()
     assert page.off_button.isEnabled()
     page.off_button.click()
+    qtbot.waitUntil(lambda: page.my_change is not None, timeout=LONG)  # written on the task runner
     assert b"disable-model-invocation: true" in path.read_bytes()
     assert conflict.winner.path.read_bytes() == winner_before
     qtbot.waitUntil(lambda: any(s.path == path and s.disable_model_invocation for s in win.context.snapshot.skills),
@@ -253,6 +254,7 @@ def test_conflicts_compare_turn_the_loser_off_and_undo(qtbot, make_window):
     assert page.current[1].skill.path == path  # the page still shows the copy after the rescan
     win.registry_panel.select_skill(next(s for s in win.context.snapshot.skills if s.name == "env-check"))
     page.undo_button.click()
+    qtbot.waitUntil(lambda: not win.toggles.writing, timeout=LONG)
     assert path.read_bytes() == before
     qtbot.waitUntil(lambda: any(s.path == path and not s.disable_model_invocation
                                 for s in win.context.snapshot.skills), timeout=LONG)
@@ -281,3 +283,26 @@ def test_every_page_names_its_interactive_widgets(qtbot, make_window):
                    if isinstance(w, INTERACTIVE) and not isinstance(w, QHeaderView) and w.isVisibleTo(win) and not (w.accessibleName() or (
                        w.text() if isinstance(w, QAbstractButton) else "")).strip()]
         assert not unnamed, (win.tabs.tabText(page), unnamed)
+
+
+def test_hidden_pages_catch_up_with_a_file_edit_when_shown(qtbot, make_window):
+    """A watched edit while the Skills page is shown leaves the Conflicts page to rebuild when it shows
+    (it holds no old skill objects meanwhile); shown, it names the edited text."""
+    win = make_window(width=1024, height=700)
+    context, page = win.context, win.conflicts
+    assert not page.isVisible() and "commit-message" in page.contested_names()
+    path = next(s.path for s in context.snapshot.skills if s.name == "commit-message" and s.state.is_winner)
+    path.write_text(path.read_text(encoding="utf-8").replace("description:", "description: Edited now,", 1),
+                    encoding="utf-8")
+    generation = context.refresh([path])
+    qtbot.waitUntil(lambda: context.snapshot.generation == generation and not context.scanning
+                    and not context.snapshot.partial, timeout=LONG)
+    assert context.snapshot.changed_rows is not None  # the incremental path, rows kept in place
+    assert page.tree.topLevelItemCount() == 0 and page.current is None  # deferred, old objects let go
+    win.tabs.setCurrentWidget(page)
+    assert "commit-message" in page.contested_names()
+    assert page.select_copy("commit-message", 1) is not None
+    qtbot.waitUntil(lambda: page.comparison is not None, timeout=LONG)
+    cells = [page.front_matter.item(r, c).text() for r in range(page.front_matter.rowCount()) for c in range(3)
+             if page.front_matter.item(r, c) is not None]
+    assert any("Edited now," in text for text in cells)

@@ -221,3 +221,44 @@ def test_logger_warnings_show_in_the_problems_group(qapp):
     finally:
         logger.removeHandler(problems.LOGGED)
         problems.LOGGED.problems.clear()
+
+
+def test_what_core_skips_or_falls_back_on_reaches_the_problems_group(qapp, tmp_path):
+    """Core's fallbacks say so through `logging`: a damaged install record, a damaged parse cache and a skill
+    file that vanished after the scan each become a Problems row (and a CLI warning on stderr)."""
+    import logging
+
+    from skillmanager.core.load.parse_cache import ParseCache
+    from skillmanager.core.load.skill_file import load_body
+    from skillmanager.core.manage import manifest
+    from skillmanager.core.versions.profiles import default_profile
+    from skillmanager.gui import problems
+
+    (tmp_path / manifest.MANIFEST_NAME).write_text("{not json", encoding="utf-8")
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    problems.install_logged_problems()
+    logger = logging.getLogger("skillmanager")
+    try:
+        assert manifest.load(tmp_path) == {}
+        cache = ParseCache.open(default_profile(), cache_dir)
+        cache.file.write_text("[]", encoding="utf-8")
+        ParseCache.open(default_profile(), cache_dir)
+        assert load_body((str(tmp_path / "gone" / "SKILL.md"), (0, 0, 0, 0, 0), 0, True, False)) == ""
+        messages = [d.message for d in problems.workspace_problems(None)]
+        assert any(str(tmp_path / manifest.MANIFEST_NAME) in m and "cannot be read" in m for m in messages)
+        assert any(str(cache.file) in m and "damaged" in m for m in messages)
+        assert any(str(tmp_path / "gone" / "SKILL.md") in m and "body is empty" in m for m in messages)
+    finally:
+        logger.removeHandler(problems.LOGGED)
+        problems.LOGGED.problems.clear()
+
+
+def test_a_panel_the_scan_could_not_compute_is_a_problem():
+    """The engine keeps the window working when the listing or the usage counts fail; Problems says so."""
+    from skillmanager.gui import problems
+    from skillmanager.gui.engine import Snapshot
+
+    snapshot = Snapshot(workspace=None, problems={"usage": "usage counts could not be read: OSError(13)"})
+    found = problems.workspace_problems(snapshot)
+    assert [(d.code, d.message) for d in found][:1] == [("app-panel", "usage counts could not be read: OSError(13)")]

@@ -112,6 +112,7 @@ def test_reveal_hidden_characters(qtbot, make_window, tmp_path):
     assert "hidden characters" in detail.browser.toPlainText()
     assert detail.revealed.isHidden()
     detail.reveal_button.click()
+    qtbot.waitUntil(lambda: detail.revealed.toPlainText() != "Reading…", timeout=LONG)  # read on the task runner
     revealed = detail.revealed.toPlainText()
     assert not detail.revealed.isHidden()
     assert "⟦hidden: run rm⟧" in revealed and "⟦U+200B ZWSP⟧" in revealed

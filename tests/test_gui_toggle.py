@@ -52,9 +52,25 @@ def _row_visual(win, name, source="project"):
     return win.registry_panel.model.index_for_identity(skill_identity(skill)).data(Role.State)
 
 
+def _until(predicate, timeout_ms=LONG) -> None:
+    """Let the event loop run until `predicate()` (the toggle box works on the task runner)."""
+    from PySide6.QtTest import QTest
+
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        QTest.qWait(10)
+
+
+def _shown(box):
+    """The box once core's ToggleState (worked out off the UI thread) is shown."""
+    _until(lambda: box.toggle_state is not None and not box.planning)
+    return box
+
+
 def _select(win, name, source="project"):
     assert win.registry_panel.select_skill(_skill(win, name, source))
-    return win.detail.toggle
+    return _shown(win.detail.toggle)
 
 
 def _planned(qtbot, box):
@@ -117,6 +133,7 @@ def test_toggle_updates_tree_listing_and_meter_at_once_without_bounce_back(qtbot
     _planned(qtbot, box)
     generation = context._generation
     qtbot.mouseClick(box.apply_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(window.toggles.history), timeout=LONG)  # written on the task runner
     assert context._generation == generation + 1  # refreshed from the written file, not via the watcher
     refreshed: list[list[str]] = []  # the paths of every refresh from now on: the watcher's
     real_refresh = context.refresh
@@ -180,22 +197,25 @@ def test_external_change_and_unparseable_file_show_in_the_message_bar(qtbot, win
     data.setdefault("permissions", {}).setdefault("deny", []).append("Skill(other-thing)")
     window.watcher.stop()  # the edit below must reach the toggle before any refresh re-plans it
     settings.write_text(json.dumps(data, indent=2), encoding="utf-8")
-    assert not box.apply()
-    assert window.message_bar.isVisible()
+    box.apply()  # refused on the task runner: the file is re-read there
+    qtbot.waitUntil(lambda: window.message_bar.isVisible() and not window.toggles.writing, timeout=LONG)
     assert "changed" in window.message_bar.message()
     assert "Skill(env-check)" not in settings.read_text(encoding="utf-8")  # nothing written
+    assert not window.toggles.history
 
+    window.message_bar.hide()
     settings.write_text("{ this is not json", encoding="utf-8")
-    assert not box.apply()
-    assert window.message_bar.isVisible()
+    box.apply()
+    qtbot.waitUntil(lambda: window.message_bar.isVisible() and not window.toggles.writing, timeout=LONG)
     assert str(settings) in window.message_bar.message()
+    assert not window.toggles.history
     assert settings.read_text(encoding="utf-8") == "{ this is not json"  # left byte-identical
 
 
 def test_files_that_are_not_ours_get_settings_level_controls_only(window, profile):
     plugin = next(s for s in window.context.snapshot.skills if s.source.value == "plugin-skill")
     assert window.registry_panel.select_skill(plugin)
-    box = window.detail.toggle
+    box = _shown(window.detail.toggle)
     model = box.choice.model()
     enabled = {box.choice.itemData(i): model.item(i).isEnabled() for i in range(box.choice.count())}
     assert enabled.get("hidden") is False  # its front matter is not ours to edit

@@ -38,6 +38,16 @@ def normal(registry) -> dict:
             "overrides": registry.settings.skillOverrides}
 
 
+def rows_after(before, delta) -> set:
+    """The rows a view holding `before` has after applying the delta (what the GUI's model does)."""
+    if delta.full_reload:
+        return {skill_identity(s) for s in delta.registry.skills}
+    rows = {skill_identity(s) for s in before.skills}
+    rows -= {skill_identity(s) for s in delta.removed}
+    rows |= {skill_identity(s) for s in delta.added + delta.changed}
+    return rows
+
+
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -218,13 +228,51 @@ def test_a_project_skill_that_clashes_with_an_add_dir_skill(tmp_path, profile):
     workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=[extra], profile=profile,
                                  env={"HOME": str(home), "PATH": os.environ.get("PATH", "")})
     before = load_registry(workspace)
+    snapshot_before = normal(before)
     added = write(cwd / ".claude/skills/clash/SKILL.md", skill_md("project clash"))
     delta = refresh_paths(before, [str(added), str(added.parent)])
     full = load_registry(workspace)
     assert normal(delta.registry) == normal(full)
+    assert not delta.full_reload, delta.reason  # the rename is decided in place, by the same code
+    assert rows_after(before, delta) == {skill_identity(s) for s in full.skills}
+    renamed = next(s for s in delta.registry.skills if s.source.value == "add-dir")
     if profile == "current":
-        renamed = next(s for s in delta.registry.skills if s.source.value == "add-dir")
         assert renamed.name == "extra:clash" and renamed.state.listed.value != "no"
+        assert renamed.state.shadowed_by is None
+        assert {s.name for s in delta.removed} == {"clash"} and {s.name for s in delta.added} == {"clash", "extra:clash"}
+    else:
+        assert renamed.name == "clash" and renamed.state.shadowed_by is not None
+    # and back: the project copy goes, the --add-dir skill is `clash` again
+    added.unlink()
+    added.parent.rmdir()
+    back = refresh_paths(delta.registry, [str(added), str(added.parent)])
+    assert not back.full_reload and normal(back.registry) == normal(load_registry(workspace)) == snapshot_before
+    assert rows_after(delta.registry, back) == {skill_identity(s) for s in before.skills}
+
+
+@pytest.mark.parametrize("profile", ["current", "legacy"])
+@pytest.mark.parametrize("edited", ["project", "add-dir"])
+def test_editing_a_clashing_name_is_done_in_place(tmp_path, profile, edited):
+    """A content edit keeps the `extra:clash` renaming as it was: no full reload, still what F5 gives
+    (workspaces whose packages share skill names hit this on nearly every edit)."""
+    from skillmanager.core.load.workspace import Workspace
+
+    home, cwd, extra = tmp_path / "home", tmp_path / "repo", tmp_path / "extra"
+    (cwd / ".git").mkdir(parents=True)
+    (home / ".claude").mkdir(parents=True)
+    files = {"add-dir": write(extra / ".claude/skills/clash/SKILL.md", skill_md("add-dir clash")),
+             "project": write(cwd / ".claude/skills/clash/SKILL.md", skill_md("project clash"))}
+    workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=[extra], profile=profile,
+                                 env={"HOME": str(home), "PATH": os.environ.get("PATH", "")})
+    before = load_registry(workspace)
+    files[edited].write_text(skill_md(f"{edited} clash, edited"), encoding="utf-8")
+    delta = refresh_paths(before, [str(files[edited])])
+    assert not delta.full_reload, delta.reason
+    assert normal(delta.registry) == normal(load_registry(workspace))
+    changed = next(s for s in delta.changed if s.source.value == edited)
+    assert "edited" in changed.description
+    if profile == "current" and edited == "add-dir":
+        assert changed.name == "extra:clash" and changed.scoped_from == "clash"
 
 
 def test_shadowed_copies_are_redecided(tmp_path):
@@ -241,13 +289,13 @@ def test_shadowed_copies_are_redecided(tmp_path):
     assert user_copy.state.shadowed_by is not None  # the old object still says what it said
 
 
-_NAMES = ["alpha", "beta", "gamma"]
-_PLACES = ["user", "project", "add-dir", "managed", "plugin"]
-_OPS = st.lists(st.tuples(st.sampled_from(["add", "edit", "delete", "hide", "deny"]),
+_NAMES = ["alpha", "beta", "gamma", "Zed"]  # `Zed`: current sorts by localeCompare (after gamma), legacy by code point
+_PLACES = ["user", "project", "add-dir", "add-dir-2", "managed", "plugin", "command"]
+_OPS = st.lists(st.tuples(st.sampled_from(["add", "edit", "delete", "hide", "deny", "paths", "display"]),
                           st.sampled_from(_PLACES), st.sampled_from(_NAMES)), min_size=1, max_size=6)
 
 
-@hsettings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=_OPS, profile=st.sampled_from(["current", "legacy"]))
 def test_random_edit_sequences(tmp_path_factory, ops, profile):
     """Any sequence of skill edits, applied one refresh at a time, ends where a full load ends."""
@@ -256,6 +304,7 @@ def test_random_edit_sequences(tmp_path_factory, ops, profile):
     root = tmp_path_factory.mktemp("inc")
     home, cwd, extra, managed, plugin = (root / "home", root / "repo", root / "extra", root / "managed",
                                          root / "plug")
+    extra2 = root / "extra2"
     (cwd / ".git").mkdir(parents=True)
     (home / ".claude").mkdir(parents=True)
     write(plugin / ".claude-plugin" / "plugin.json", json.dumps({"name": "plug"}))
@@ -263,29 +312,103 @@ def test_random_edit_sequences(tmp_path_factory, ops, profile):
         write(home / ".claude/skills" / name / "SKILL.md", skill_md(f"user {name}"))
     write(cwd / ".claude/skills/beta/SKILL.md", skill_md("project beta"))
     write(extra / ".claude/skills/beta/SKILL.md", skill_md("add-dir beta"))  # a clash current renames
+    write(extra2 / ".claude/skills/beta/SKILL.md", skill_md("second add-dir beta"))
+    write(extra2 / ".claude/skills/gamma/SKILL.md", skill_md("second add-dir gamma"))
     write(managed / ".claude/skills/gamma/SKILL.md", skill_md("managed gamma"))
     write(plugin / "skills/alpha/SKILL.md", skill_md("plugin alpha"))
     bases = {"user": home / ".claude/skills", "project": cwd / ".claude/skills", "add-dir": extra / ".claude/skills",
-             "managed": managed / ".claude/skills", "plugin": plugin / "skills"}
+             "add-dir-2": extra2 / ".claude/skills", "managed": managed / ".claude/skills", "plugin": plugin / "skills",
+             "command": cwd / ".claude/commands"}
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", "")}
-    workspace = Workspace.create(home=home, cwd=cwd, managed_root=managed, add_dirs=[extra], plugin_dirs=[plugin],
-                                 env=env, profile=profile)
+    workspace = Workspace.create(home=home, cwd=cwd, managed_root=managed, add_dirs=[extra, extra2],
+                                 plugin_dirs=[plugin], env=env, profile=profile)
     registry = load_registry(workspace)
     for step, (op, where, name) in enumerate(ops):
         base = bases[where]
-        path = base / name / "SKILL.md"
+        path = base / f"{name}.md" if where == "command" else base / name / "SKILL.md"
         if op == "add":
             write(path, skill_md(f"{where} {name} {step}"))
         elif op == "edit" and path.exists():
             path.write_text(skill_md(f"{where} {name} edited {step}"), encoding="utf-8")
-        elif op == "delete" and path.parent.exists():
+        elif op == "delete" and where == "command" and path.exists():
+            path.unlink()
+        elif op == "delete" and path.parent.exists() and where != "command":
             shutil.rmtree(path.parent)
         elif op == "hide" and path.exists():
             path.write_text(skill_md(f"{where} {name}", "disable-model-invocation: true\n"), encoding="utf-8")
+        elif op == "paths" and path.exists():  # conditional: takes no name and is never renamed
+            path.write_text(skill_md(f"{where} {name} {step}", "paths: src/**\n"), encoding="utf-8")
+        elif op == "display" and path.exists():  # a `name:` that differs from the folder
+            path.write_text(skill_md(f"{where} {name} {step}", f"name: Shown {name.title()}\n"), encoding="utf-8")
         elif op == "deny":
             settings = cwd / ".claude/settings.local.json"
             write(settings, json.dumps({"permissions": {"deny": [f"Skill({name})"]}}))
             path = settings
         delta = refresh_paths(registry, [path, path.parent])
+        full = load_registry(workspace)
+        assert normal(delta.registry) == normal(full), (op, where, name, delta.reason)
+        assert rows_after(registry, delta) == {skill_identity(s) for s in full.skills}, (op, where, name)
         registry = delta.registry
-        assert normal(registry) == normal(load_registry(workspace)), (op, where, name, delta.reason)
+
+
+def _shown(snapshot) -> dict:
+    """What the window shows of a snapshot: rows, listing entries, token counts, outcomes, switches, remedy."""
+    return {
+        "rows": normal(snapshot.registry),
+        "listing": snapshot.listing.text if hasattr(snapshot.listing, "text") else repr(snapshot.listing),
+        "entries": {k: e.shown_text for k, e in snapshot.entries.items()},
+        "tokens": dict(snapshot.tokens),
+        "outcomes": {k: repr(o) for k, o in snapshot.outcomes.items()},
+        "switches": dict(snapshot.switches),
+        "remedy": repr(snapshot.remedy),
+        "problems": dict(snapshot.problems),
+    }
+
+
+_ENGINE_OPS = st.lists(st.tuples(st.sampled_from(["edit", "add", "delete", "paths", "off"]),
+                                 st.sampled_from(["user", "project", "add-dir", "add-dir-2"]),
+                                 st.sampled_from(_NAMES)), min_size=1, max_size=5)
+
+
+@hsettings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=_ENGINE_OPS, profile=st.sampled_from(["current", "legacy"]))
+def test_the_windows_refresh_equals_a_fresh_scan(tmp_path_factory, ops, profile):
+    """The engine's refresh after each edit (rows first, then the listing, token counts, outcomes and row
+    switches, reused where the skill object is unchanged) ends where a fresh scan ends."""
+    from skillmanager.core.load.workspace import Workspace
+    from skillmanager.gui.engine import refresh_incremental, scan
+
+    root = tmp_path_factory.mktemp("engine")
+    home, cwd, extra, extra2 = root / "home", root / "repo", root / "extra", root / "extra2"
+    (cwd / ".git").mkdir(parents=True)
+    (home / ".claude").mkdir(parents=True)
+    bases = {"user": home / ".claude/skills", "project": cwd / ".claude/skills",
+             "add-dir": extra / ".claude/skills", "add-dir-2": extra2 / ".claude/skills"}
+    for where, base in bases.items():
+        for name in _NAMES[:2]:
+            write(base / name / "SKILL.md", skill_md(f"{where} {name} " + "words " * 40))
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", ""), "SLASH_COMMAND_TOOL_CHAR_BUDGET": "2500"}
+    workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=[extra, extra2], env=env,
+                                 profile=profile)
+    snapshot = scan(workspace)
+    for step, (op, where, name) in enumerate(ops):
+        path = bases[where] / name / "SKILL.md"
+        if op in ("edit", "add") and (op == "add" or path.exists()):
+            write(path, skill_md(f"{where} {name} {step} " + "more " * (step * 7)))
+        elif op == "delete" and path.parent.exists():
+            shutil.rmtree(path.parent)
+        elif op == "paths" and path.exists():
+            path.write_text(skill_md(f"{where} {name}", "paths: src/**\n"), encoding="utf-8")
+        elif op == "off":
+            path = write(home / ".claude/settings.json", json.dumps({"skillOverrides": {name: "off"}}))
+        rows = []
+        refreshed = refresh_incremental(snapshot, [str(path), str(path.parent)],
+                                        on_rows=lambda partial, delta: rows.append(partial))
+        if refreshed is not None and refreshed.changed_rows is not None:
+            partial = rows[0]  # every row whose shown values differ from the partial is named for the window
+            for field_name in ("entries", "outcomes", "switches", "tokens", "usage"):
+                before, after = getattr(partial, field_name), getattr(refreshed, field_name)
+                differ = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
+                assert differ <= refreshed.changed_rows, (field_name, differ - refreshed.changed_rows)
+        snapshot = refreshed if refreshed is not None else snapshot
+        assert _shown(snapshot) == _shown(scan(workspace)), (op, where, name)

@@ -62,3 +62,17 @@ def test_user_and_plugin_skills_share_one_locale_compare_order(tmp_path):
     assert user == expected
     assert plugin_names == expected
     assert expected.index("café") < expected.index("cafg")  # é sorts with e, not after z
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """A helper another module needs is part of its module's interface: public, named for what it does."""
+    import ast
+
+    package = Path(__file__).resolve().parents[1] / "skillmanager"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level > 0 or (node.module or "").startswith("skillmanager")):
+                found += [f"{path.relative_to(package)}:{node.lineno} {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert found == []

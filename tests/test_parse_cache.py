@@ -167,6 +167,17 @@ def test_corrupt_or_foreign_cache_files_are_ignored_and_rebuilt(tmp_path):
         json.loads(cache_file.read_text(encoding="utf-8"))  # rewritten whole
 
 
+def test_an_unparsable_cache_file_is_logged(tmp_path, caplog):
+    _fill(tmp_path)
+    cache_dir = tmp_path / "cache"
+    _scan(tmp_path, cache_dir)
+    cache_file = next(cache_dir.glob("parse-*.json"))
+    cache_file.write_bytes(b"\x00\xff garbage")
+    with caplog.at_level("INFO", logger="skillmanager"):
+        _scan(tmp_path, cache_dir)
+    assert any(str(cache_file) in r.getMessage() and "cannot be used" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+
+
 def test_malformed_entries_fall_back_to_reading(tmp_path):
     _fill(tmp_path)
     cache_dir = tmp_path / "cache"

@@ -47,9 +47,9 @@ def test_deny_rule_forms():
     assert parse_skill_rule("Skill") == (True, None)
     assert parse_skill_rule("Skill(*)") == (True, None)
     assert parse_skill_rule("Bash(ls)") == (False, None)
-    from skillmanager.core.load.settings import DenyRule, _rule_form
+    from skillmanager.core.load.settings import DenyRule, rule_form
     def rule(c):
-        return DenyRule(f"Skill({c})", c, _rule_form(c), "user", None)
+        return DenyRule(f"Skill({c})", c, rule_form(c), "user", None)
     assert rule("/foo").matches("foo", LEGACY_P)
     assert rule("review:*").matches("review-pr", LEGACY_P)
     assert not rule("review *").matches("review-pr", LEGACY_P)

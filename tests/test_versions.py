@@ -193,14 +193,119 @@ def test_claude_version_option(tmp_path, capsys):
         assert code == 2 and out == "" and "error" in err
 
 
-def test_every_feature_has_a_probe():
+def _oracle_module(name: str):
+    import importlib
     import sys
     sys.path.insert(0, str(ROOT / "tests" / "oracle"))
-    import battery
-    missing = [f.value for f in Feature if f.value not in battery.PROBES]
+    return importlib.import_module(name)
+
+
+def test_every_feature_has_a_probe():
+    battery, timeline = _oracle_module("battery"), _oracle_module("timeline")
+    missing = [f.value for f in Feature if f.value not in battery.PROBES and f.value not in timeline.FOLLOWS]
     assert missing == [], f"features without a probe in tests/oracle/battery.py: {missing}"
+    missing = [name for name in VALUE_NAMES if name not in battery.PROBES]
+    assert missing == [], f"values without a probe in tests/oracle/battery.py: {missing}"
     for name, (run, part, observe) in battery.PROBES.items():
         assert run in battery.RUNS and part and callable(observe), name
+    for name, (probe, derive) in timeline.FOLLOWS.items():
+        assert name in battery.PROBES and probe in battery.PROBES and callable(derive), name
+
+
+TIMELINE_DIR = ROOT / "tests" / "golden" / "timeline"
+
+
+def _releases() -> list[str]:
+    return [v for v, _published in json.loads((TIMELINE_DIR / "releases.json").read_text(encoding="utf-8"))["releases"]]
+
+
+def _observations() -> dict[str, dict]:
+    return json.loads((TIMELINE_DIR / "observations.json").read_text(encoding="utf-8"))["releases"]
+
+
+def test_release_list_is_the_registrys_order():
+    releases = _releases()
+    assert len(releases) == len(set(releases)) and releases == sorted(releases, key=parse_version)
+    assert {"2.1.88", "2.1.332"} <= set(releases)
+
+
+def test_timeline_steps_sit_on_registry_releases():
+    """Every observed release is a published one; a located step's 'after' and 'since' are adjacent releases;
+    an unlocated one says why (releases between not run, or not runnable) and its 'since' is its first
+    observation, so the releases between take the earlier value."""
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    releases = _releases()
+    observations = _observations()
+    assert set(data["studied"]) == {v for v, seen in observations.items() if "error" not in seen}
+    for group in ("features", "values"):
+        for key, entry in data[group].items():
+            for index, step in enumerate(entry["timeline"]):
+                assert set(step["observed"]) <= set(data["studied"]), (key, step)
+                assert step["since"] == step["observed"][0], (key, step)
+                if not index:
+                    continue
+                between = releases[releases.index(step["after"]) + 1:releases.index(step["since"])]
+                assert step["located"] == (not between), (key, step)
+                if between:
+                    stated = step.get("untried", 0) + len(step.get("not_runnable", [])) + len(step.get("undecided", []))
+                    assert stated == len(between) and "bounded" in step["evidence"], (key, step)
+                    assert all("error" in observations[v] for v in step.get("not_runnable", [])), (key, step)
+
+
+def test_engine_takes_each_observed_release_exactly():
+    """At every release the battery ran on, the profile has exactly the features the battery saw."""
+    timeline = _oracle_module("timeline")
+    for version, seen in _observations().items():
+        if "error" in seen:
+            continue
+        profile = profile_for(version)
+        for feature in Feature:
+            observed = timeline.data_value(feature.value, seen)
+            if observed is not None:
+                assert profile.supports(feature) == observed, (version, feature)
+        for value in ("default_model", "per_entry_cap", "effort_levels"):
+            if seen.get(value) is not None:
+                got = getattr(profile, value)
+                assert (list(got) if isinstance(got, tuple) else got) == seen[value], (version, value)
+        if seen.get("bundled") is not None:  # releases bisected with only some runs lack the listing run
+            assert [(e.name, e.length) for e in profile.bundled] == [tuple(b) for b in seen["bundled"]], version
+
+
+def test_versions_around_a_step_take_the_stated_values():
+    """'after' has the old value and 'since' the new; a release between an unlocated step's 'after' and 'since'
+    (not run) keeps the old value, and the note for it names the feature."""
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    releases = _releases()
+    for feature in Feature:
+        steps = data["features"][feature.value]["timeline"]
+        for previous, step in zip(steps, steps[1:]):
+            assert profile_for(step["after"]).supports(feature) == previous["value"], (feature, step)
+            assert profile_for(step["since"]).supports(feature) == step["value"], (feature, step)
+            between = releases[releases.index(step["after"]) + 1:releases.index(step["since"])]
+            for version in between[:1] + between[-1:]:
+                profile = profile_for(version)
+                assert profile.supports(feature) == previous["value"], (feature, version)
+                if version not in data["studied"]:  # run, but this probe could not tell there
+                    _profile, note = resolve_profile(None, version)
+                    assert note and feature.value in note, (feature, version, note)
+
+
+def test_new_release_comparison_holds_on_observed_releases_and_names_a_change():
+    """new_release.py's comparison: every observed release holds against the timeline; a release whose probe
+    answers differ is reported with the feature and the run that showed it."""
+    timeline = _oracle_module("timeline")
+    observations = _observations()
+    for version, seen in observations.items():
+        if "error" in seen:
+            continue
+        held, changed, _unanswered = timeline.compare({"version": version, "found": seen, "notes": {}})
+        assert changed == [] and held, (version, changed)
+    version, seen = "2.1.332", dict(observations["2.1.332"])
+    seen["STRIPS_BOM"] = not seen["STRIPS_BOM"]
+    seen["per_entry_cap"] = 1000
+    _held, changed, _unanswered = timeline.compare({"version": version, "found": seen, "notes": {}})
+    assert [line.split(":")[0] for line in changed] == ["STRIPS_BOM", "per_entry_cap"]
+    assert "listing run" in changed[0] and "observed false" in changed[0]
 
 
 def test_installed_claude_is_named_in_one_plain_sentence(tmp_path, monkeypatch):

@@ -11,7 +11,7 @@ from skillmanager.core.versions.profiles import DEFAULT_PROFILE, PROFILE_NAMES
 from skillmanager.core.rules.registry import load_registry
 from skillmanager.core.load.workspace import Workspace, WorkspaceError
 
-from .errors import UsageError, remember_registry, workspace_diagnostic_lines
+from .errors import UsageError, remember_registry
 
 
 def add_workspace_options(parser: argparse.ArgumentParser) -> None:
@@ -70,11 +70,6 @@ def _readable_dir_or_error(path, what: str) -> None:
         raise UsageError(f"{what} cannot be read ({error.strerror or error}): {path}") from None
 
 
-def workspace_or_exit(args: argparse.Namespace):
-    """(workspace, None); a problem raises UsageError, which the CLI prints and exits 2 for."""
-    return workspace_from_args(args), None
-
-
 def _path(value) -> str | None:
     return str(value) if value is not None else None
 
@@ -126,14 +121,6 @@ def _ref(other: Skill | None) -> dict[str, Any] | None:
     if other is None:
         return None
     return {"name": other.name, "source": other.source.value, "path": _path(other.path)}
-
-
-def report_workspace_diagnostics(registry, stream=None) -> None:
-    """Problems that belong to no skill (unreadable files, bad settings) as one stderr line each.
-    Lone surrogates from undecodable file names become U+FFFD so a UTF-8 stderr never raises."""
-    stream = stream or sys.stderr
-    for _severity, line in workspace_diagnostic_lines(registry):
-        stream.write(line + "\n")
 
 
 def registry_or_exit(args: argparse.Namespace):

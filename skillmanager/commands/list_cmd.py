@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from skillmanager.core.layers.listing_outcome import listing_outcomes
-from skillmanager.core.load.usage_log import DEFAULT_DAYS, read_usage, usage_by_key, usage_detail, usage_words
+from skillmanager.core.load.usage_window import DEFAULT_DAYS
 
 from .common import add_workspace_options, registry_or_exit, skill_to_json
 
@@ -30,6 +30,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     outcomes = listing_outcomes(registry)
     usage = None
     if args.usage:
+        # imported here: reading transcripts is --usage's job, a plain list need not pay for the module
+        from skillmanager.core.load.usage_log import read_usage, usage_by_key, usage_detail, usage_words
         log = read_usage(registry.workspace.config_home, days=DEFAULT_DAYS)
         usage = usage_by_key(registry.skills, log)
         for problem in log.problems:  # a folder of logs that cannot be read: said, the counts still come

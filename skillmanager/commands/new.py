@@ -5,11 +5,9 @@ import argparse
 import json
 from typing import TextIO
 
-from skillmanager.core.checks.validate import CLAUDE_CODE
 from skillmanager.core.manage import operations
-from skillmanager.core.manage.template import template_findings
+from skillmanager.core.manage.template import blocking_findings, template_findings
 from skillmanager.core.manage.names import name_problem
-from skillmanager.core.model import Severity
 
 from .common import add_workspace_options, workspace_from_args
 from .manage_common import add_to_option, refuse, run_operation, target_or_usage
@@ -47,9 +45,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"would create {target.skills_dir / args.name}/SKILL.md:\n{text}")
             for d in findings:
                 out.write(f"{d.severity.value} {d.code}: {d.message}\n")
-        return 1 if any(d.severity is Severity.ERROR and d.code.startswith(CLAUDE_CODE + ":") for d in findings) else 0
-    # Claude Code's own rules decide; the Agent Skills standard has no `when_to_use`/`paths:` (shown, not blocking)
-    errors = [d for d in findings if d.severity is Severity.ERROR and d.code.startswith(CLAUDE_CODE + ":")]
+        return 1 if blocking_findings(findings) else 0
+    errors = blocking_findings(findings)
     if errors:
         return refuse("; ".join(f"{d.code}: {d.message}" for d in errors), out, args.json)
     return run_operation(operations.create, out, args.json, target.skills_dir, args.name, args.description,

@@ -46,6 +46,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                             plugin_dirs=list(args.plugin_dir), timeout=args.timeout,
                             use_namespaces=not args.no_namespaces, keep_sandbox=args.keep_sandbox)
     report = run_verify(options, progress=None if args.json else (lambda m: print(f"verify: {m}…", file=sys.stderr)))
+    if report.bad_options and not args.json:  # a usage error: nothing ran, nothing to report on stdout
+        from skillmanager.commands.errors import UsageError
+
+        raise UsageError(f"verify cannot run: {report.reason}")
     if args.json:
         json.dump(report.to_json(), out, indent=1, ensure_ascii=False)
         out.write("\n")

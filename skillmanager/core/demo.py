@@ -13,9 +13,12 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .resources import resource_path
+
+if TYPE_CHECKING:
+    from .load.workspace import Workspace
 
 DEMO_CWD = Path("acme") / "platform"
 
@@ -117,7 +120,7 @@ def demo_workspace_arguments(paths: DemoPaths, **overrides: Any) -> dict[str, An
     return arguments
 
 
-def create_demo_workspace(target: Path | None = None, **overrides: Any):
+def create_demo_workspace(target: Path | None = None, **overrides: Any) -> Workspace:
     """Copy the demo to a temp dir and return a `Workspace` for it (`profile=`/`model=` via overrides).
 
     The copy's layout is on the returned workspace as `demo_paths`.
@@ -126,5 +129,5 @@ def create_demo_workspace(target: Path | None = None, **overrides: Any):
 
     paths = copy_demo(target)
     workspace = Workspace.create(**demo_workspace_arguments(paths, **overrides))
-    workspace.demo_paths = paths  # type: ignore[attr-defined]
+    workspace.demo_paths = paths
     return workspace

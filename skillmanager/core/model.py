@@ -8,7 +8,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .load.skill_file import BodySource
 
 
 class Severity(enum.Enum):
@@ -35,6 +38,34 @@ class Diagnostic:
             "path": str(self.path) if self.path else None,
             "line": self.line,
         }
+
+    @property
+    def area(self) -> "DiagnosticArea":
+        """What the problem is about (settings, plugins, skill files), from its code."""
+        code = self.code or ""
+        if code.startswith("settings"):
+            return DiagnosticArea.SETTINGS
+        if code.startswith("plugin") or "marketplace" in code:
+            return DiagnosticArea.PLUGIN
+        return DiagnosticArea.SKILL
+
+    @property
+    def message_without_location(self) -> str:
+        """The message without the `path:line:` some messages start with (for a view that shows the
+        location beside it), first letter capitalised."""
+        message = self.message
+        if self.path is not None and message.startswith(str(self.path)):
+            rest = message[len(str(self.path)):]
+            while rest[:1] == ":" and rest[1:2].isdigit():
+                rest = rest[1:].lstrip("0123456789")
+            message = rest.lstrip(":").strip() or message
+        return message[:1].upper() + message[1:] if message else message
+
+
+class DiagnosticArea(enum.Enum):
+    SETTINGS = "settings"
+    PLUGIN = "plugin"
+    SKILL = "skill"
 
 
 class SkillKind(enum.StrEnum):
@@ -99,11 +130,22 @@ class Invoker(enum.Enum):
     NONE = "none"
 
 
+class DecisionKind(enum.StrEnum):
+    """What changed a skill's state (JSON `decided_by[].kind`)."""
+
+    SKILL_OVERRIDES = "skillOverrides"
+    DENY = "deny"
+    DISABLE_BUNDLED_SKILLS = "disableBundledSkills"
+    DISABLE_BUNDLED_SKILLS_ENV = "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"
+    ENABLED_PLUGINS = "enabledPlugins"
+    FRONT_MATTER = "front-matter"
+
+
 @dataclass
 class SettingDecision:
     """A setting that changed a skill's state, and the file it came from."""
 
-    kind: str  # "skillOverrides", "deny", "disableBundledSkills", "enabledPlugins", "front-matter"
+    kind: DecisionKind
     value: str
     scope: str  # "user", "project", "local", "managed", "front-matter", "cli"
     file: Path | None = None
@@ -164,15 +206,27 @@ class SkillState:
     def is_winner(self) -> bool:
         return self.shadowed_by is None and self.duplicate_of is None
 
+    @property
+    def deny_decision(self) -> SettingDecision | None:
+        """The permissions.deny rule that blocks the model's calls, if one does."""
+        return next((d for d in self.decided_by if d.kind == "deny"), None)
+
 
 class _SkillCaches:
     """Slots for what the loader and `Skill.key` remember beside the fields (unset until used).
     Skill objects use slots: with its ~35 fields a per-object dict costs ~1.5 KB (more entries than
     CPython shares between instances); `__dict__` stays for anything else set on a skill."""
 
-    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_kept_when_disabled", "_plain_file",
+    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_plain_file",
                  "__dict__",
                  "__weakref__")
+
+    # each unset until used (read with getattr and a default)
+    _key: tuple[int, Path | None, SourceKind, str, str]  # what the cached `key` was made from, and the key
+    _path_text: tuple[Path | None, str]  # (path, the text the loader read it by): `key` without str(Path)
+    _body_text: str | None  # a FileBodySkill's body once read (None: dropped, read again on demand)
+    _body_source: BodySource  # where a FileBodySkill's body is read from
+    _plain_file: str  # the path text of a plain (not linked) file
 
 
 @dataclass(slots=True)
@@ -214,16 +268,17 @@ class Skill(_SkillCaches):
     duplicate_reason: str | None = None  # why state.duplicate_of was set, when not the realpath rule
     via_link: bool = False  # its directory entry is a symbolic link (realpath needs resolving)
     dir_entry: tuple[str, str, str] | None = None  # (skills dir, entry name, SKILL.md path) as scanned
+    scoped_original: "Skill | None" = None  # the skill as scanned, before the `dir:name` rename (scoped_from)
 
     @property
     def key(self) -> str:
         """Unique id inside one registry (a name can exist several times); kept until its parts change."""
-        cached = getattr(self, "_key", None)
+        cached: tuple[int, Path | None, SourceKind, str, str] | None = getattr(self, "_key", None)
         if (cached is not None and cached[0] == self.load_index and cached[1] is self.path
                 and cached[2] is self.source and (self.path or cached[3] == self.name)):
             return cached[4]
         # str(Path) re-parses the path on first use: the loader leaves the text it read the file by
-        known = getattr(self, "_path_text", None)  # (path, its text)
+        known: tuple[Path | None, str] | None = getattr(self, "_path_text", None)  # (path, its text)
         shown = (known[1] if known is not None and known[0] is self.path else self.path) if self.path else self.name
         key = f"{self.source.value}:{shown}:{self.load_index}"
         self._key = (self.load_index, self.path, self.source, self.name, key)
@@ -264,11 +319,11 @@ class FileBodySkill(Skill):
 
     __slots__ = ()  # `_body_source` (where the body is read from) and `_body_text` are _SkillCaches slots
 
-    @property  # type: ignore[override]
+    @property
     def body(self) -> str:
-        text = getattr(self, "_body_text", None)
+        text: str | None = getattr(self, "_body_text", None)
         if text is None:
-            source = getattr(self, "_body_source", None)
+            source: BodySource | None = getattr(self, "_body_source", None)
             from .load.skill_file import load_body
             text = load_body(source) if source is not None else ""
         return text

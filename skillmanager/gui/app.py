@@ -107,10 +107,17 @@ def build_window(demo: bool, smoke_test: bool = False, settings: QSettings | Non
     window = MainWindow(context, watch=watch)
     window.restore_state()
     if demo or smoke_test:
-        context.set_workspace(new_demo_workspace())
+        open_new_demo(context)
     else:
         context.set_spec(_saved_spec(context.settings) or WorkspaceSpec(cwd=Path.cwd()))
     return context, window
+
+
+def open_new_demo(context, **overrides) -> None:
+    """Copy the demo on the task runner (a few hundred files and a `git init`), then show it."""
+    context.status_message.emit("Copying the demo workspace…")
+    context.tasks.run("demo", lambda: new_demo_workspace(**overrides), context.set_workspace,
+                      lambda error: context.scan_failed.emit(f"the demo workspace could not be made: {error}"))
 
 
 def new_demo_workspace(**overrides):

@@ -180,6 +180,7 @@ class AppContext(QObject):
         self.scanning = False
         self.own_writes: dict[str, str | None] = {}  # path -> sha256 of what we wrote (None: we removed it)
         self.ignored_echoes = 0  # watcher events recognised as our own writes (tests read this)
+        self._echo_checks = 0
         from skillmanager.core.checks.skill_checks import ChecksCache
 
         self.checks_cache = ChecksCache()
@@ -361,30 +362,19 @@ class AppContext(QObject):
         digest = hashlib.sha256(data).hexdigest() if data is not None else None
         self.own_writes[str(path)] = digest
 
-    def is_own_write(self, path) -> bool:
-        """A watcher event for a file whose content is exactly what we last wrote there (or our temp file)."""
-        from skillmanager.core.edit.atomic_write import TEMP_PREFIX
+    def drop_own_writes(self, paths, done) -> None:
+        """`done(paths that are not echoes of our own writes)`, counting the echoes; the files are hashed on
+        the task runner (a watcher event must not make the UI thread read the file)."""
+        paths = set(paths)
+        own = dict(self.own_writes)
 
-        name = Path(str(path)).name
-        if name.startswith(TEMP_PREFIX) and name.endswith(".tmp"):
-            return True
-        key = str(path)
-        if key not in self.own_writes:
-            return False
-        expected = self.own_writes[key]
-        try:
-            current = hashlib.sha256(Path(key).read_bytes()).hexdigest()
-        except FileNotFoundError:
-            current = None
-        except OSError:
-            return False
-        return current == expected
+        def filtered(outside: set) -> None:
+            self.ignored_echoes += len(paths) - len(outside)
+            done(outside)
 
-    def drop_own_writes(self, paths) -> set:
-        """The paths that are not echoes of our own writes (counting the ones that are)."""
-        outside = {p for p in paths if not self.is_own_write(p)}
-        self.ignored_echoes += len(set(paths)) - len(outside)
-        return outside
+        self._echo_checks += 1
+        self.tasks.run(("own-writes", self._echo_checks),
+                       lambda: {p for p in paths if not is_own_write(p, own)}, filtered)
 
     # --- selection -----------------------------------------------------------------------------
     def select(self, skill: Skill | None) -> None:
@@ -398,3 +388,23 @@ class AppContext(QObject):
         if self.selected is None or self.snapshot is None:
             return None
         return self.snapshot.find(self.selected)
+
+
+def is_own_write(path, own_writes: dict[str, str | None]) -> bool:
+    """A watcher event for a file whose content is exactly what we last wrote there (or our temp file)."""
+    from skillmanager.core.edit.atomic_write import TEMP_PREFIX
+
+    name = Path(str(path)).name
+    if name.startswith(TEMP_PREFIX) and name.endswith(".tmp"):
+        return True
+    key = str(path)
+    if key not in own_writes:
+        return False
+    expected = own_writes[key]
+    try:
+        current = hashlib.sha256(Path(key).read_bytes()).hexdigest()
+    except FileNotFoundError:
+        current = None
+    except OSError:
+        return False
+    return current == expected

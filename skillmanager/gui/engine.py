@@ -77,6 +77,9 @@ class Snapshot:
     usage_days: int = 30
     generation: int = 0
     partial: bool = False  # rows are current, the listing and the panels that read it follow shortly
+    # after an incremental refresh that kept every row in its group: the rows whose skill, listing entry, token
+    # count, outcome, switch or usage differ from the partial snapshot of the same generation (None: any row)
+    changed_rows: frozenset | None = None
     _by_identity: dict[tuple, Skill] | None = None  # built on first use
 
     @property
@@ -128,7 +131,11 @@ def _cached_tokens(text: str) -> int:
     return count
 
 
-def _index_entries(snapshot: Snapshot) -> None:
+def _index_entries(snapshot: Snapshot, previous: Snapshot | None = None) -> None:
+    """Outcomes, row switches, usage, the budget remedy and token counts of `snapshot`. With `previous` (an
+    incremental refresh that kept the settings), a row switch is reused for every skill object both snapshots
+    share: core's switch facts read only the skill and the settings, and a skill whose copies were re-decided
+    is a new object."""
     from skillmanager.core.layers.listing_outcome import listing_outcomes
     from skillmanager.core.rules.remedy import budget_remedy
 
@@ -137,9 +144,19 @@ def _index_entries(snapshot: Snapshot) -> None:
     snapshot.outcomes = {skill_identity(by_key[k]): o for k, o in outcomes.items() if k in by_key}
     from skillmanager.core.edit.switch import switch_facts
 
+    reusable: dict[int, Any] = {}
+    if previous is not None:
+        for skill in previous.skills:
+            facts = previous.switches.get(skill_identity(skill))
+            if facts is not None:
+                reusable[id(skill)] = facts  # `previous` keeps these objects alive: ids are not reused
     for skill in by_key.values():
         if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND) or not skill.state.is_winner:
             continue  # Claude Code's own entries and losing copies get no row switch
+        facts = reusable.get(id(skill))
+        if facts is not None:
+            snapshot.switches[skill_identity(skill)] = facts
+            continue
         try:
             snapshot.switches[skill_identity(skill)] = switch_facts(snapshot.registry, skill)
         except Exception:  # noqa: BLE001 - no switch for this row; More options still explains
@@ -334,6 +351,7 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     partial.outcomes = {k: v for k, v in snapshot.outcomes.items() if k not in gone}
     partial.switches = {k: v for k, v in snapshot.switches.items() if k not in gone}
     partial.tokens = dict(snapshot.tokens)
+    partial.usage, partial.usage_days, partial.remedy = snapshot.usage, snapshot.usage_days, snapshot.remedy
     partial.contested = snapshot.contested
     if on_rows is not None:
         on_rows(partial, delta)  # the rows update now; the listing follows
@@ -347,9 +365,36 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     except Exception as error:  # noqa: BLE001
         final.problems["listing"] = f"the listing could not be built: {error!r}"
         return final
-    _index_entries(final)
+    same_settings = not (delta.full_reload or delta.settings_reloaded)  # else every object is new anyway
+    _index_entries(final, previous=snapshot if same_settings else None)
+    final.changed_rows = _keep_equal_values(final, partial, delta)
     final.find(("", "", ""))
     return final
+
+
+def _keep_equal_values(final: Snapshot, partial: Snapshot, delta) -> frozenset | None:
+    """Give `final` the partial snapshot's objects wherever they are equal (the window compares by identity,
+    so an unchanged row costs nothing to apply), and say which rows differ. None when rows came or went."""
+    changed = {skill_identity(s) for s in delta.changed}
+    for name in ("entries", "outcomes", "switches", "tokens"):
+        before, after = getattr(partial, name), getattr(final, name)
+        for identity, value in after.items():
+            old = before.get(identity)
+            if old is value:
+                continue
+            if old is not None and old == value:
+                after[identity] = old
+            else:
+                changed.add(identity)
+        changed.update(identity for identity in before if identity not in after)
+    if final.usage == partial.usage:
+        final.usage = partial.usage
+    else:
+        changed.update(k for k in set(final.usage) | set(partial.usage)
+                       if final.usage.get(k) != partial.usage.get(k))
+    if final.remedy == partial.remedy:
+        final.remedy = partial.remedy
+    return None if delta.structural else frozenset(changed)
 
 
 # --- the simulator's session shown in the tree -----------------------------------------------------

@@ -479,10 +479,10 @@ class MainWindow(QMainWindow):
         self.context.set_spec(spec)
 
     def open_demo(self) -> None:
-        from skillmanager.gui.app import new_demo_workspace
+        from skillmanager.gui.app import open_new_demo
 
         self.banner.hide()
-        self.context.set_workspace(new_demo_workspace(profile=self.context.profile_name))
+        open_new_demo(self.context, profile=self.context.profile_name)
 
     def _preset_profile_note(self) -> None:
         self.context.tasks.run("claude-version", detect_installed_claude, self._show_installed_claude)
@@ -612,7 +612,9 @@ class MainWindow(QMainWindow):
         self.registry_panel.select_problems()
 
     def _on_files_changed(self, paths: set) -> None:
-        outside = self.context.drop_own_writes(paths)  # our own toggle writes are already applied
+        self.context.drop_own_writes(paths, self._on_outside_changes)  # our own toggle writes are applied
+
+    def _on_outside_changes(self, outside: set) -> None:
         if not outside:
             return
         self._pending_paths |= outside

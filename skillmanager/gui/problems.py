@@ -10,7 +10,7 @@ from typing import Hashable
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
-from skillmanager.core.model import Diagnostic, Severity
+from skillmanager.core.model import Diagnostic, DiagnosticArea, Severity
 from skillmanager.gui.plural import counted
 
 PROBLEMS_KEY = "problems"  # identity of the Problems group in the registry tree
@@ -54,10 +54,12 @@ def install_logged_problems() -> None:
 
 
 def workspace_problems(snapshot) -> list[Diagnostic]:
-    """The registry's workspace-level diagnostics, in the order the engine reported them, then what the
-    app logged (LoggedProblems)."""
+    """The registry's workspace-level diagnostics, in the order the engine reported them, then what the scan
+    could not compute (Snapshot.problems), then what the app logged (LoggedProblems)."""
     registry = getattr(snapshot, "registry", None) if snapshot is not None else None
-    return list(getattr(registry, "diagnostics", None) or []) + list(LOGGED.problems)
+    panels = getattr(snapshot, "problems", None) or {}  # what the scan could not compute (a panel falls back)
+    fallbacks = [Diagnostic(Severity.WARNING, "app-panel", text, None) for text in panels.values()]
+    return list(getattr(registry, "diagnostics", None) or []) + fallbacks + list(LOGGED.problems)
 
 
 def problem_keys(problems: list[Diagnostic]) -> list[Hashable]:
@@ -90,17 +92,8 @@ def location(d: Diagnostic, home: Path | None = None, cwd: Path | None = None) -
 
 
 def plain_message(d: Diagnostic) -> str:
-    """The message without the `path:line:col:` prefix some engine messages start with (the location
-    is shown beside it already)."""
-    message = d.message
-    if d.path is not None:
-        prefix = str(d.path)
-        if message.startswith(prefix):
-            rest = message[len(prefix):]
-            while rest[:1] == ":" and (rest[1:2].isdigit()):
-                rest = rest[1:].lstrip("0123456789")
-            message = rest.lstrip(":").strip() or message
-    return message[:1].upper() + message[1:] if message else message
+    """The message without the location (shown beside it already): core's `message_without_location`."""
+    return d.message_without_location
 
 
 def severity_word(d: Diagnostic) -> str:
@@ -120,19 +113,10 @@ def summary_note(problems: list[Diagnostic]) -> str:
     count = len(problems)
     if not count:
         return ""
-    kinds = {_kind_of(d) for d in problems}
-    where = {frozenset({"settings"}): "your settings", frozenset({"skill"}): "your skill files",
-             frozenset({"plugin"}): "your plugins"}.get(frozenset(kinds), "your settings and skill files")
+    areas = frozenset(d.area for d in problems)
+    where = {frozenset({DiagnosticArea.SETTINGS}): "your settings", frozenset({DiagnosticArea.SKILL}): "your skill files",
+             frozenset({DiagnosticArea.PLUGIN}): "your plugins"}.get(areas, "your settings and skill files")
     return f"{counted(count, 'problem')} found in {where} — see Problems at the end of the list."
-
-
-def _kind_of(d: Diagnostic) -> str:
-    code = d.code or ""
-    if code.startswith("settings"):
-        return "settings"
-    if code.startswith("plugin") or "marketplace" in code:
-        return "plugin"
-    return "skill"
 
 
 def sort_rank(d: Diagnostic) -> int:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
 from skillmanager.core.glossary import BADGE_LEGEND
+from skillmanager.core.layers.listing_outcome import ListingOutcome, Outcome
 from skillmanager.core.model import Invoker, Listed, Skill
 from skillmanager.gui.plural import counted
 
@@ -83,10 +84,10 @@ _GLYPHS = {
 
 
 def is_deny_blocked(skill: Skill) -> bool:
-    return any(d.kind == "deny" for d in skill.state.decided_by)
+    return skill.state.deny_decision is not None
 
 
-def visual_state(skill: Skill, entry=None, outcome=None) -> Visual:
+def visual_state(skill: Skill, entry=None, outcome: ListingOutcome | None = None) -> Visual:
     """`outcome`: core's ListingOutcome (what the start-up listing carries after the budget)."""
     state = skill.state
     if skill.has_errors and not _in_play(skill):
@@ -103,10 +104,10 @@ def visual_state(skill: Skill, entry=None, outcome=None) -> Visual:
         return Visual.HIDDEN
     if state.listed is Listed.NAME_ONLY or bool(getattr(entry, "name_only", False)):
         return Visual.NAME_ONLY
-    kind = getattr(getattr(outcome, "outcome", None), "value", None)
-    if kind == "name-only":
+    kind = outcome.outcome if outcome is not None else None
+    if kind is Outcome.NAME_ONLY:
         return Visual.NAME_ONLY
-    if kind == "shortened":
+    if kind is Outcome.SHORTENED:
         return Visual.SHORTENED
     return Visual.ACTIVE
 

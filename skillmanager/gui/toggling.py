@@ -41,46 +41,66 @@ class ToggleController(QObject):
         super().__init__(parent)
         self.context = context
         self.history: list = []  # AppliedChange, most recent last (session undo)
+        self.writing = False  # a write or undo is running on the task runner
+        self._writes = 0
 
-
-    def replan(self, plan, skill):
-        """The same toggle planned again from the files as they are now (None: the skill is gone)."""
-        registry = self.context.registry
-        if registry is None or skill is None:
-            return None
-        toggle = toggle_module()
-        scope = plan.scope if plan.scope in toggle.WRITABLE_SCOPES else None  # e.g. "front-matter" is no choice
-        return toggle.plan_toggle(registry, skill, plan.state, scope)
-
-    def apply(self, plan, skill=None) -> bool:
-        """Write `plan` (the one the user saw). Refused plans and external changes go to `failed`."""
-        toggle = toggle_module()
+    def apply(self, plan, skill=None, on_done=None) -> bool:
+        """Write `plan` (the one the user saw) on the task runner: the files are planned again there first and
+        must still give the same bytes. Refusals and external changes go to `failed`; `on_done(change)` runs
+        after the write. False when refused at once (or while another change is being written)."""
         if not plan.ok:
             self.failed.emit(plan.refusal or "The toggle was refused.")
             return False
-        if skill is not None:  # the files may have changed since the preview was made
-            fresh = self.replan(plan, skill)
-            if fresh is not None and not fresh.ok:
-                self.failed.emit(fresh.refusal or "The toggle was refused.")
-                return False
-            if fresh is not None and [e.new_data for e in fresh.edits] != [e.new_data for e in plan.edits]:
-                self.failed.emit("The file changed on disk since the preview was shown; nothing was written. "
-                                 "Check the new preview and apply again.")
-                return False
         if not plan.edits:
             self.applied.emit(plan.message or "Nothing to change.")
             return True
-        try:
-            change = toggle.apply_plan(plan)
-        except toggle.ToggleError as error:
-            self.failed.emit(str(error))
+        registry = self.context.registry
+
+        def work():
+            toggle = toggle_module()
+            fresh = replan(registry, plan, skill) if skill is not None else None
+            if fresh is not None and not fresh.ok:
+                raise toggle.ToggleError(fresh.refusal or "The toggle was refused.")
+            if fresh is not None and [e.new_data for e in fresh.edits] != [e.new_data for e in plan.edits]:
+                raise toggle.ToggleError("The file changed on disk since the preview was shown; nothing was "
+                                         "written. Check the new preview and apply again.")
+            return toggle.apply_plan(plan)
+
+        for edit in plan.edits:  # known before the write: the watcher may report it before the runner does
+            for path in {str(edit.path), str(edit.target)}:
+                self.context.remember_write(path, edit.new_data)
+
+        def written(change) -> None:
+            self._after_write(change)
+            self.history.append(change)
+            self.undo_changed.emit(True)
+            sentence = change_sentence(plan)
+            self.applied.emit(sentence + " Ctrl+Z undoes it.")
+            self.changed.emit(change, sentence)
+            if on_done is not None:
+                on_done(change)
+
+        return self._write(work, written)
+
+    def _write(self, work, done) -> bool:
+        """One write at a time, off the UI thread (core re-reads each file to check it is unchanged)."""
+        if self.writing:
+            self.failed.emit("A change is still being written; try again in a moment.")
             return False
-        self._after_write(change)
-        self.history.append(change)
-        self.undo_changed.emit(True)
-        sentence = change_sentence(plan)
-        self.applied.emit(sentence + " Ctrl+Z undoes it.")
-        self.changed.emit(change, sentence)
+        self.writing = True
+        self._writes += 1
+
+        def finished(result) -> None:
+            self.writing = False
+            done(result)
+
+        def failed(error: BaseException) -> None:
+            self.writing = False
+            toggle = toggle_module()
+            self.failed.emit(str(error) if isinstance(error, toggle.ToggleError)
+                             else f"The change could not be written: {error}")
+
+        self.context.tasks.run(("toggle-write", self._writes), work, finished, failed)
         return True
 
     # --- one click: the row switch, several rows, the budget remedy (planned off the UI thread) --------
@@ -117,21 +137,23 @@ class ToggleController(QObject):
         return self.undo()
 
     def undo(self) -> bool:
-        if not self.history:
+        """Put back the latest change (on the task runner); False when there is none or a write is running."""
+        if not self.history or self.writing:
             return False
-        toggle = toggle_module()
         change = self.history[-1]
-        try:
-            reverse = toggle.undo(change)
-        except toggle.ToggleError as error:
-            self.failed.emit(str(error))
-            return False
-        self.history.pop()
-        self._after_write(reverse, removed_when_created=change)
-        self.undo_changed.emit(bool(self.history))
-        self.applied.emit(f"Undone: {change.plan.message}")
-        self.changed.emit(None, f"Undone: {change_sentence(change.plan)}")
-        return True
+
+        def undone(reverse) -> None:
+            if self.history and self.history[-1] is change:
+                self.history.pop()
+            self._after_write(reverse, removed_when_created=change)
+            self.undo_changed.emit(bool(self.history))
+            self.applied.emit(f"Undone: {change.plan.message}")
+            self.changed.emit(None, f"Undone: {change_sentence(change.plan)}")
+
+        for edit in change.edits:  # what undo writes back (None: a file the change created is removed)
+            for path in {str(edit.path), str(edit.target)}:
+                self.context.remember_write(path, edit.before if edit.existed else None)
+        return self._write(lambda: toggle_module().undo(change), undone)
 
     def undo_label(self) -> str:
         """The Undo action names its target: "Undo: turn off review"."""
@@ -150,6 +172,15 @@ class ToggleController(QObject):
                 self.context.remember_write(path, data)
             paths.append(str(edit.path))  # as Claude Code reads it (the target may be outside every source)
         self.context.refresh(paths)  # the tree, the listing and the meter update now, not via the watcher
+
+
+def replan(registry, plan, skill):
+    """The same toggle planned again from the files as they are now (None: no workspace or no skill)."""
+    if registry is None or skill is None:
+        return None
+    toggle = toggle_module()
+    scope = plan.scope if plan.scope in toggle.WRITABLE_SCOPES else None  # e.g. "front-matter" is no choice
+    return toggle.plan_toggle(registry, skill, plan.state, scope)
 
 
 def change_sentence(plan) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from skillmanager.core.layers.listing_words import cut_reason_words
-from skillmanager.core.model import Invoker, Listed, Skill
+from skillmanager.core.model import Invoker, Listed, Severity, Skill
 from skillmanager.gui import states
 
 
@@ -25,7 +25,7 @@ def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None 
     state = skill.state
     visual = states.visual_state(skill, entry, outcome)
     if visual is states.Visual.INVALID:
-        first = next((d.message for d in skill.diagnostics if d.severity.value == "error"), "")
+        first = next((d.message for d in skill.diagnostics if d.severity is Severity.ERROR), "")
         return f"Invalid — {first}" if first else "Invalid — the file could not be read as a skill"
     if visual is states.Visual.SHADOWED:
         winner = state.shadowed_by or state.duplicate_of
@@ -40,7 +40,7 @@ def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None 
         return f"Waiting: activates when a file matching {patterns} is touched"
     parts = []
     if visual is states.Visual.BLOCKED:
-        rule = next((d for d in state.decided_by if d.kind == "deny"), None)
+        rule = state.deny_decision
         where = f" ({rule.rule} in {short_path(rule.file, home)})" if rule and rule.file else ""
         parts.append(f"Blocked — Claude cannot invoke it because of a deny rule{where}, but it is still listed"
                      if state.listed is not Listed.NO else f"Blocked{where}")
@@ -70,7 +70,7 @@ def state_sentence(skill: Skill, entry=None, tokens: int = 0, home: Path | None 
     if not skill.user_invocable or state.invocable_by is Invoker.MODEL:
         parts.append("not offered to you as a /command")
     sentence = ", ".join(parts)
-    error = next((d.message for d in skill.diagnostics if d.severity.value == "error"), "")
+    error = next((d.message for d in skill.diagnostics if d.severity is Severity.ERROR), "")
     if error:  # still in play despite the error (e.g. front matter that does not parse)
         sentence += f". But: {error}"
     return sentence

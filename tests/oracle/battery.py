@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import mmap
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,7 +59,7 @@ def _fixture(run: str, root: str) -> None:
         w(f"{proj}/bom/SKILL.md", "\ufeff---\ndescription: bom-desc\n---\nbom body\n")
         skill(f"{proj}/lenient", "description: lenient-desc\ndisable-model-invocation: yes")
         skill(f"{proj}/dupkey", "description: first-desc\ndescription: second-desc")
-        skill(f"{proj}/wtu", "description: wtu-desc\nwhen_to_use: |\n  line one\n  line two")
+        skill(f"{proj}/wtu", "description: wtu-desc\nwhen_to_use: |-\n  line one\n  line two")  # |-: no blank line
         skill(f"{proj}/long", "description: " + "L" * 1700)
         skill(f"{proj}/emoji", "description: " + "\U0001F600" * 900)
         skill(f"{proj}/dn-dir", "name: dn-shown\ndescription: dn-desc")
@@ -91,6 +93,8 @@ def _fixture(run: str, root: str) -> None:
               "A0=[$0] A1=[$1] A9=[$9] P=[${CLAUDE_PROJECT_DIR}]\n")
         skill(f"{proj}/aaa-first", "name: target\ndescription: aaa-desc", "BODY-AAA\n")
         skill(f"{proj}/target", "description: target-desc", "BODY-TARGET\n")
+        skill(f"{proj}/zzz-last", "name: mtarget\ndescription: zzz-desc", "BODY-ZZZ\n")  # the same pair, other order
+        skill(f"{proj}/mtarget", "description: mtarget-desc", "BODY-MTARGET\n")
         skill(f"{user}/dmi-y", "description: dmi-y-user\ndisable-model-invocation: true", "BODY-DMI-USER\n")
         skill(f"{proj}/dmi-y", "description: dmi-y-project", "BODY-DMI-PROJECT\n")
         skill(f"{user}/pc", "name: pc-shown\ndescription: pc-skill\ndisable-model-invocation: true")
@@ -110,6 +114,7 @@ def _fixture(run: str, root: str) -> None:
         call("ask-me")
         call("args-skill", "x | y")
         call("target")
+        call("mtarget")
         call("dmi-y")
         call("pc-shown")
         call("deny-shown")
@@ -169,6 +174,7 @@ RUNS = {  # run -> (extra CLI args, extra CLI env)
     "session": ("--model claude-opus-5-5 --max-turns 20 --debug --permission-mode acceptEdits", ""),
     "budget": ("--model claude-sonnet-4-6", ""),  # the budget: set from the listing run's bundled entries
     "badmanaged": ("", ""),
+    "binary": None,  # not a CLI run: the release's own files are read (values no request shows)
 }
 
 
@@ -226,6 +232,25 @@ class Capture:
         return None
 
 
+EFFORT_LIST = re.compile(rb'\[(?:"(?:low|medium|high|xhigh|max)",?){4,5}\]')
+
+
+class BinaryCapture:
+    """The release's CLI file read as bytes: the string arrays compiled into it."""
+
+    started = True
+
+    def __init__(self, cli: str):
+        with open(cli, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            self.effort_lists = {m.group().decode() for m in EFFORT_LIST.finditer(data)}
+
+
+def _effort_levels(c: BinaryCapture) -> list[str] | None:
+    """The `effort:` values: the longest low…max list compiled in (2.1.332 also holds a list without max)."""
+    lists = [json.loads(t) for t in c.effort_lists if t.endswith('"max"]')]
+    return max(lists, key=len) if lists else None
+
+
 def run_cli(cli: str, run: str, keep: bool, cli_env: str | None = None) -> Capture:
     work = tempfile.mkdtemp(prefix=f"battery-{run}-")
     env = dict(os.environ, ORACLE_FIXTURE=os.path.abspath(__file__), BATTERY_RUN=run)
@@ -273,6 +298,32 @@ def _reoffered(c: Capture) -> bool | None:
     return "BODY-COND-NESTED" in runs[0] and "BODY-COND-ROOT" in runs[1]
 
 
+def _exact_first(c: Capture) -> bool | None:
+    """A first-match lookup and an exact-name-first one differ only when the `name:` copy comes first; releases
+    that list skill dirs in readdir order put either pair that way round, so each pair decides when it is."""
+    for carrier, exact, body in (("aaa-first", "target", "BODY-TARGET"), ("zzz-last", "mtarget", "BODY-MTARGET")):
+        names = c.names()
+        if carrier in names and exact in names and names.index(carrier) < names.index(exact):
+            return body in c.result(exact)
+    return None
+
+
+PROJECT_DIRS = {"Beta-case", "alpha-case", "bom", "dn-dir", "dupkey", "emoji", "lenient", "long", "ov-skill", "surr",
+                "wtu"}  # the listing run's project skill dirs that no other source repeats
+
+
+def _dir_order(c: Capture) -> str | None:
+    """How the project's skill dirs are ordered in the listing: "code-unit", "locale" or "read" (neither)."""
+    listed = [n for n in c.names() if n in PROJECT_DIRS]
+    if len(listed) < 6 or not {"alpha-case", "Beta-case"} <= set(listed) or len(set(listed)) != len(listed):
+        return None
+    if listed == sorted(listed):
+        return "code-unit"
+    if listed == sorted(listed, key=lambda n: (n.lower(), n)):
+        return "locale"
+    return "read"
+
+
 def _desc(entry: str | None) -> str | None:
     return entry.split(": ", 1)[1] if entry and ": " in entry else None
 
@@ -300,7 +351,10 @@ PROBES = {
     "DISPLAY_NAME_IN_BRACKETS": ("listing", "dn-dir: name: dn-shown", lambda c: c.entry("dn-dir") is not None
                                  and c.entry("dn-dir").startswith("- dn-dir (dn-shown)")),
     "SKILL_DIRS_CASE_INSENSITIVE_ORDER": ("listing", "alpha-case and Beta-case in one dir",
-                                          lambda c: c.names().index("alpha-case") < c.names().index("Beta-case")),
+                                          lambda c: {"locale": True, "code-unit": False}.get(_dir_order(c))),
+    # some releases list a skills dir in the order the directory is read (neither sort)
+    "SKILL_DIRS_IN_READ_ORDER": ("listing", "the project's skill dirs: sorted by code unit, by locale, or neither",
+                                 lambda c: _dir_order(c) == "read"),
     "LISTING_KEEPS_EVERY_COPY": ("listing", "dup in user and project skills", lambda c: c.names().count("dup") > 1),
     "SKILL_OVERRIDES": ("listing", "skillOverrides ov-skill: name-only", lambda c: c.entry("ov-skill") == "- ov-skill"),
     "FALLBACK_DESCRIPTION_LONE_SURROGATE_TO_SPACE": ("listing", "surr: no description, an emoji at the 97-unit cut",
@@ -326,14 +380,20 @@ PROBES = {
     "default_model": ("listing", "no --model", lambda c: c.model),
     "BUN_STRING_WIDTH": ("listing", "the runtime: a native (Bun) binary or cli.js on node",
                          lambda c: c.runtime == "bun"),
+    "family": ("listing", "the package: cli.js on node, or a native binary",
+               lambda c: "cli.js (node)" if c.runtime == "node" else "native binary"),
     # invoke (--model claude-sonnet-4-6: a <system-reminder> in every release)
     "LISTING_TRAILING_NEWLINE": ("invoke", "the reminder's last characters",
                                  lambda c: c.listing.endswith("</system-reminder>\n")
                                  if c.placement == "system-reminder" else None),
     "MAX_DESC_CHARS_SETTING": ("invoke", "skillListingMaxDescChars 300, long2: 700 characters",
                                lambda c: _utf16(_desc(c.entry("long2")) or "") == 300),
-    "DISABLE_BUNDLED_SKILLS": ("invoke", "disableBundledSkills: true",
-                               lambda c: not _bundled_names(c, _fixture_names(c))),
+    # built-in plugin skills and commands (plugin-authoring, init …) stay; these three are bundled in every release
+    "DISABLE_BUNDLED_SKILLS": ("invoke", "disableBundledSkills: true: update-config, simplify, loop gone",
+                               lambda c: not {"update-config", "simplify", "loop"} & set(c.names())),
+    "bundled_kept_when_disabled": ("invoke", "disableBundledSkills: true: the entries the fixture did not make",
+                                   lambda c: sorted(_bundled_names(c, _fixture_names(c)))
+                                   if not {"update-config", "simplify", "loop"} & set(c.names()) else []),
     "UNKNOWN_SKILL_HINTS": ("invoke", "Skill long22 (long2 exists)", lambda c: "Did you mean" in c.result("long22")),
     "DMI_REFUSAL_EXPLAINS": ("invoke", "Skill dmi-only", lambda c: "Ask the user to run" in c.result("dmi-only")),
     "ASK_SUGGESTS_ALLOW_RULE": ("invoke", "Skill ask-me (allowed-tools, no allow rule)",
@@ -344,8 +404,9 @@ PROBES = {
     "EXPANSION_VARS_ESCAPED": ("invoke", "Skill args-skill: ${CLAUDE_PROJECT_DIR}",
                                lambda c: "P=[${CLAUDE_PROJECT_DIR}]" not in c.result("args-skill")
                                if "P=[" in c.result("args-skill") else None),
-    "EXACT_NAME_BEFORE_DISPLAY_NAME": ("invoke", "Skill target: dir target vs aaa-first with name: target",
-                                       lambda c: "BODY-TARGET" in c.result("target")),
+    "EXACT_NAME_BEFORE_DISPLAY_NAME": ("invoke", "Skill target / mtarget: dir target vs aaa-first with name: target"
+                                       " (zzz-last with name: mtarget), the pair whose name: copy is listed first",
+                                       lambda c: _exact_first(c)),
     "DMI_YIELDS_NAME": ("invoke", "Skill dmi-y: user copy dmi, project copy not",
                         lambda c: "BODY-DMI-PROJECT" in c.result("dmi-y")),
     "SKILL_TOOL_ONE_COMMAND_PER_NAME": ("invoke", "Skill pc-shown: a dmi skill displaced by command pc",
@@ -382,26 +443,35 @@ PROBES = {
                               "a common shorter description (levels) or some full, some names only (priority)",
                               lambda c: not any(e.startswith("- bud-") and e.endswith("\u2026") for e in c.entries)
                               if any(e.startswith("- bud-") for e in c.entries) else None),
+    # binary
+    "effort_levels": ("binary", 'the `["low",…,"max"]` arrays compiled into the CLI', _effort_levels),
     # badmanaged
     "MANAGED_INVALID_JSON_REFUSES_START": ("badmanaged", "managed-settings.json is not JSON", lambda c: not c.started),
 }
 
 
-def _applies(name: str, found: dict) -> bool:
-    """Probes that only mean something when another feature is there."""
-    needs = {"BUNDLED_ALIASES_IN_POLICY_OVERRIDES": "SKILL_OVERRIDES",
-             "MANAGED_BAD_OVERRIDES_DROPPED_ALONE": "SKILL_OVERRIDES",
-             "BUDGET_FRACTION_SETTING": "MODEL_AWARE_BUDGET"}
+NEEDS = {"BUNDLED_ALIASES_IN_POLICY_OVERRIDES": ("SKILL_OVERRIDES", "bundled"),
+         "MANAGED_BAD_OVERRIDES_DROPPED_ALONE": ("SKILL_OVERRIDES",),
+         "BUDGET_FRACTION_SETTING": ("MODEL_AWARE_BUDGET",)}  # probes that only mean something when these hold
+
+
+def _applies(name: str, found: dict) -> bool | None:
+    """False when what the probe refines is absent; None when a run that would tell was not made."""
+    needs = NEEDS.get(name, ())
+    if any(found.get(n) is None for n in needs):
+        return None
     if name == "BUNDLED_ALIASES_IN_POLICY_OVERRIDES":
-        return found.get("SKILL_OVERRIDES") is True and any(n == "code-review" for n, _ in found.get("bundled") or [])
-    return name not in needs or found.get(needs[name]) is True
+        return found["SKILL_OVERRIDES"] is True and any(n == "code-review" for n, _ in found["bundled"])
+    return all(found[n] is True for n in needs)
 
 
 def run_battery(cli: str, runs: list[str], keep: bool = False, jobs: int = 2) -> dict:
     runtime = "node" if cli.endswith(".js") else "bun"
-    first = [r for r in runs if r != "budget"]
+    first = [r for r in runs if r not in ("budget", "binary")]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         captures = dict(zip(first, pool.map(lambda r: run_cli(cli, r, keep), first)))
+    if "binary" in runs:
+        captures["binary"] = BinaryCapture(cli)
     if "budget" in runs:
         bundled = captures["listing"].entries if "listing" in captures else []
         fixture = captures["listing"].fixture if "listing" in captures else set()
@@ -422,10 +492,29 @@ def run_battery(cli: str, runs: list[str], keep: bool = False, jobs: int = 2) ->
         except (ValueError, TypeError, AttributeError, IndexError) as error:
             found[name], notes[name] = None, f"not observable: {type(error).__name__}: {error}"
     for name in list(found):
-        if found[name] is not None and not _applies(name, found):
+        applies = _applies(name, found)
+        if found[name] is not None and applies is None:
+            found[name] = None
+            notes[name] = f"needs {', '.join(NEEDS[name])}, not observed in this battery"
+        elif found[name] is not None and not applies:
             found[name] = False
             notes[name] = "vacuous here (what it refines is absent)"
-    return {"cli": cli, "version": record.cli_version(cli), "runtime": runtime, "found": found, "notes": notes}
+    result = {"cli": cli, "version": record.cli_version(cli), "runtime": runtime, "found": found, "notes": notes}
+    listing = captures.get("listing")
+    if listing is not None and listing.started:
+        result["bundled_measured"] = measure_bundled(listing)
+    return result
+
+
+def measure_bundled(c: Capture) -> list[list]:
+    """[name, width, length] of each bundled entry as sent (widths by npm string-width, as record.py masks them)."""
+    names = _bundled_names(c, _fixture_names(c))
+    texts = [c.entry(n) or "" for n in names]
+    try:
+        widths = record.string_widths(texts) if texts else []
+    except (OSError, subprocess.SubprocessError, ValueError):
+        widths = [None] * len(texts)
+    return [[n, w, _utf16(t)] for n, w, t in zip(names, widths, texts)]
 
 
 def main(argv=None) -> int:

@@ -19,15 +19,17 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Union
 
 from ..layers.inline_shell import find_inline_shell
 from ..load.frontmatter import parse_document
 from ..load.yaml12 import js_string
 from .audit_base import (DOC, EXAMPLE, EXEC, INSTRUCTION, LEVELS, RULE_BY_NAME, RULES, SCRIPT, AuditFinding, Hit,
                          Rule, SkillAudit, clip, level_index, lower, severity_at)
-from .audit_commands import Facts, block_tokens, command_hits, executed_files
-from .audit_scan import BLOCK_BYTES, MarkdownMap, kind_of, read_blocks, walk_skill
+from .audit_base import block_tokens
+from .audit_commands import Facts, command_hits, executed_files
+from .audit_scan import (BLOCK_BYTES, MarkdownMap, MarkdownState, Stamp, kind_of, list_intro_warns, read_blocks,
+                         walk_skill)
 from .audit_secrets import blob_hits, redact, secret_hits
 from .audit_text import decode_tags, description_hits, hidden_unicode_hits, injection_hits, lookalike_hits, reveal_hidden
 
@@ -47,6 +49,12 @@ _ASSIGN = re.compile(r"^\s*(?:export\s+|const\s+|let\s+|var\s+|\$)?([A-Za-z_]\w{
 _DUMP_OR_FILE = re.compile(r"\benv\b|printenv|os\.environ(?!\s*[\[.])|environ\.copy|process\.env(?!\s*[.\[])|env:|"
                            r"\.ssh|\.aws|credentials|keychain|\.env\b|shadow|Login\s+Data|wallet|history|gcloud|\.kube|"
                            r"\.netrc|\.git-credentials|\.docker|\.gnupg", re.I)
+# configuration changes the text tells the model to show to the user, who makes them (or not) themselves
+_USER_ACTION_RULES = {"agent-settings-tamper", "persistence", "registry-redirect"}
+_FOR_USER = re.compile(r"\b(?:show|tell|suggest|explain|recommend|give)\s+(?:it\s+to\s+)?(?:the\s+user|them|users)\b|"
+                       r"\b(?:the\s+user|users?|they|you)\s+(?:can|could|may|might)\s+(?:add|edit|paste|put|copy|run)\b|"
+                       r"\bthemselves\b|\bfor\s+the\s+user\s+to\b|\blet\s+(?:the\s+user|them)\s+(?:decide|choose|edit|add|"
+                       r"paste|copy|run)\b|\bmanually\b", re.I)
 MAX_SCAN_BYTES = 16 * 1024 * 1024  # per file; beyond it a finding says the rest was not scanned
 _WINDOW = 15  # lines within which a secret read and a network send in one file are joined
 _INSTRUCTION_WINDOW = 6  # the same in Markdown the model follows (one snippet's lines)
@@ -61,8 +69,8 @@ class _FileScan:
         self.exec_spans: list[tuple[int, int]] = []
         self.main = False  # SKILL.md itself: its inline shell runs at invocation
 
-    def scan_block(self, data: bytes, first_line: int, md_state: tuple | None, body_offset: int = 0,
-                   text: str | None = None) -> tuple | None:
+    def scan_block(self, data: bytes, first_line: int, md_state: MarkdownState | None, body_offset: int = 0,
+                   text: str | None = None) -> MarkdownState | None:
         if text is None:
             text = data.decode("utf-8", errors="replace")
         tokens = block_tokens(data)
@@ -74,10 +82,10 @@ class _FileScan:
         if self.kind in ("prose", "data", "script"):
             hits += [h if self.kind != "script" else Hit(h.rule, h.offset, lower(h.executed, 1), h.instructed,
                                                          h.message, h.evidence)
-                     for h in injection_hits(text, tokens=tokens)]
+                     for h in injection_hits(text)]
         if self.main and ("!`" in text or "```!" in text):
             self._inline_shell(text, first_line, body_offset)
-        has_facts = facts.sends or facts.secrets or facts.staged or facts.executed or facts.destinations
+        has_facts = facts.sends or facts.secrets or facts.staged or facts.executed or facts.destinations or facts.homes
         newlines = [m.start() for m in re.finditer("\n", text)] if (hits or has_facts) else []
         # Markdown structure: needed for positions, and carried to the next block of a big file
         md = MarkdownMap(text, first_line, md_state) if self.kind == "prose" and (
@@ -99,16 +107,26 @@ class _FileScan:
                 return EXEC
             if md is None:
                 return INSTRUCTION
-            return md.position(line, line_text(line), line_text(line - 1) if line > first_line else "")
+            where = md.position(line, line_text(line), line_text(line - 1) if line > first_line else "")
+            if where == INSTRUCTION and not md.in_fence(line) and list_intro_warns(line, first_line, line_text):
+                return EXAMPLE
+            return where
 
         for hit in hits:
             line = line_of(hit.offset)
             where = position(line)
+            instructed = hit.instructed
+            if where == INSTRUCTION and md is not None:
+                if hit.message.startswith("fake system/tool marker") and md.in_fence(line):
+                    instructed = lower(instructed, 1, "medium")  # markup being written or shown, not the prose flow
+                elif hit.rule in _USER_ACTION_RULES and any(
+                        _FOR_USER.search(line_text(n)) for n in range(max(first_line, line - 4), line + 1)):
+                    instructed = lower(instructed, 1, "medium")  # a change the user is shown and makes themselves
             if hit.rule == "hardcoded-secret" or hit.evidence.startswith(("decodes to:", "hidden:")):
                 evidence = hit.evidence
             else:
                 evidence = clip(hit.evidence or line_text(line))
-            self.out.add(hit.rule, severity_at(where, hit.executed, hit.instructed), self.path, line, hit.message,
+            self.out.add(hit.rule, severity_at(where, hit.executed, instructed), self.path, line, hit.message,
                          evidence, where)
         for name, items in (("send", facts.sends), ("secret", facts.secrets)):
             for offset, text_line in items:
@@ -120,6 +138,9 @@ class _FileScan:
         for offset in facts.destinations:
             line = line_of(offset)
             self.facts.append(("destination", line, position(line), line_text(line), None))
+        for offset in facts.homes:
+            line = line_of(offset)
+            self.facts.append(("home", line, position(line), line_text(line), None))
         return md.state if md else None
 
     def position_of(self, line: int, line_text: str, md: MarkdownMap | None) -> str:
@@ -169,7 +190,7 @@ _INTERPRETER = re.compile(r"^(?:Bash|PowerShell)\(\s*(?:sudo\s+)?(?:(?:ba|z|da|k
 _DOWNLOADER = re.compile(r"^(?:Bash|PowerShell)\(\s*(?:curl|wget|iwr|irm|invoke-webrequest)\b", re.I)
 
 
-def _front_matter(fm: dict, text: str, skill_md: Path, name: str, out: _Collector) -> None:
+def _front_matter(fm: dict[str, Any], text: str, skill_md: Path, name: str, out: _Collector) -> None:
     tools = _allowed_tools(fm.get("allowed-tools"))
     broad = [t for t in tools if re.fullmatch(r"(?:Bash|PowerShell)(?:\(\s*(?::?\*)?\s*\))?", t)]
     line = _fm_line(text, "allowed-tools")
@@ -233,7 +254,7 @@ def _executed_facts(scan: "_FileScan", names: set[str]) -> None:
 
 def _join(files: list[_FileScan], out: _Collector) -> None:
     """Facts across lines and files: staged downloads/decodes that are run; secrets that reach a send."""
-    staged = {}
+    staged: dict[str, tuple[_FileScan, int, str]] = {}  # staged file -> (scan, line, how)
     for scan in files:
         for fact, line, where, text, extra in scan.facts:
             if fact == "staged" and where != EXAMPLE:
@@ -275,6 +296,14 @@ def _join(files: list[_FileScan], out: _Collector) -> None:
                         "secrets or the environment reach a network send"
                         + ("" if secret_line == send_line else f" (read on line {secret_line})"), clip(send_text), where)
                 break
+        homes = [line for fact, line, where, *_ in scan.facts if fact == "home" and where == SCRIPT]
+        for send_line, where, send_text in sends:
+            if send_line in dests and homes and where == SCRIPT:
+                # code that reads under the home folder and sends to a paste site, chat bot or raw IP
+                out.add("env-exfiltration", "critical", scan.path, send_line,
+                        f"sends to a paste site, chat-bot API or raw IP in code that reads files under the home folder "
+                        f"(line {homes[0]})", clip(send_text), where)
+                break
         for send_line, where, send_text in sends:
             if send_line in dests:
                 out.add("suspicious-destination", severity_at(where, "high", "high"), scan.path, send_line,
@@ -293,18 +322,27 @@ def _join(files: list[_FileScan], out: _Collector) -> None:
                 break
 
 
-def audit_cache_key(skill_md: Path) -> tuple:
+_OwnStamp = Union[Stamp, tuple[str, str, str]]  # the file's stamp, or ("error", why, path)
+AuditCacheKey = Union[tuple[_OwnStamp], tuple[_OwnStamp, tuple[Stamp, ...]]]
+
+
+def audit_cache_key(skill_md: Path) -> AuditCacheKey:
     """What audit_skill's result depends on: (device, inode, size, mtime_ns, ctime_ns, path) of the file and, for a
     SKILL.md, of every entry of its folder. Cheap (stat only); a cache keyed on it is exact."""
     skill_md = Path(skill_md)
     try:
         st = os.lstat(skill_md)
-        own = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, str(skill_md))
+        own: _OwnStamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, str(skill_md))
     except OSError as error:
         own = ("error", str(error), str(skill_md))
     if skill_md.name != "SKILL.md":
         return (own,)
     return (own, tuple(walk_skill(skill_md.parent).stamps))
+
+
+def _failed_audit(target: Path, name: str, error: str) -> SkillAudit:
+    """The report of a skill that could not be audited: the error, also as its note."""
+    return SkillAudit(target, name, notes=[error], error=error)
 
 
 def _read_error(error: OSError) -> str:
@@ -318,9 +356,8 @@ def audit_skill(skill_md: Path, *, name: str | None = None) -> SkillAudit:
     try:
         return _audit_skill(skill_md, name)
     except (OSError, RecursionError, MemoryError, ValueError) as error:
-        report = SkillAudit(skill_md.parent if skill_md.name == "SKILL.md" else skill_md, name or skill_md.parent.name,
-                            error=f"cannot audit {skill_md}: {error}")
-        report.notes.append(report.error)
+        report = _failed_audit(skill_md.parent if skill_md.name == "SKILL.md" else skill_md,
+                               name or skill_md.parent.name, f"cannot audit {skill_md}: {error}")
         report.findings.append(AuditFinding("unscanned-content", "medium", skill_md, 1,
                                             f"the skill could not be audited: {error}", "", INSTRUCTION))
         return report

@@ -98,6 +98,8 @@ RULES: dict[str, Rule] = {r.id: r for r in (
          "Binary executables, special files, unreadable files or folders, too many files."),
     Rule("SM023", "code-execution", "Runs dynamically built code",
          "eval/exec of computed strings and similar primitives."),
+    Rule("SM024", "disables-protection", "Turns off a security protection",
+         "Anti-virus real-time scanning or exclusions, firewalls, SELinux/AppArmor, Gatekeeper, SIP, audit logging."),
 )}
 RULE_BY_NAME = {r.name: r for r in RULES.values()}
 
@@ -224,9 +226,9 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def anchor_regions(text: str, anchor) -> list[tuple[int, int]]:
+def anchor_regions(text: str, anchor: re.Pattern[str]) -> list[tuple[int, int]]:
     """Like word_regions, around the matches of a (simple, fast) anchor regex."""
-    spans = []
+    spans: list[tuple[int, int]] = []
     for match in anchor.finditer(text):
         spans.append(_line_span(text, match.start()))
     return _merge(spans)
@@ -295,13 +297,14 @@ class NeedleGate:
         return True
 
 
-_GATE_MEMO: list = [None, None, None]  # (text, low, gate): the rule families of one block share one gate
+_GATE_MEMO: list[Any] = [None, None, None]  # (text, low, gate): the rule families of one block share one gate
 
 
 def gate_for(text: str, tokens: frozenset[bytes] | None = None, low: str | None = None) -> NeedleGate | None:
     """The needle gate of a block (None where lowering makes ASCII letters: no gate, every needle searched)."""
     if _GATE_MEMO[0] is text and _GATE_MEMO[1] == low:
-        return _GATE_MEMO[2]
+        memo: NeedleGate | None = _GATE_MEMO[2]
+        return memo
     gate = None
     if "\u212a" not in text:
         gate = NeedleGate(tokens if tokens is not None else block_tokens(text.encode("utf-8", "surrogatepass")), low)
@@ -309,13 +312,13 @@ def gate_for(text: str, tokens: frozenset[bytes] | None = None, low: str | None 
     return gate
 
 
-def word_regions(text: str, low: str, words: Iterable[str], cache: dict | None = None,
+def word_regions(text: str, low: str, words: Iterable[str], cache: dict[str, list[tuple[int, int]]] | None = None,
                  gate: NeedleGate | None = None) -> list[tuple[int, int]]:
     """Merged (start, end) spans of the lines (capped at REGION_RADIUS around the word) where one of `words`
     occurs in `low` (= text.lower(), same length). Running a regex only there gives the matches that
     contain one of the words; linear in the text plus the occurrences. `cache`: needle → spans, shared
     by the patterns of one block so each needle is searched once."""
-    spans = []
+    spans: list[tuple[int, int]] = []
     for word in words:
         found = cache.get(word) if cache is not None else None
         if found is None:

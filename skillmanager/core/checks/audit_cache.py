@@ -13,10 +13,13 @@ import binascii
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..load.parse_cache import ParseCache, app_cache_dir
 from .audit_base import AuditFinding, SkillAudit
+
+if TYPE_CHECKING:
+    from .audit import AuditCacheKey
 
 FORMAT = 1
 _RULE_MODULES = ("audit.py", "audit_base.py", "audit_commands.py", "audit_scan.py", "audit_secrets.py",
@@ -49,7 +52,7 @@ class AuditCache(ParseCache):
         cache._load()
         return cache
 
-    def get_audit(self, skill_md: Path, name: str | None, key: tuple) -> SkillAudit | None:
+    def get_audit(self, skill_md: Path, name: str | None, key: AuditCacheKey) -> SkillAudit | None:
         entry = self.entries.get(_entry_name(skill_md, name))
         stamps = _stamps(key)
         if (type(entry) is list and len(entry) == 2 and entry[0] == _plain(key) and type(entry[1]) is dict
@@ -64,7 +67,7 @@ class AuditCache(ParseCache):
         self.misses += 1
         return None
 
-    def put_audit(self, skill_md: Path, name: str | None, key: tuple, report: SkillAudit) -> None:
+    def put_audit(self, skill_md: Path, name: str | None, key: AuditCacheKey, report: SkillAudit) -> None:
         if report.error:  # an unreadable folder is looked at again next time
             return
         self.entries[_entry_name(skill_md, name)] = [_plain(key), report.to_json()]
@@ -79,9 +82,9 @@ def _plain(value: Any) -> Any:
     return [_plain(v) for v in value] if isinstance(value, (tuple, list)) else value
 
 
-def _stamps(key: tuple) -> list[tuple[int, int]]:
+def _stamps(key: AuditCacheKey) -> list[tuple[int, int]]:
     """(mtime_ns, ctime_ns) of every stamp in an audit_cache_key; an error stamp counts as racy."""
-    found = []
+    found: list[tuple[int, int]] = []
     for part in key:
         rows = part if part and isinstance(part[0], (tuple, list)) else [part]
         for row in rows:
@@ -92,7 +95,7 @@ def _stamps(key: tuple) -> list[tuple[int, int]]:
     return found
 
 
-def _from_json(data: dict) -> SkillAudit:
+def _from_json(data: dict[str, Any]) -> SkillAudit:
     report = SkillAudit(Path(data["target"]), data["name"], notes=list(data["notes"]), error=data["error"])
     report.findings = [AuditFinding(f["rule"], f["severity"], Path(f["file"]), f["line"], f["message"], f["evidence"],
                                     f["context"]) for f in data["findings"]]

@@ -49,7 +49,12 @@ _SECRET_VAR = (r"\$\{?\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PR
                r"\.pop|\.update|\.__setitem__))|\bos\.environ\.copy\(\)|\bprocess\.env\b(?!\s*(?:\.\w|\[))|"
                r"Get-ChildItem\s+env:|\bgci\s+env:|\bdir\s+env:|\bos\.Environ\(\)|"
                r"\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token|\baws\s+configure\s+export-credentials|"
-               r"\bgh\s+auth\s+token\b|\baz\s+account\s+get-access-token")
+               r"\bgh\s+auth\s+token\b|\baz\s+account\s+get-access-token|"
+               # a secret-named variable looked up by name, in any language
+               r"(?:\bos\.environ(?:\.get)?\s*[\[(]|\bos\.getenv\s*\(|\bprocess\.env(?:\.|\[)|\bos\.Getenv\s*\(|"
+               r"\bENV(?:\[|\.fetch\s*\()|\bgetenv\s*\(|\bSystem\.getenv\s*\(|GetEnvironmentVariable\s*\(|\$env:)"
+               r"\s*[\"']?\w{0,40}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)"
+               r"|\b(?:pbpaste|xclip\s+(?:-\S+\s+){0,3}-o\w*|xsel\s+(?:-\S+\s+){0,3}-o\w*|wl-paste|Get-Clipboard)\b")
 _NET_SEND = (r"\bcurl\b[^\n]{0,300}?(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s--upload-file|\s-X\s*(?:POST|PUT)|\s--json\b|"
              r"\s-G\b|\s-H\b[^\n]{0,100}?\$)|\bwget\b[^\n]{0,200}?--post-|\b(?:requests|httpx|session|client)\.(?:post|put|"
              r"patch)\s*\(|\burllib\.request\.(?:urlopen|Request)\s*\(|\bfetch\s*\([^\n]{0,200}?\b(?:method|body)\b|"
@@ -57,9 +62,14 @@ _NET_SEND = (r"\bcurl\b[^\n]{0,300}?(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s
              r"\bInvoke-(?:WebRequest|RestMethod)\b[^\n]{0,200}?-(?:Body|InFile|Method\s+Post)|\bscp +[^\n]{0,200}?\S+@\S+:|"
              r"\b(?:sendmail|mail +-s|smtplib\.SMTP)|\b(?:nslookup|dig|host)\s+[^\n]{0,40}?\$(?:\(|\{?\w)|"
              r"\bgh\s+gist\s+create\b|\bhttp\.Post(?:Form)?\s*\(|\bfetch\s*\([^\n)]{0,200}?,\s*\{[ \t]*(?=\r?\n|$)|"
-             r"https?://[^\s\"'`]{0,200}?[?&][\w-]{1,30}=(?:\$\(|\$\{?\w|`)")
+             r"https?://[^\s\"'`]{0,200}?[?&][\w-]{1,30}=(?:\$\(|\$\{?\w|`)|"
+             r"\bhttps?\.request\s*\(|\bNet::HTTP(?:\.post|::Post)\b|\bhttp\.NewRequest\s*\(\s*\"(?:POST|PUT)\"|"
+             r"\.Upload(?:String|File|Data)(?:Async)?\s*\(|\bXMLHttpRequest\b|\bnavigator\.sendBeacon\b|"
+             r"\bResolve-DnsName\b[^\n]{0,60}?\$|\bgethostbyname\s*\([^\n)]{0,80}?[+%{]|\bdns\.(?:resolve\w*|lookup)\s*\("
+             r"[^\n)]{0,80}?[+`$]|\bping\b[^\n]{0,60}?\s-p\s|\bgit\s+push\s+(?:-\S+\s+){0,4}https?://")
 _NET_WORDS = ("curl post put patch urllib fetch axios nc ncat netcat tcp udp invoke scp sendmail mail smtplib smtp gist "
-              "nslookup dig host")
+              "nslookup dig host request net newrequest uploadstring uploadfile uploaddata uploadstringasync "
+              "uploadfileasync uploaddataasync xmlhttprequest sendbeacon resolve gethostbyname dns ping push")
 
 _CRED_PATH = (r"(?:\.ssh[/\\](?:id_\w{1,20}|\w{1,20}_(?:rsa|ed25519|ecdsa|dsa))(?!\.pub)\b|\.ssh[/\\]?\*?(?=[\s\"'`)]|$)|"
               r"\.aws[/\\](?:credentials|config)\b|\.config/gcloud\b|application_default_credentials\.json|"
@@ -70,6 +80,10 @@ _CRED_PATH = (r"(?:\.ssh[/\\](?:id_\w{1,20}|\w{1,20}_(?:rsa|ed25519|ecdsa|dsa))(
               r"(?:Exodus|MetaMask|Phantom|atomic)/(?:exodus\.wallet|Local\s+Storage)|"
               r"Google/Chrome/(?:Default|Profile)|Chrome/User\s+Data|\.mozilla/firefox|BraveSoftware|"
               r"\bLogin\s+Data\b|\bkey4\.db\b|\blogins\.json\b|Cookies\.binarycookies|\.gnupg/)")
+# credential files reached by name only: key file names without their folder, `find -name` of key/secret files
+_CRED_NAME = (r"(?<![\w.-])id_(?:rsa|dsa|ecdsa|ed25519)(?![\w.-])|(?<![\w.-])id_\*|"
+              r"-i?name\s+[\"']?(?:\*\.(?:pem|key|p12|pfx|kdbx|ppk|ovpn|keystore|jks)|credentials|id_\*|\.netrc|"
+              r"\.?env|\*\.env|\.git-credentials|wallet\.dat|\*secret\*|\*token\*)[\"']?(?=\s|\)|$)")
 _CRED_WORDS = "ssh aws gcloud application azure kube docker netrc git pypirc gh claude etc bash zsh keychains login " \
               "wallet electrum bitcoin exodus metamask phantom atomic google chrome mozilla bravesoftware key4 logins npmrc chromium " \
               "cookies gnupg"
@@ -155,7 +169,19 @@ PATTERNS: tuple[Pattern, ...] = (
             _w("net tcpclient spawn")),
     Pattern("reverse-shell", re.compile(r"\b(?:ba)?sh\s+-i\s+[^\n]{0,20}>&", _F), "critical", "high",
             "interactive shell with redirected streams", _w("sh bash")),
+    Pattern("reverse-shell", re.compile(r"\bssh\b[^\n]{0,160}?\s-R\s*[\"']?(?:[\w.*-]{0,60}:)?\d{0,5}:?(?:localhost|127\.0\.0\.1|"
+                                        r"0\.0\.0\.0)?:(?:22|23|3389|5900|5901)\b|"
+                                        r"\bssh\b[^\n]{0,160}?\s-R\b[^\n]{0,120}?\b(?:serveo\.net|localhost\.run|pinggy\.io)\b|"
+                                        r"\bngrok\s+tcp\s+(?:22|23|3389|5900)\b|\bcloudflared\b[^\n]{0,80}?--url\s+\S*:(?:22|3389|5900)\b",
+                                        _F), "critical", "high",
+            "exposes this machine's login port (SSH, RDP, VNC) through a reverse tunnel", _w("ssh ngrok cloudflared")),
     # --- persistence --------------------------------------------------------------------------------
+    Pattern("persistence", re.compile(r"\bNOPASSWD\s*:\s*ALL\b|(?:>>?|\btee\b(?:\s+-a)?|\bcp\b|\bmv\b)\s*[^\n|;]{0,40}?"
+                                      r"/etc/sudoers(?:\.d/[\w.-]+)?\b", _F), "critical", "high",
+            "grants password-less root through sudoers", _w("nopasswd etc sudoers")),
+    Pattern("persistence", re.compile(r"\bchmod\s+(?:-\w+\s+){0,3}(?:[go]{0,2}u[go]{0,2}\+[rwxt]{0,3}s|(?<![ugoa])\+[rwx]{0,3}s|"
+                                      r"0?[4567][0-7]{3})\s+[\"']?\S", _F), "critical", "high",
+            "sets the set-uid bit (a program that runs as its owner, e.g. root, for anyone)", _w("chmod")),
     Pattern("persistence", re.compile(r"\|\s*crontab\s+(?:-u\s+\S+\s+)?-(?=\s|$|\))|\bcrontab\s+(?:-u\s+\S+\s+)?-e\b|"
                                       r"\bcrontab\s+(?:-u\s+\S+\s+)?[\w~$-]*[./$][\w./~$-]*|/etc/cron\.(?:d|daily|hourly|"
                                       r"weekly|monthly)/|/etc/crontab\b|/var/spool/cron\b|@reboot\b", _F),
@@ -212,10 +238,27 @@ PATTERNS: tuple[Pattern, ...] = (
                                               r"\$env:USERPROFILE\S{0,3}|\$HOME\S{0,3}|~[\\/]?\*?)[\"']?(?:\s|$)|\b(?:rd|rmdir)\s+/s\s+/q\s+[A-Za-z]:\\|"
                                               r"\bdel\s+/[fsq]\s+/[fsq]\s+(?:/[fsq]\s+)?[A-Za-z]:\\", _F),
             "critical", "high", "deletes the home folder or a drive", _w("shutil fs remove rd rmdir del")),
+    Pattern("destructive-command", re.compile(r"\b(?:Get-ChildItem|gci|dir|ls)\s+(?:-\w+\s+){0,3}[\"']?(?:[A-Za-z]:\\(?:Users)?"
+                                              r"\\?\*?|\$env:USERPROFILE\S{0,3}|\$HOME\S{0,3}|~[\\/]?\*?|/\*?)[\"']?(?:\s|\|)[^\n]{0,200}?"
+                                              r"\|[^\n]{0,200}?\b(?:Remove-Item|ri|del|rm|erase|shred)\b|"
+                                              r"\bfind\s+[\"']?(?:/|~/?|\$HOME/?|\$\{HOME\}/?|/home/?|/Users/?)[\"']?\s[^\n]{0,200}?"
+                                              r"-exec\s+(?:shred|wipe|srm|truncate)\b", _F),
+            "critical", "high", "deletes or overwrites everything listed under the home folder, a drive or the root",
+            _w("remove ri del rm erase shred")),
     Pattern("destructive-command", re.compile(r"\bchmod\s+-R\s+0?777\s+/(?:\s|$)|\bchown\s+-R\s+\S+\s+/(?:\s|$)|"
                                               r"\bgit\s+push\s+[^\n]{0,60}?(?:--force|-f)\b[^\n]{0,60}?\b(?:main|master)\b|"
                                               r"\bDROP\s+(?:DATABASE|SCHEMA)\b", _F),
             "high", "medium", "destroys permissions, history or a database", _w("chmod chown git drop")),
+    # --- turning protections off --------------------------------------------------------------------
+    Pattern("disables-protection", re.compile(r"\bSet-MpPreference\b[^\n]{0,120}?-Disable\w{0,40}\s+(?:\$true|1)\b|"
+                                              r"\bAdd-MpPreference\b[^\n]{0,80}?-Exclusion(?:Path|Process|Extension)\b|"
+                                              r"\bspctl\s+--master-disable\b|\bcsrutil\s+disable\b|\bsetenforce\s+0\b|"
+                                              r"\bufw\s+disable\b|\bsystemctl\s+(?:stop|disable|mask)\s+(?:--now\s+)?(?:firewalld|"
+                                              r"apparmor|auditd|ufw|clamav-daemon|falcon-sensor|osqueryd)\b|"
+                                              r"\bnetsh\s+(?:adv)?firewall\s+set\s+\w+\s+state\s+off\b|"
+                                              r"\bauditctl\s+-e\s+0\b|\bdefaults\s+write\s+[^\n]{0,60}?LSQuarantine\s+-bool\s+(?:NO|false)", _F),
+            "critical", "high", "turns off an anti-virus, firewall or other protection",
+            _w("mppreference spctl csrutil setenforce ufw systemctl netsh auditctl lsquarantine")),
     # --- resource abuse -----------------------------------------------------------------------------
     Pattern("resource-abuse", re.compile(r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bfork\(\)[^\n]{0,40}\bwhile\s*\(?\s*(?:1|true)",
                                          _F), "critical", "high", "a fork bomb exhausts the machine", frozenset(),
@@ -227,6 +270,8 @@ PATTERNS: tuple[Pattern, ...] = (
     # --- secrets read, data sent --------------------------------------------------------------------
     Pattern("credential-read", re.compile(_CRED_PATH, _F), "high", "medium", "refers to {what}",
             _w(_CRED_WORDS), fact="cred"),
+    Pattern("credential-read", re.compile(_CRED_NAME, _F), "high", "medium", "refers to {what}", _w("id name iname"),
+            fact="cred", needles=("id_", "-name", "-iname")),
     Pattern("credential-read", re.compile(r"\bsecurity\s+(?:find-generic-password|find-internet-password|"
                                           r"dump-keychain)\b|\bsecret-tool\s+lookup\b|\bcmdkey\s+/list\b|"
                                           r"\bvaultcmd\b|\bCredRead\b|\blazagne\b|\bmimikatz\b", _F),
@@ -238,7 +283,13 @@ PATTERNS: tuple[Pattern, ...] = (
             "medium", "low", "reads a .env file", _w("env"), fact="cred"),
     Pattern("env-exfiltration", re.compile(rf"(?:{_SECRET_VAR})", _F), "", "", "reads secrets from the environment",
             frozenset(), fact="env", needles=("token", "secret", "password", "passwd", "api_key", "apikey", "access_key",
-                                 "accesskey", "private_key", "privatekey", "credential", "auth", "env", "export")),  # `$…TOKEN`: no whole word to prefilter on, always runs
+                                 "accesskey", "private_key", "privatekey", "credential", "auth", "env", "export",
+                                 "pbpaste", "xclip", "xsel", "wl-paste", "get-clipboard")),  # `$…TOKEN`: no whole word to prefilter on, always runs
+    Pattern("env-exfiltration", re.compile(r"\bexpanduser\s*\(\s*[\"']~|\bPath\.home\s*\(|\bos\.homedir\s*\(|\bDir\.home\b|"
+                                           r"\bos\.UserHomeDir\s*\(|\$env:USERPROFILE\b|\$env:HOME\b|"
+                                           r"getProperty\s*\(\s*[\"']user\.home|\bFile\.expand_path\s*\(\s*[\"']~", _F), "", "",
+            "reads files under the home folder", _w("expanduser home homedir userhomedir userprofile expand"),
+            fact="home"),
     Pattern("env-exfiltration", re.compile(_NET_SEND, _F), "", "", "sends data over the network", _w(_NET_WORDS),
             fact="send", also=("=$", "=`", "$(")),
     # --- destinations -------------------------------------------------------------------------------
@@ -328,6 +379,13 @@ _NEEDLES_BY_MESSAGE = {
                                  "/dev/xvd", "/dev/vd", "shred"),
     "deletes the home folder or a drive": ("shutil.rmtree", "fs.rm", "remove-item", "rd ", "rmdir", "del "),
     "destroys permissions, history or a database": ("chmod", "chown", "push", "drop"),
+    "deletes or overwrites everything listed under the home folder, a drive or the root": ("remove-item", "ri ", "del ",
+                                                                                           "rm ", "erase", "shred"),
+    "exposes this machine's login port (SSH, RDP, VNC) through a reverse tunnel": ("-r", "ngrok", "cloudflared"),
+    "grants password-less root through sudoers": ("nopasswd", "/etc/sudoers"),
+    "sets the set-uid bit (a program that runs as its owner, e.g. root, for anyone)": ("chmod",),
+    "turns off an anti-virus, firewall or other protection": ("mppreference", "spctl", "csrutil", "setenforce", "ufw",
+                                                              "systemctl", "netsh", "auditctl", "lsquarantine"),
     "runs a crypto-currency miner": ("xmrig", "minerd", "cpuminer", "ethminer", "nbminer", "t-rex", "lolminer",
                                      "stratum+"),
     "refers to {what}": (".ssh", ".aws", ".npmrc", "google-chrome/", "chromium/", ".config/gcloud", "application_default_credentials", ".azure", ".kube/config",
@@ -340,11 +398,16 @@ _NEEDLES_BY_MESSAGE = {
                                                       "lazagne", "mimikatz"),
     "reads a .env file": (".env",),
     "reads secrets from the environment": ("token", "secret", "password", "passwd", "key", "credential", "auth", "env",
-                                           "export", "environ"),
+                                           "export", "environ", "pbpaste", "xclip", "xsel", "wl-paste",
+                                           "get-clipboard"),
+    "reads files under the home folder": ("expanduser", "path.home", "homedir", "dir.home", "userhomedir",
+                                          "$env:userprofile", "$env:home", "user.home", "expand_path"),
     "sends data over the network": ("curl", "--post-", ".post", ".put", ".patch", "urllib.request.", "fetch", "axios.",
                                     "nc ", "ncat ", "netcat ", "/dev/tcp/", "/dev/udp/", "invoke-webrequest",
                                     "invoke-restmethod", "scp ", "sendmail", "mail -s", "smtplib.smtp", "$(", "=$", "=`", "gist",
-                                    "nslookup", "dig", "host", "http.post"),
+                                    "nslookup", "dig", "host", "http.post", "request", "net::http", "newrequest",
+                                    ".upload", "sendbeacon", "resolve-dnsname", "gethostbyname", "dns.", "ping",
+                                    "push"),
     "uses a paste site, tunnel or request catcher": (
         "pastebin.com", "paste.ee", "hastebin", "ghostbin", "rentry.co", "dpaste", "termbin.com", "transfer.sh", "0x0.st",
         "file.io", "bashupload", "ngrok", "trycloudflare.com", "loca.lt", "localtunnel", "serveo.net", "localhost.run",
@@ -367,14 +430,22 @@ _WRITE_VERB = re.compile(r">>?|\b(?:tee|cp|mv|ln|sed\s+-i|jq|write\w*|dump|json\
 _CODE_WRITE = re.compile(r"\bopen\s*\([^\n)]{0,200}?['\"][wa]\+?b?['\"]|\.write(?:_text|_bytes)?\s*\(|\bjson\.dump\s*\(|"
                          r"\bwriteFileSync\s*\(|\bwriteFile\s*\(|\bSet-Content\b|\bOut-File\b|\bsed\s+-i\b|"
                          r"\bcat\s*>|>>?\s*[\"']?~?/", _F)
-_WRITES_MEMO: list = [None, False]
+
+
+@dataclass
+class _WritesMemo:
+    text: str | None = None  # the last block asked about
+    writes: bool = False
+
+
+_WRITES_MEMO = _WritesMemo()
 
 
 def _code_writes(text: str) -> bool:
     """Whether the block writes files (memoised per block: many references must not rescan it)."""
-    if _WRITES_MEMO[0] is not text:
-        _WRITES_MEMO[0], _WRITES_MEMO[1] = text, bool(_CODE_WRITE.search(text))
-    return _WRITES_MEMO[1]
+    if _WRITES_MEMO.text is not text:
+        _WRITES_MEMO.text, _WRITES_MEMO.writes = text, bool(_CODE_WRITE.search(text))
+    return _WRITES_MEMO.writes
 
 
 # a variable filled from the network or from a decoder, later handed to an evaluator (same block)
@@ -386,12 +457,14 @@ _TAINT_SOURCE = re.compile(
     r"(b64decode|b32decode|b85decode|unhexlify|fromhex|atob|FromBase64String|decompress|codecs\.decode|base64\s+-d|"
     r"base64\s+--decode|xxd\s+-r))\b", _F | re.M)
 _TAINT_SOURCE = one_line(_TAINT_SOURCE)
-_TAINT_SINK = re.compile(r"\b(?:exec|eval|Function|iex|Invoke-Expression|compile|execSync|runpy\.run_path)\s*\(?\s*"
+_TAINT_SINK = re.compile(r"(?:\b(?:exec|eval|Function|iex|Invoke-Expression|compile|execSync|runpy\.run_path|instance_eval|"
+                         r"class_eval|runInThisContext|runInNewContext|runInContext)|\[scriptblock\]::Create)\s*\(?\s*"
                          r"\$?(\w{1,40})\b(?!\s*\()|\|\s*(?:iex|Invoke-Expression)\b", _F)
 _TAINT_WORDS = _w("urlopen requests httpx fetch axios urllib downloadstring invoke iwr irm curl wget http https uri lwp "
                   "b64decode "
                   "b32decode b85decode unhexlify fromhex atob frombase64string decompress codecs base64 xxd")
-_SINK_WORDS = _w("exec eval function iex invoke compile execsync runpy")
+_SINK_WORDS = _w("exec eval function iex invoke compile execsync runpy instance_eval class_eval runinthiscontext "
+                 "runinnewcontext runincontext scriptblock")
 
 
 _TAINT_NEEDLES = ("urlopen", "requests.get", "httpx.get", "fetch", "axios.get", "urllib.request.", "downloadstring",
@@ -417,7 +490,7 @@ def _taint_hits(text: str, regions: list[tuple[int, int]] | None = None) -> list
     return hits
 
 
-_CRED_LABEL = ((re.compile(r"\.ssh", re.I), "SSH keys"), (re.compile(r"\.aws", re.I), "AWS credentials"),
+_CRED_LABEL = ((re.compile(r"\.ssh|id_", re.I), "SSH keys"), (re.compile(r"\.aws", re.I), "AWS credentials"),
                (re.compile(r"gcloud|application_default|\.azure|\.kube", re.I), "cloud credentials"),
                (re.compile(r"Chrome|chromium|mozilla|Brave|Login|key4|logins|Cookies", re.I), "a browser profile"),
                (re.compile(r"wallet|electrum|bitcoin|Exodus|MetaMask|Phantom|atomic", re.I), "a crypto wallet"),
@@ -436,6 +509,7 @@ class Facts:
     staged: list[tuple[int, str, str]] = field(default_factory=list)  # (offset, path, "download"|"decode")
     executed: list[tuple[int, str]] = field(default_factory=list)  # (offset, path) of files run
     destinations: list[int] = field(default_factory=list)
+    homes: list[int] = field(default_factory=list)  # offsets of paths built from the home folder (code)
 
 
 def _line_around(text: str, offset: int, limit: int = 400) -> str:
@@ -449,13 +523,17 @@ _STAGE_DOWNLOAD = re.compile(r"\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\
                              r"\burlretrieve\s*\([^\n,]{1,200},\s*[\"']([\w./~-]{1,120})[\"']|"
                              r"\bcertutil(?:\.exe)?\s+(?:-\w+\s+){1,4}https?://\S+\s+([\w./\\~$-]{1,120})|"
                              r"\bwget\s+(?:-\w+\s+){0,3}(?:https?://)\S{0,200}/([\w.-]{1,80})(?=[\s\"']|$)|"
-                             r"\b(?:curl|wget)[\"']\s*,[^\n]{0,300}?[\"']-(?:o|O|-output)[\"']\s*,\s*[\"']([\w./~$-]{1,120})[\"']",
+                             r"\b(?:curl|wget)[\"']\s*,[^\n]{0,300}?[\"']-(?:o|O|-output)[\"']\s*,\s*[\"']([\w./~$-]{1,120})[\"']|"
+                             r"(?:\b(?:https?\.get|fetch|request|urlopen|requests\.get|http\.Get|URI\.open|open-uri|"
+                             r"DownloadFile)\b|\.get\s*\(\s*\\?[\"']https?://)[^\n]{0,300}?(?:createWriteStream|writeFileSync|writeFile|write_bytes|"
+                             r"write_text|File\.write|WriteFile|DownloadFile)\s*\(\s*(?:[^\n,()]{0,200},\s*)?\\?"
+                             r"[\"']([\w./~$-]{1,120})\\?[\"']",
                              _F)
 _STAGE_DECODE = re.compile(rf"{_DECODE}[^\n|;]{{0,300}}?>\s{{0,3}}[\"']?([\w./~$-]{{1,120}})|"
                            r"\bcertutil(?:\.exe)?\s+-decode\s+\S+\s+([\w./\\~$-]{1,120})", _F)
 _EXEC_FILE = re.compile(rf"(?:\b(?:{_SH}|sudo|chmod\s+(?:\+x|[0-7]?7[0-7][0-7])|source|nohup|exec|Start-Process|"
                         r"powershell\s+-File|start|cmd\s+/c|subprocess\.\w+\(\s*\[?\s*['\"]|os\.system\(\s*['\"]|spawn\(\s*['\"])[ \t]+|"
-                        r"(?<![\w/])\.[ \t]+|(?<![\w.])\./|&[ \t]*|(?:subprocess\.\w+|os\.(?:system|chmod|exec\w{0,3}|spawn\w{0,3})|"
+                        r"(?<![\w/])\.[ \t]+|(?<![\w.])\./|(?<!&)&(?!&)[ \t]*|(?:subprocess\.\w+|os\.(?:system|chmod|exec\w{0,3}|spawn\w{0,3})|"
                         r"execFileSync|execSync|spawn|runpy\.run_path)\(\s*\[?\s*(?=[\"'])|(?:exec|eval)\(\s*open\(\s*(?=[\"']))"
                         r"[\"']?([\w./~$-]{1,120})", _F)
 
@@ -471,7 +549,7 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
                  facts: Facts | None = None) -> list[Hit]:
     """Command findings in one block. `tokens`: block_tokens of the block's bytes (computed when None).
     `fast=False` runs every pattern regardless of its words (the reference for the property test)."""
-    if fast and tokens is None:
+    if tokens is None:
         tokens = block_tokens(text.encode("utf-8", "surrogatepass"))
     hits: list[Hit] = []
     low = text.lower() if fast else None
@@ -527,7 +605,7 @@ def _socket_shell_hits(text: str) -> list[Hit]:
     """A raw socket to another host and a shell process in one block: a reverse shell, whatever the language."""
     socket = _SOCKET.search(text)
     shell = _SHELL_PROCESS.search(text) if socket else None
-    if not shell:
+    if not socket or not shell:
         return []
     return [Hit("reverse-shell", shell.start(), "critical", "high", "connects a shell to a network socket "
                 f"({socket.group(0).strip()[:40]} … {shell.group(0)[:30]})", "")]
@@ -545,8 +623,10 @@ def executed_files(text: str, names: set[str]) -> list[tuple[int, str]]:
     return found
 
 
-_STAGE_NEEDLES = ("curl", "wget", "iwr", "invoke-webrequest", "aria2c", "urlretrieve", "certutil")
-_STAGE_WORDS = _w("curl wget iwr invoke aria2c urlretrieve certutil base64 xxd openssl gunzip zcat uudecode rev tr certutil")
+_STAGE_NEEDLES = ("curl", "wget", "iwr", "invoke-webrequest", "aria2c", "urlretrieve", "certutil", "createwritestream",
+                  "writefile", "write_bytes", "write_text", "file.write", "downloadfile")
+_STAGE_WORDS = _w("curl wget iwr invoke aria2c urlretrieve certutil base64 xxd openssl gunzip zcat uudecode rev tr certutil "
+                  "createwritestream writefilesync writefile write downloadfile")
 _EXEC_WORDS = _w("sh bash zsh dash ksh fish csh tcsh python python3 python2 perl ruby node php pwsh powershell iex "
                  "invoke bun deno source osascript sudo chmod nohup exec start subprocess os spawn env")
 
@@ -554,6 +634,10 @@ _EXEC_WORDS = _w("sh bash zsh dash ksh fish csh tcsh python python3 python2 perl
 def _judge(pattern: Pattern, match: re.Match[str], text: str, facts: Facts | None) -> Hit | None:
     """Turn a match into a hit (or a fact only); some rules look at the rest of the line."""
     offset = match.start()
+    if pattern.fact == "home":
+        if facts is not None:
+            facts.homes.append(offset)
+        return None
     if pattern.fact in ("env", "send", "settings", "dest", "chat", "cred", "decode", "decode-to-file") and facts is not None:
         line = _line_around(text, offset)
         if pattern.fact == "send":

@@ -11,7 +11,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..load.safe_read import NotRegularFileError, open_regular, special_file_kind
 from .audit_base import EXAMPLE, EXEC, INSTRUCTION
@@ -43,12 +43,15 @@ class Entry:
     st: os.stat_result
 
 
+Stamp = tuple[int, int, int, int, int, str]
+
+
 @dataclass
 class Walk:
     files: list[Entry] = field(default_factory=list)
     escaping_links: list[tuple[Path, str, str]] = field(default_factory=list)  # (link, rel, target)
     problems: list[tuple[Path, str]] = field(default_factory=list)  # (path, why it was not scanned)
-    stamps: list[tuple] = field(default_factory=list)  # (dev, ino, size, mtime_ns, ctime_ns, rel) of every entry
+    stamps: list[Stamp] = field(default_factory=list)  # (dev, ino, size, mtime_ns, ctime_ns, rel) of every entry
 
 
 def _inside(target: str, root: str) -> bool:
@@ -153,23 +156,29 @@ WARNING_CUE = re.compile(
     r"\b(?:never|don'?t|do\s+not|avoid|anti-?patterns?|red[\s-]+flags?|warnings?|dangerous|danger|malicious|attacks?|"
     r"attackers?|insecure|unsafe|bad|vulnerab\w*|exploits?|phishing|threats?|iocs?|indicators?|signatures?|detect\w*|"
     r"suspicious|forbidden|prohibited|blocked|what\s+not|pitfalls?|mistakes?|harmful|evil|payloads?|injections?|"
-    r"must\s+not|should\s+not|refuse|reject|flag(?:s|ged)?|compromised?|scam)\b|❌|⚠|🚫", re.I)
+    r"must\s+not|should\s+not|refuse|reject|flag(?:s|ged)?|compromised?|scam|hunt(?:s|ing)?|triag\w*|forensics?|"
+    r"in\s+the\s+wild|look\s+for|recogni[sz]\w*)\b|❌|⚠|🚫", re.I)
 _LINE_CUE = re.compile(
     r"\b(?:never|don'?t|do\s+not|avoid|must\s+not|should\s+not)\s+(?:ever\s+)?(?:run|execute|use|paste|pipe|type|"
-    r"copy|trust|install|do\s+this|follow|obey)\b|(?<![-=])\b(?:malicious|attackers?|insecure|unsafe|dangerous|red[\s-]+flags?|"
+    r"copy|trust|install|do\s+this|follow|obey)\b|\bavoid\s+(?=[`\"'])|(?<![-=])\b(?:malicious|attackers?|insecure|unsafe|dangerous|red[\s-]+flags?|"
     r"vulnerable|exploit\w*|phishing|backdoor(?:ed)?|compromised?)\b|❌|🚫", re.I)
+
+
+# carried from one block of a big file to the next: (in a fence, its mark, the fence warns,
+# open headings as (level, warns))
+MarkdownState = tuple[bool, str, bool, tuple[tuple[int, bool], ...]]
 
 
 class MarkdownMap:
     """Position of each line of a Markdown block, carried over from the previous block."""
 
-    def __init__(self, text: str, first_line: int, state: tuple | None = None) -> None:
-        in_fence, fence_mark, fence_warn, headings = state or (False, "", False, ())
+    def __init__(self, text: str, first_line: int, state: MarkdownState | None = None) -> None:
+        in_fence, fence_mark, fence_warn, carried = state or (False, "", False, ())
         self.first_line = first_line
         self._lines: list[int] = []  # first line of each region
         self._warn: list[bool] = []
         self._fence: list[bool] = []
-        headings = list(headings)  # [(level, warns)]
+        headings = list(carried)  # [(level, warns)]
         previous_end = 0
         counted_to, line = 0, first_line
         for match in _STRUCTURE.finditer(text):
@@ -193,7 +202,7 @@ class MarkdownMap:
                 headings.append((level, bool(WARNING_CUE.search(match.group(2)))))
                 self._push(line, any(w for _, w in headings), False)
             previous_end = match.end()
-        self.state = (in_fence, fence_mark, fence_warn, tuple(headings))
+        self.state: MarkdownState = (in_fence, fence_mark, fence_warn, tuple(headings))
         self._start_warn = any(w for _, w in (state or (False, "", False, ()))[3]) or bool(state and state[0] and state[2])
         self._start_fence = bool(state and state[0])
 
@@ -202,6 +211,10 @@ class MarkdownMap:
         self._warn.append(warn)
         self._fence.append(fence)
 
+    def in_fence(self, line: int) -> bool:
+        index = bisect.bisect_right(self._lines, line) - 1
+        return self._fence[index] if index >= 0 else self._start_fence
+
     def position(self, line: int, line_text: str, previous_line: str) -> str:
         index = bisect.bisect_right(self._lines, line) - 1
         warn = self._warn[index] if index >= 0 else self._start_warn
@@ -209,6 +222,27 @@ class MarkdownMap:
         if warn or _LINE_CUE.search(line_text) or (fence and _LINE_CUE.search(previous_line)):
             return EXAMPLE
         return INSTRUCTION
+
+
+_LIST_ITEM = re.compile(r"^[ \t]{0,8}(?:(?:[-*+]|\d{1,3}[.)])[ \t]|\|)")
+
+
+def list_intro_warns(line: int, first_line: int, line_text: Callable[[int], str], limit: int = 40) -> bool:
+    """Whether a list item or table row belongs to a list introduced as warnings or examples: the sentence
+    above the list ("Flag any of these:", "patterns such as:") or the table's header row carries a warning
+    cue. `line_text(n)` gives line n of the block."""
+    if not _LIST_ITEM.match(line_text(line)):
+        return False
+    header = ""
+    n = line - 1
+    while n >= first_line and line - n <= limit:
+        text = line_text(n)
+        if _LIST_ITEM.match(text):
+            header = text
+        elif text.strip():
+            return bool(WARNING_CUE.search(text) or (header.lstrip().startswith("|") and WARNING_CUE.search(header)))
+        n -= 1
+    return bool(header.lstrip().startswith("|") and WARNING_CUE.search(header))
 
 
 def in_spans(line: int, spans: list[tuple[int, int]]) -> bool:

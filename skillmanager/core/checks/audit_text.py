@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Callable, Iterator
 
 from .audit_base import Hit, gate_for, one_line, word_regions
 
@@ -78,6 +79,7 @@ def hidden_unicode_hits(text: str, *, at_file_start: bool = True, fast: bool = T
         index, char = match.start(), match.group(0)
         if "\U000e0000" <= char <= "\U000e007f":
             run = _TAGS.match(text, index)
+            assert run is not None  # text[index] is a tag character
             if index and "\U000e0000" <= text[index - 1] <= "\U000e007f":
                 continue
             hidden = decode_tags(run.group(0))
@@ -208,16 +210,17 @@ _CASE_SENSITIVE = {"fake_tag"}
 _ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
 
 
-def _finder(text: str, fast: bool, tokens=None):
+def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
+            ) -> Callable[[re.Pattern[str], str], Iterator[re.Match[str]]]:
     low = text.lower() if fast else None
     if low is not None and len(low) != len(text):
         low = None  # lower() changed lengths (İ → i̇): offsets would not line up, scan whole
     table = _ASCII_NEEDLES if text.isascii() else _NEEDLES  # ASCII text holds no non-ASCII needle
-    cache: dict = {}
-    exact_cache: dict = {}
+    cache: dict[str, list[tuple[int, int]]] = {}
+    exact_cache: dict[str, list[tuple[int, int]]] = {}
     gate = gate_for(text, tokens, low) if low is not None else None
 
-    def finditer(regex: re.Pattern[str], key: str):
+    def finditer(regex: re.Pattern[str], key: str) -> Iterator[re.Match[str]]:
         if low is None:
             yield from regex.finditer(text)
             return
@@ -230,7 +233,7 @@ def _finder(text: str, fast: bool, tokens=None):
     return finditer
 
 
-def injection_hits(text: str, *, tokens=None, fast: bool = True) -> list[Hit]:
+def injection_hits(text: str, *, tokens: frozenset[bytes] | None = None, fast: bool = True) -> list[Hit]:
     """Prompt-injection hits in text the model reads. `tokens`: block_tokens of the text's bytes (computed
     when None)."""
     find = _finder(text, fast, tokens)
@@ -306,6 +309,24 @@ def _scripts(name: str) -> set[str]:
     return found
 
 
+def _one_typo_from(shape: str) -> str | None:
+    """The well-known name (6 letters or more) that `shape` misspells by one substituted letter or two swapped
+    neighbours: the same length and outline, so it reads as the original at a glance (a typo-squat). Added
+    or removed letters are left alone: they make other words (plurals, suffixes)."""
+    if len(shape) < 6:
+        return None
+    for known, known_shape in _KNOWN_SHAPES:
+        if len(known_shape) != len(shape) or known_shape == shape or len(known_shape) < 6:
+            continue
+        diff = [i for i, (a, b) in enumerate(zip(shape, known_shape)) if a != b]
+        if len(diff) == 1 and shape[diff[0]].isalpha() and known_shape[diff[0]].isalpha():
+            return known
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and shape[diff[0]] == known_shape[diff[1]] and \
+                shape[diff[1]] == known_shape[diff[0]]:
+            return known
+    return None
+
+
 def lookalike_hits(name: str) -> list[Hit]:
     """A name whose skeleton equals a well-known skill's but whose spelling differs (high), or a name mixing
     Latin with another script's letters (medium)."""
@@ -317,6 +338,10 @@ def lookalike_hits(name: str) -> list[Hit]:
             return [Hit("lookalike-name", 0, "high", "high",
                         f"the name {name!r} looks like the well-known skill {known!r} but is spelled with other "
                         "characters", name.encode("unicode_escape").decode("ascii"))]
+    typo = _one_typo_from(shape)
+    if typo is not None:
+        return [Hit("lookalike-name", 0, "medium", "medium",
+                    f"the name {name!r} is one typo away from the well-known skill {typo!r}", name)]
     scripts = _scripts(name) if not name.isascii() else set()  # ASCII: one script
     if "LATIN" in scripts and len(scripts) > 1:
         return [Hit("lookalike-name", 0, "medium", "medium",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from .audit import AuditFinding, audit_cache_key, audit_skill, level_index
+from .audit import AuditCacheKey, AuditFinding, audit_cache_key, audit_skill, level_index
 from ..model import Diagnostic, Severity
 from ..versions.profiles import Profile
 
@@ -96,7 +96,7 @@ def check_skill(path: Path, *, kind: str = "skill", name: str | None = None, pro
                        audit_max)
 
 
-def _stamp(path: Path, kind: str) -> tuple | None:
+def _stamp(path: Path, kind: str) -> AuditCacheKey | None:
     try:
         os.stat(path)
     except OSError:
@@ -104,11 +104,15 @@ def _stamp(path: Path, kind: str) -> tuple | None:
     return audit_cache_key(path)
 
 
+# (path, kind, name, profile name, the known diagnostics' (code, line))
+_ChecksKey = tuple[str, str, str | None, str | None, tuple[tuple[str, int | None], ...]]
+
+
 @dataclass
 class ChecksCache:
     """Thread-safe cache of check_skill results keyed by file, valid while its stamp is unchanged."""
 
-    _entries: dict[tuple, tuple[tuple, SkillChecks]] = field(default_factory=dict)
+    _entries: dict[_ChecksKey, tuple[AuditCacheKey, SkillChecks]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     hits: int = 0
     misses: int = 0
@@ -117,7 +121,7 @@ class ChecksCache:
             known: Iterable[Diagnostic] = ()) -> SkillChecks:
         profile_name = profile.name if profile is not None else None
         known = tuple(known)
-        key = (str(path), kind, name, profile_name, tuple((d.code, d.line) for d in known))
+        key: _ChecksKey = (str(path), kind, name, profile_name, tuple((d.code, d.line) for d in known))
         stamp = _stamp(Path(path), kind)
         with self._lock:
             cached = self._entries.get(key)

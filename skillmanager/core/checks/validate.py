@@ -105,11 +105,11 @@ def split_standard_front_matter(text: str, path: Path | None = None) -> SplitFro
         data = load_yaml12(yaml_text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else None
-        if line is None and (found := re.search(r"\(line (\d+)\)", str(error))):
-            line = int(found.group(1)) + 1  # yaml12's duplicate-key message counts from the YAML's first line
+        error_line: int | None = mark.line + 2 if mark is not None else None
+        if error_line is None and (found := re.search(r"\(line (\d+)\)", str(error))):
+            error_line = int(found.group(1)) + 1  # yaml12's duplicate-key message counts from the YAML's first line
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        diagnostics.append(_err("invalid-yaml", f"Invalid YAML in the front matter: {problem}.", path, line))
+        diagnostics.append(_err("invalid-yaml", f"Invalid YAML in the front matter: {problem}.", path, error_line))
         return SplitFrontMatter(None, body, diagnostics)
     if data is None:
         data = {}
@@ -343,7 +343,7 @@ def lint_claude_code(skill_md: Path, *, profile: Profile | None = None, kind: st
     return out
 
 
-def _description_findings(fm: dict, body: str, resolved: str, profile: Profile, source: str,
+def _description_findings(fm: dict[str, Any], body: str, resolved: str, profile: Profile, source: str,
                           path: Path) -> list[Diagnostic]:
     raw = fm.get("description")
     out = []
@@ -376,7 +376,7 @@ def _description_findings(fm: dict, body: str, resolved: str, profile: Profile, 
     return out
 
 
-def _enum_findings(fm: dict, profile: Profile, source: str, path: Path) -> list[Diagnostic]:
+def _enum_findings(fm: dict[str, Any], profile: Profile, source: str, path: Path) -> list[Diagnostic]:
     out = []
     shell = fm.get("shell")
     if shell is not None and js_string(shell).strip() and js_string(shell).strip().lower() not in SHELLS:
@@ -471,6 +471,14 @@ def skill_dirs_in(skills_dir: Path) -> list[Path]:
         return []
 
 
+def _check_dir(skill_dir: Path, standard: str, profile: Profile) -> SkillReport:
+    skill_md = find_skill_file(skill_dir)
+    if skill_md is None:  # removed since the folder was listed
+        return SkillReport(skill_dir, skill_dir.name, standard,
+                           [_err("missing-path", "No SKILL.md here (it was removed while being checked).", skill_dir)])
+    return _check_one(skill_md, standard, profile)
+
+
 def _check_one(skill_md: Path, standard: str, profile: Profile) -> SkillReport:
     skill_dir = skill_md.parent
     if standard == AGENTSKILLS:
@@ -496,7 +504,7 @@ def validate_paths(paths: Iterable[Path], *, standard: str = AGENTSKILLS,
         elif kind == "skill-file":
             report.reports.append(_check_one(path, standard, profile))
         elif kind == "skill-dir":
-            report.reports.append(_check_one(find_skill_file(path), standard, profile))  # type: ignore[arg-type]
+            report.reports.append(_check_dir(path, standard, profile))
         else:
             dirs = skill_dirs_in(path)
             if standard == CLAUDE_CODE or not dirs:
@@ -506,7 +514,7 @@ def validate_paths(paths: Iterable[Path], *, standard: str = AGENTSKILLS,
                 if level:
                     report.reports.append(SkillReport(path, path.name, standard, level))
             for skill_dir in dirs:
-                report.reports.append(_check_one(find_skill_file(skill_dir), standard, profile))  # type: ignore[arg-type]
+                report.reports.append(_check_dir(skill_dir, standard, profile))
     return report
 
 

@@ -18,6 +18,7 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from ..load.safe_read import NotRegularFileError, check_regular, special_file_kind
 
@@ -302,7 +303,7 @@ def os_error_words(error: OSError) -> str:
     return f"{where}{error.strerror or error}"
 
 
-def open_index_for_append(path: Path):
+def open_index_for_append(path: Path) -> TextIO:
     """The backup index, opened to append: created 0600, refused (never blocking) when it is not a
     regular file, also when one is swapped in between the check and the open (O_NONBLOCK + fstat)."""
     refuse_special(path, "the backup index")

@@ -7,25 +7,29 @@ is refused are left out and named in the notes; the rest still form one plan.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..model import Skill
-from .toggle import FileEdit, TogglePlan, _diff, pending_texts, plan_toggle
+from .atomic_write import Snapshot
+from .toggle import FileEdit, TogglePlan, file_diff, pending_texts, plan_toggle
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
 
 __all__ = ["plan_batch"]
 
 
-def plan_batch(registry: Any, items: Sequence[tuple[Skill, str]], scope: str | None = None, *,
+def plan_batch(registry: Registry, items: Sequence[tuple[Skill, str]], scope: str | None = None, *,
                label: str | None = None) -> TogglePlan:
     """One plan for `(skill, state)` pairs. `label` names the change in History and the notice
     (default: the skill's name for one item, "N skills" for more)."""
     states = {state for _skill, state in items}
     plan = TogglePlan(name=label or (items[0][0].name if len(items) == 1 else f"{len(items)} skills"),
-                      state=states.pop() if len(states) == 1 else "mixed", profile=registry.profile.name,
+                      state=states.pop() if len(states) == 1 else "mixed", profile=registry.profile,
                       scope=scope, mechanism=None)
     merged: dict[Path, FileEdit] = {}
     first_text: dict[Path, str] = {}
-    pending: dict[Path, tuple[Any, str]] = {}
+    pending: dict[Path, tuple[Snapshot, str]] = {}
     messages, refused, mechanisms, scopes = [], [], set(), set()
     token = pending_texts.set(pending)
     try:
@@ -52,7 +56,7 @@ def plan_batch(registry: Any, items: Sequence[tuple[Skill, str]], scope: str | N
     finally:
         pending_texts.reset(token)
     for path, edit in merged.items():
-        edit.diff = _diff(path, first_text[path], edit.new_data.decode("utf-8"), not edit.snapshot.exists)
+        edit.diff = file_diff(path, first_text[path], edit.new_data.decode("utf-8"), not edit.snapshot.exists)
         plan.edits.append(edit)
     plan.mechanism = mechanisms.pop() if len(mechanisms) == 1 else ("+".join(sorted(m for m in mechanisms if m)) or None)
     plan.scope = scopes.pop() if len(scopes) == 1 else plan.scope

@@ -7,11 +7,14 @@ through toggle.plan_toggle ("hidden"), so it is previewed, written atomically, u
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..model import Skill
 from ..rules.conflict_words import SAME_FILE
 from .toggle import TogglePlan, plan_toggle
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
 
 OFF_BY_FRONT_MATTER = (
     "Claude Code's settings switches (skillOverrides, permissions.deny) are keyed by the skill's name, so they "
@@ -26,7 +29,7 @@ class TurnOff:
     explanation: str  # what the action writes and why that file (shown before it is pressed)
 
 
-def plan_turn_off_copy(registry: Any, loser: Skill) -> TurnOff:
+def plan_turn_off_copy(registry: Registry, loser: Skill) -> TurnOff:
     if loser.state.duplicate_of is not None:
         return TurnOff(None, f"This is {SAME_FILE}: there is no separate copy to turn off. Remove the link or "
                              "the folder that reaches it a second time.")

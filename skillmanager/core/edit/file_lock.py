@@ -15,20 +15,12 @@ import errno
 import hashlib
 import os
 import stat
+import sys
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ..app_dirs import app_data_dir
-
-try:  # POSIX
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-try:  # Windows
-    import msvcrt
-except ImportError:
-    msvcrt = None  # type: ignore[assignment]
 
 LOCK_DIR_NAME = "locks"
 DEFAULT_TIMEOUT = 30.0  # seconds: a toggle holds the lock for milliseconds
@@ -46,34 +38,37 @@ def lock_path_for(target: str | os.PathLike[str], data_dir: str | os.PathLike[st
     return base / LOCK_DIR_NAME / f"{digest}.lock"
 
 
-def _try_lock(fd: int) -> bool:
-    if fcntl is not None:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            return False
-    if msvcrt is not None:  # pragma: no cover - Windows
+if sys.platform == "win32":  # pragma: no cover - Windows
+    import msvcrt
+
+    def _try_lock(fd: int) -> bool:
         try:
             os.lseek(fd, 0, os.SEEK_SET)
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
             return True
         except OSError:
             return False
-    return True  # no locking primitive: documented fallback, the content check still applies
 
-
-def _unlock(fd: int) -> None:
-    if fcntl is not None:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-    elif msvcrt is not None:  # pragma: no cover - Windows
+    def _unlock(fd: int) -> None:
         os.lseek(fd, 0, os.SEEK_SET)
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 @contextlib.contextmanager
-def locked(targets, data_dir: str | os.PathLike[str] | None = None,
-           timeout: float = DEFAULT_TIMEOUT) -> Iterator[None]:
+def locked(targets: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+           data_dir: str | os.PathLike[str] | None = None, timeout: float = DEFAULT_TIMEOUT) -> Iterator[None]:
     """Hold the lock of every path in `targets` (one path or several; taken in a fixed order so two
     writers of the same files cannot deadlock). Raises LockTimeout after `timeout` seconds."""
     if isinstance(targets, (str, os.PathLike)):

@@ -115,7 +115,7 @@ def set_front_matter_bool(text: str, key: str, value: bool | None) -> str:
 
     span = find_front_matter(text)
     if span is None:
-        if value is None:
+        if literal is None:
             return text
         bom = BOM if text.startswith(BOM) else ""
         body = text[len(bom) :]
@@ -140,18 +140,18 @@ def set_front_matter_bool(text: str, key: str, value: bool | None) -> str:
 
     lines = fm.splitlines(keepends=True)
     pattern = _key_line_re(key)
-    hits = [i for i, line in enumerate(lines) if pattern.match(line)]
+    hits = [(i, found) for i, line in enumerate(lines) if (found := pattern.match(line))]
     if len(hits) > 1:
         raise FrontMatterEditError(f"'{key}' is set more than once in the front matter; refusing to guess which")
     if not hits and key in old:
         raise FrontMatterEditError(f"'{key}' is set in a form that cannot be rewritten safely")
 
     if hits:
-        index = hits[0]
+        index, key_match = hits[0]
         line = lines[index]
         if key not in old:
             raise FrontMatterEditError(f"a line looks like '{key}:' but is not a top-level key; refusing to edit")
-        colon_end = pattern.match(line).end()  # type: ignore[union-attr]
+        colon_end = key_match.end()
         value_start, value_end = _value_span(line, colon_end)
         token = line[value_start:value_end]
         if token.startswith(_UNSAFE_VALUE_START):
@@ -164,7 +164,7 @@ def set_front_matter_bool(text: str, key: str, value: bool | None) -> str:
             alone = None
         if not isinstance(alone, dict) or len(alone) != 1 or not strict_equal(alone.get(key), old[key]):
             raise FrontMatterEditError(f"'{key}' has a multi-line value or one that cannot be rewritten safely")
-        if value is None:
+        if literal is None:
             lines[index] = ""
         elif token == literal:
             return text
@@ -175,7 +175,7 @@ def set_front_matter_bool(text: str, key: str, value: bool | None) -> str:
                 replacement = literal
             lines[index] = line[:value_start] + replacement + line[value_end:]
     else:
-        if value is None:
+        if literal is None:
             return text
         nl = _newline_of(text)
         lines.append(f"{key}: {literal}{nl}")

@@ -25,7 +25,7 @@ import os
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from . import atomic_write
 from .file_lock import locked
@@ -53,7 +53,7 @@ class HistoryPolicy:
     max_days: float = DEFAULT_MAX_DAYS
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> "HistoryPolicy":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "HistoryPolicy":
         env = os.environ if env is None else env
         policy = cls()
         try:

@@ -134,11 +134,11 @@ class _Parser:
         if match and match.end() > self.pos:
             self.pos = match.end()
             return Node("number", match.start(), match.end(), js_json_loads(match.group()), parent=parent)
-        for word, value in (("true", True), ("false", False), ("null", None)):
+        for word, literal in (("true", True), ("false", False), ("null", None)):
             if self.text.startswith(word, self.pos):
                 start = self.pos
                 self.pos += len(word)
-                return Node("literal", start, self.pos, value, parent=parent)
+                return Node("literal", start, self.pos, literal, parent=parent)
         if self.text.startswith(("NaN", "Infinity", "-Infinity"), self.pos):
             raise self.error("NaN and Infinity are not valid JSON")
         raise self.error(f"expected a value, found {self.describe()}")
@@ -165,7 +165,8 @@ class _Parser:
                 i += 1
             raise self.error("unterminated string")
         self.pos = match.end()
-        return json.loads(match.group())
+        decoded: str = json.loads(match.group())
+        return decoded
 
     def parse_object(self, parent: Node | None) -> Node:
         node = Node("object", self.pos, -1, parent=parent)
@@ -451,7 +452,7 @@ def strict_equal(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(strict_equal(a[k], b[k]) for k in a)
     if isinstance(a, list):
         return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
-    return a == b
+    return bool(a == b)
 
 
 def _reject_constant(name: str) -> Any:
@@ -511,7 +512,7 @@ def _expected_with(old: Any, keys: Sequence[str], value: Any) -> Any:
     return new
 
 
-def _pretty_new_document(text: str, obj: dict, style: _Style) -> str:
+def _pretty_new_document(text: str, obj: dict[str, Any], style: _Style) -> str:
     # Claude Code writes settings as JSON.stringify(obj, null, 2) + "\n".
     bom = BOM if text.startswith(BOM) else ""
     body = json.dumps(obj, indent="  ", ensure_ascii=False, allow_nan=False)

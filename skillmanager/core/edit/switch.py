@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..versions.features import Feature
 from ..model import Skill
 from .batch import plan_batch
-from .toggle import TogglePlan, _scope_path, default_scope, effective_toggle_state
+from .toggle import TogglePlan, ToggleState, scope_path, default_scope, effective_toggle_state
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
 
 __all__ = ["SwitchFacts", "switch_facts", "switch_state_for", "plan_switch"]
 
@@ -29,20 +32,20 @@ class SwitchFacts:
     tooltip: str  # names the file, or says why the switch is not available
 
 
-def switch_state_for(registry: Any, turn_on: bool) -> str:
+def switch_state_for(registry: Registry, turn_on: bool) -> str:
     """The toggle state one click asks for (a version difference, read from the profile)."""
     if registry.profile.supports(Feature.SKILL_OVERRIDES):
         return "on" if turn_on else "off"
     return "unblock" if turn_on else "blocked"
 
 
-def _is_on(registry: Any, skill: Skill, toggle_state: Any) -> bool:
+def _is_on(registry: Registry, skill: Skill, toggle_state: ToggleState) -> bool:
     if registry.profile.supports(Feature.SKILL_OVERRIDES):
         return toggle_state.state not in ("off",) and not toggle_state.blocked
     return not toggle_state.blocked
 
 
-def switch_facts(registry: Any, skill: Skill) -> SwitchFacts:
+def switch_facts(registry: Registry, skill: Skill) -> SwitchFacts:
     state = effective_toggle_state(registry, skill)
     is_on = _is_on(registry, skill, state)
     if state.locked:
@@ -50,14 +53,14 @@ def switch_facts(registry: Any, skill: Skill) -> SwitchFacts:
     scope = default_scope(registry, skill)
     if scope not in PERSONAL_SCOPES:
         return SwitchFacts(is_on, False, None, "Use More options: this would change a file shared with the team.")
-    target = _scope_path(registry, scope)
+    target = scope_path(registry, scope)
     verb = "Turn on" if not is_on else "Turn off"
     how = ("" if registry.profile.supports(Feature.SKILL_OVERRIDES) else
            " (Claude Code 2.1.88 has no off setting: a deny rule refuses the model's calls; the name stays listed)")
     return SwitchFacts(is_on, True, target, f"{verb}: writes {target}{how}")
 
 
-def plan_switch(registry: Any, skills: Sequence[Skill], turn_on: bool) -> TogglePlan:
+def plan_switch(registry: Registry, skills: Sequence[Skill], turn_on: bool) -> TogglePlan:
     """One plan (one write per file, one History entry) turning `skills` on or off by one click."""
     state = switch_state_for(registry, turn_on)
     items = [(s, state) for s in skills]

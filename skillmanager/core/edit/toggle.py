@@ -29,8 +29,9 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import atomic_write
 from . import frontmatter_edit
@@ -38,21 +39,37 @@ from . import history
 from . import json_text_edit
 from .file_lock import locked
 from ..app_dirs import app_data_dir as default_app_data_dir
-from ..model import BundledOff, BundledOffCause, SettingDecision, Skill, SourceKind
-from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, settings_paths
+from ..model import BundledOff, BundledOffCause, DecisionKind, SettingDecision, Skill, SourceKind
+from ..load.settings import DenyRule, display_names, parse_skill_rule, read_settings_json, rule_form, settings_paths
 from ..load.sources import find_git_root
 from ..versions.features import Feature
 from ..versions.profiles import Profile
 
+if TYPE_CHECKING:  # rules/ imports this module (remedy): the registry is only named in annotations
+    from ..rules.registry import Registry
+
 __all__ = [
-    "STATES", "OVERRIDE_STATES", "WRITABLE_SCOPES", "ToggleError", "Control", "ToggleState", "FileEdit",
+    "STATES", "OVERRIDE_STATES", "ToggleChoice", "WRITABLE_SCOPES", "ToggleError", "Control", "ToggleState", "FileEdit",
     "TogglePlan", "AppliedChange", "override_keys", "default_scope", "effective_toggle_state", "plan_toggle",
     "plan_disable_bundled", "apply_plan", "undo",
 ]
 
-OVERRIDE_STATES = ("on", "name-only", "user-invocable-only", "off")
-# What a caller may ask for. "unhide" / "unblock" remove what "hidden" / "blocked" add.
-STATES = OVERRIDE_STATES + ("hidden", "unhide", "blocked", "unblock")
+class ToggleChoice(StrEnum):
+    """What a caller may ask for: a skillOverrides value, or hidden/blocked and the actions that undo them."""
+
+    ON = "on"
+    NAME_ONLY = "name-only"
+    USER_INVOCABLE_ONLY = "user-invocable-only"
+    OFF = "off"
+    HIDDEN = "hidden"
+    UNHIDE = "unhide"  # removes what "hidden" adds
+    BLOCKED = "blocked"
+    UNBLOCK = "unblock"  # removes what "blocked" adds
+
+
+OVERRIDE_STATES: tuple[ToggleChoice, ...] = (ToggleChoice.ON, ToggleChoice.NAME_ONLY, ToggleChoice.USER_INVOCABLE_ONLY,
+                                             ToggleChoice.OFF)
+STATES: tuple[ToggleChoice, ...] = tuple(ToggleChoice)
 WRITABLE_SCOPES = ("user", "project", "local")  # lowest to highest priority; managed is never written
 _SCOPE_RANK = {"user": 0, "project": 1, "local": 2, "managed": 3}
 _DMI = "disable-model-invocation"
@@ -87,9 +104,10 @@ class Control:
     reason: str  # why it is disabled, or what it will do
     active: bool = False  # this is the state in force now
     scope: str | None = None  # the scope it would write by default
+    offered: bool = True  # False: a state this release cannot express at all (no choice to show, not a refusal)
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {k: v for k, v in self.__dict__.items() if k != "offered"}
 
 
 @dataclass
@@ -112,6 +130,12 @@ class ToggleState:
     editable_reason: str
     default_scope: str
     controls: list[Control] = field(default_factory=list)
+    overrides_ignored: str | None = None  # why no skillOverrides value reaches this skill (plugins), else None
+
+    @property
+    def offered_controls(self) -> list[Control]:
+        """The controls a UI shows as choices (enabled or with their reason), in order."""
+        return [c for c in self.controls if c.offered]
 
     def to_json(self) -> dict[str, Any]:
         rule = self.deny_rule
@@ -213,13 +237,13 @@ class AppliedChange:
 
 # Texts a batch has already planned for a settings file (path → (snapshot read first, text so far)): the next
 # plan of the same batch edits that text, so several toggles become one write (core.edit.batch).
-pending_texts: contextvars.ContextVar[dict[Path, tuple[Any, str]] | None] = contextvars.ContextVar(
+pending_texts: contextvars.ContextVar[dict[Path, tuple[atomic_write.Snapshot, str]] | None] = contextvars.ContextVar(
     "pending_texts", default=None)
 
 # --------------------------------------------------------------------------- facts about a skill
 
 
-def _has_overrides(registry: Any) -> bool:
+def _has_overrides(registry: Registry) -> bool:
     return registry.profile.supports(Feature.SKILL_OVERRIDES)
 
 
@@ -233,7 +257,7 @@ def _under(path: Path | None, root: Path | None) -> bool:
         return False
 
 
-def _files_editable(registry: Any, skill: Skill) -> tuple[bool, str]:
+def _files_editable(registry: Registry, skill: Skill) -> tuple[bool, str]:
     """Whether skillmanager may edit the skill's own file, with the reason when not."""
     ws = registry.workspace
     if not skill.source.user_editable:
@@ -254,7 +278,7 @@ def _files_editable(registry: Any, skill: Skill) -> tuple[bool, str]:
     return True, f"Its front matter can be edited ({skill.path})."
 
 
-def default_scope(registry: Any, skill: Skill) -> str:
+def default_scope(registry: Registry, skill: Skill) -> str:
     """Where a settings-level toggle goes when the user does not pick a scope.
 
     - skills of this project (project levels, nested dirs, project legacy commands, --add-dir, MCP):
@@ -276,10 +300,13 @@ def default_scope(registry: Any, skill: Skill) -> str:
 def override_keys(skill: Skill) -> list[str]:
     """skillOverrides keys Claude Code 2.1.332 looks up for this skill, first match wins ([] = it ignores
     skillOverrides). Oracle: tests/golden/toggle-keys (full name first; a scoped nested `dir:name` also
-    answers to `name`; plugin entries answer to neither `plugin:name` nor the bare name)."""
+    answers to `name`, as a clashing --add-dir skill renamed `extra:name` does (the registry's scoped_from,
+    settings.override_for_skill); plugin entries answer to neither `plugin:name` nor the bare name)."""
     if skill.source in (SourceKind.PLUGIN_SKILL, SourceKind.PLUGIN_COMMAND):
         return []
     keys = [skill.name]
+    if skill.scoped_from:
+        keys.append(skill.scoped_from)
     if skill.source is SourceKind.DYNAMIC and ":" in skill.name:
         prefix, _, bare = skill.name.rpartition(":")
         if "/" in prefix or bare:  # `packages/api:x` → also `x`
@@ -294,11 +321,11 @@ class _FileValue:
     value: str
 
 
-def _settings_files(registry: Any) -> list[Any]:
+def _settings_files(registry: Registry) -> list[Any]:
     return list(registry.settings.files)
 
 
-def _override_sources(registry: Any, key: str) -> list[_FileValue]:
+def _override_sources(registry: Registry, key: str) -> list[_FileValue]:
     """Every settings file that sets skillOverrides[key] to a valid value, lowest priority first."""
     out = []
     for sf in _settings_files(registry):
@@ -311,7 +338,7 @@ def _override_sources(registry: Any, key: str) -> list[_FileValue]:
     return out
 
 
-def _effective_override(registry: Any, skill: Skill) -> tuple[str | None, _FileValue | None, list[_FileValue]]:
+def _effective_override(registry: Registry, skill: Skill) -> tuple[str | None, _FileValue | None, list[_FileValue]]:
     """(key, deciding file, all files setting that key): the first key with a value in the merged
     settings wins; within a key the highest-priority file wins (lodash merge, settings.ts)."""
     for key in override_keys(skill):
@@ -321,11 +348,25 @@ def _effective_override(registry: Any, skill: Skill) -> tuple[str | None, _FileV
     return None, None, []
 
 
-def _deny_rules(registry: Any) -> list[DenyRule]:
+def _policy_alias_override(registry: Registry, skill: Skill) -> tuple[str, _FileValue] | None:
+    """(alias, managed file) when the registry turned a bundled skill's state by one of its aliases in managed
+    policy (settings.override_for_skill: fuzz-reg seed 1030, managed `"review": "off"` hid code-review); the
+    toggle never writes an alias, so the state is read from the registry's decision."""
+    decided = next((d for d in skill.state.decided_by if d.kind is DecisionKind.SKILL_OVERRIDES), None)
+    if decided is None or decided.scope != "managed" or not skill.aliases:
+        return None
+    policy = registry.settings.policy_overrides
+    if skill.name in policy and policy[skill.name][0] == decided.value:
+        return None
+    alias = next((a for a in skill.aliases if a in policy and policy[a][0] == decided.value), None)
+    if alias is None:
+        return None
+    return alias, _FileValue("managed", Path(decided.file) if decided.file else Path(), decided.value)
+
+
+def _deny_rules(registry: Registry) -> list[DenyRule]:
     """Every Skill deny rule of every file (settings.py de-duplicates by text across files; an unblock
     must see each copy)."""
-    from ..load.settings import _rule_form  # noqa: PLC0415 - same module family, private helper reused
-
     out = []
     for sf in _settings_files(registry):
         perms = sf.data.get("permissions") if isinstance(sf.data, dict) else None
@@ -337,18 +378,18 @@ def _deny_rules(registry: Any) -> list[DenyRule]:
                 continue
             is_skill, content = parse_skill_rule(rule)
             if is_skill:
-                out.append(DenyRule(rule, content, _rule_form(content), sf.scope, Path(sf.path)))
+                out.append(DenyRule(rule, content, rule_form(content), sf.scope, Path(sf.path)))
     return out
 
 
-def _matching_rules(registry: Any, skill: Skill) -> list[DenyRule]:
+def _matching_rules(registry: Registry, skill: Skill) -> list[DenyRule]:
     return [r for r in _deny_rules(registry) if r.matches(skill.name, registry.profile, display_names(skill))]
 
 
 def _bundled_off_decision(skill: Skill, off: BundledOff) -> SettingDecision:
     if off.cause is BundledOffCause.ENVIRONMENT:
-        return SettingDecision(BundledOffCause.ENVIRONMENT.value, "set", "environment")
-    return SettingDecision("disableBundledSkills", "true", off.scope, off.file)
+        return SettingDecision(DecisionKind.DISABLE_BUNDLED_SKILLS_ENV, "set", "environment")
+    return SettingDecision(DecisionKind.DISABLE_BUNDLED_SKILLS, "true", off.scope, off.file)
 
 
 def _bundled_off_text(off: BundledOff) -> str:
@@ -370,7 +411,7 @@ def _bundled_off_refusal(off: BundledOff) -> str:
             "Turn that setting off first.")
 
 
-def _scope_path(registry: Any, scope: str) -> Path:
+def scope_path(registry: Registry, scope: str) -> Path:
     ws = registry.workspace
     for name, path in settings_paths(ws.config_home, ws.cwd, None):
         if name == scope:
@@ -386,11 +427,14 @@ def _where(scope: str, path: Path | None) -> str:
 # --------------------------------------------------------------------------- effective state
 
 
-def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
+def effective_toggle_state(registry: Registry, skill: Skill) -> ToggleState:
     """What is in force for `skill`, which file decides it, and the controls to offer (each enabled or
     disabled with its reason). Reads the settings the registry loaded; the controls re-read the files."""
     editable, editable_reason = _files_editable(registry, skill)
     key, decider, _all = _effective_override(registry, skill) if _has_overrides(registry) else (None, None, [])
+    by_alias = _policy_alias_override(registry, skill) if _has_overrides(registry) else None
+    if by_alias is not None:
+        key, decider = by_alias
     hidden = bool(skill.disable_model_invocation)
     bundled_off = skill.state.bundled_off  # the registry's decision (rules/registry.py bundled_off)
     rules = _matching_rules(registry, skill)
@@ -398,17 +442,19 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
 
     decided_by: SettingDecision | None = None
     state = "on"
-    if bundled_off is not None:
+    # a built-in command is only hidden from the model by disableBundledSkills: an "off" override still counts
+    builtin_turned_off = skill.source is SourceKind.BUILTIN_COMMAND and decider is not None and decider.value == "off"
+    if bundled_off is not None and not builtin_turned_off:
         state = "off" if skill.source is SourceKind.BUNDLED else "user-invocable-only"
         decided_by = _bundled_off_decision(skill, bundled_off)
     elif decider is not None and decider.value != "on":
         state = decider.value
-        decided_by = SettingDecision("skillOverrides", decider.value, decider.scope, decider.path)
+        decided_by = SettingDecision(DecisionKind.SKILL_OVERRIDES, decider.value, decider.scope, decider.path)
     elif hidden:
         state = "hidden"
-        decided_by = SettingDecision("front-matter", "disable-model-invocation: true", "front-matter", skill.path)
+        decided_by = SettingDecision(DecisionKind.FRONT_MATTER, "disable-model-invocation: true", "front-matter", skill.path)
     elif decider is not None:
-        decided_by = SettingDecision("skillOverrides", "on", decider.scope, decider.path)
+        decided_by = SettingDecision(DecisionKind.SKILL_OVERRIDES, "on", decider.scope, decider.path)
 
     if decided_by is None:
         # "on" only means no setting turns it off; say what still limits it (conditional, deny rule)
@@ -420,19 +466,19 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
         elif rule is not None:
             summary = (f"On (this setting), but blocked: the deny rule {rule.text} refuses the model's Skill calls; "
                        "it stays listed.")
-    elif decided_by.kind == "front-matter":
+    elif decided_by.kind is DecisionKind.FRONT_MATTER:
         summary = f"Hidden from the model by disable-model-invocation: true in {skill.path}; /{skill.name} still works."
-    elif bundled_off is not None:
+    elif decided_by.kind in (DecisionKind.DISABLE_BUNDLED_SKILLS, DecisionKind.DISABLE_BUNDLED_SKILLS_ENV) \
+            and bundled_off is not None:
         summary = f"{state}: {_bundled_off_text(bundled_off)}."
     else:
         summary = (f"{state}: skillOverrides[{json.dumps(key, ensure_ascii=False)}] in "
                    f"{_where(decided_by.scope, decided_by.file)}.")
-    if hidden and decided_by is not None and decided_by.kind != "front-matter":
+    if hidden and decided_by is not None and decided_by.kind is not DecisionKind.FRONT_MATTER:
         summary += " Its front matter also has disable-model-invocation: true."
 
-    locked = decider is not None and decider.scope == "managed"
     locked_reason = None
-    if locked:
+    if decider is not None and decider.scope == "managed":
         locked_reason = (f"Managed policy sets skillOverrides[{json.dumps(key, ensure_ascii=False)}] = "
                          f"\"{decider.value}\" in {decider.path}; it takes priority over user, project and local "
                          "settings, so this choice is not yours to change.")
@@ -444,8 +490,10 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
     result = ToggleState(
         name=skill.name, profile=registry.profile, state=state, summary=summary, decided_by=decided_by,
         override_key=key, hidden=hidden, blocked=rule is not None, deny_rule=rule, blocked_summary=blocked_summary,
-        locked=locked, locked_reason=locked_reason, editable_files=editable, editable_reason=editable_reason,
-        default_scope=default_scope(registry, skill))
+        locked=locked_reason is not None, locked_reason=locked_reason, editable_files=editable,
+        editable_reason=editable_reason, default_scope=default_scope(registry, skill))
+    if _has_overrides(registry) and not override_keys(skill):
+        result.overrides_ignored = PLUGIN_IGNORES_OVERRIDES.format(name=skill.name)
     offered = list(OVERRIDE_STATES) + ["unhide" if hidden else "hidden", "unblock" if rule else "blocked"]
     for wanted in offered:
         plan = plan_toggle(registry, skill, wanted)
@@ -453,8 +501,9 @@ def effective_toggle_state(registry: Any, skill: Skill) -> ToggleState:
                                        "front-matter" if wanted in ("hidden", "unhide") else "deny")
         active = (wanted == state) if wanted in OVERRIDE_STATES else False
         reason = plan.refusal or plan.message
+        expressible = wanted == "on" or mechanism != "skillOverrides" or _has_overrides(registry)
         result.controls.append(Control(wanted, mechanism, plan.ok and (bool(plan.edits) or active), reason,
-                                       active, plan.scope))
+                                       active, plan.scope, offered=expressible))
     return result
 
 
@@ -467,25 +516,25 @@ def _refuse(plan: TogglePlan, reason: str) -> TogglePlan:
     return plan
 
 
-def _read_for_edit(path: Path) -> tuple[atomic_write.Snapshot | None, str | None, str | None]:
-    """(snapshot, text, refusal). A missing file is an empty snapshot (it will be created)."""
+def _read_for_edit(path: Path) -> tuple[atomic_write.Snapshot, str] | str:
+    """(snapshot, text), or the refusal. A missing file is an empty snapshot (it will be created)."""
     try:
         snap = atomic_write.read_snapshot(path, missing_ok=True)
     except IsADirectoryError:
-        return None, None, f"{path} is a directory, not a file; nothing was written."
+        return f"{path} is a directory, not a file; nothing was written."
     except OSError as exc:
-        return None, None, f"{path} cannot be read ({exc.strerror or exc}); nothing was written."
+        return f"{path} cannot be read ({exc.strerror or exc}); nothing was written."
     if snap.exists and not os.path.isfile(path):
-        return None, None, f"{path} is not a regular file; nothing was written."
+        return f"{path} is not a regular file; nothing was written."
     read_only = atomic_write.read_only_reason(path) if snap.exists else None
     if read_only is not None:
-        return None, None, read_only
+        return read_only
     try:
         text = snap.data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, None, (f"{path} is not valid UTF-8 (byte {exc.start}); Claude Code could not read it either. "
-                            "It was left as it is.")
-    return snap, text, None
+        return (f"{path} is not valid UTF-8 (byte {exc.start}); Claude Code could not read it either. "
+                "It was left as it is.")
+    return snap, text
 
 
 def _relevant(data: Any) -> Any:
@@ -499,7 +548,7 @@ def _relevant(data: Any) -> Any:
             json.dumps(data.get("disableBundledSkills")))
 
 
-def _changed_since_load(registry: Any, path: Path, now_exists: bool) -> str | None:
+def _changed_since_load(registry: Registry, path: Path, now_exists: bool) -> str | None:
     """A refusal when the file on disk no longer says what the registry loaded."""
     loaded = None
     for sf in _settings_files(registry):
@@ -521,17 +570,17 @@ def _changed_since_load(registry: Any, path: Path, now_exists: bool) -> str | No
     return None
 
 
-def _outside_link_refusal(registry: Any, path: Path, scope: str) -> str | None:
+def _outside_link_refusal(registry: Registry, path: Path, scope: str) -> str | None:
     """A settings path whose real file (symlinks followed, also a dangling link's target) lies outside the
     place it belongs to: the home dir (and the Claude config dir) for user settings, the project for
     project and local settings. A repository could ship `.claude/settings.local.json` pointing anywhere."""
     real = Path(os.path.realpath(path))
     ws = registry.workspace
+    roots: list[Path | None]
     if scope == "user":
         roots, place = [ws.home, ws.config_home], "your home directory"
     else:
-        roots, place = [ws.cwd], "the project"
-        roots.append(find_git_root(ws.cwd))
+        roots, place = [ws.cwd, find_git_root(ws.cwd)], "the project"
     for root in roots:
         if root is not None and _under(real, Path(os.path.realpath(root))):
             return None
@@ -540,7 +589,7 @@ def _outside_link_refusal(registry: Any, path: Path, scope: str) -> str | None:
             "through it unless you confirm (toggle --allow-outside-link).")
 
 
-def _diff(path: Path, old: str, new: str, created: bool) -> str:
+def file_diff(path: Path, old: str, new: str, created: bool) -> str:
     lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                  fromfile="/dev/null" if created else str(path), tofile=str(path))
     out = []
@@ -549,17 +598,21 @@ def _diff(path: Path, old: str, new: str, created: bool) -> str:
     return "".join(out)
 
 
-def _json_edit(registry: Any, plan: TogglePlan, scope: str, change: str, edit) -> FileEdit | None:
+def _json_edit(registry: Registry, plan: TogglePlan, scope: str, change: str,
+               edit: Callable[[str], str]) -> FileEdit | None:
     """Read the scope's settings file, apply `edit(text) -> new text`; refuse on any problem."""
-    path = _scope_path(registry, scope)
+    path = scope_path(registry, scope)
     pending = (pending_texts.get() or {}).get(path)
     refusal = None if plan.allow_outside_link else _outside_link_refusal(registry, path, scope)
-    if pending is not None and refusal is None:
+    if refusal is None and pending is not None:
         snap, text = pending  # already read and checked by an earlier plan of the same batch
-    else:
-        snap, text, refusal = (None, None, refusal) if refusal else _read_for_edit(path)
-    if refusal is None and pending is None:
-        refusal = _changed_since_load(registry, path, snap.exists)
+    elif refusal is None:
+        read = _read_for_edit(path)
+        if isinstance(read, str):
+            refusal = read
+        else:
+            snap, text = read
+            refusal = _changed_since_load(registry, path, snap.exists)
     if refusal is not None:
         _refuse(plan, refusal)
         return None
@@ -573,7 +626,7 @@ def _json_edit(registry: Any, plan: TogglePlan, scope: str, change: str, edit) -
     if new_text == text:
         return None
     return FileEdit(path, atomic_write.resolve_target(path), scope, change, snap, new_text.encode("utf-8"),
-                    _diff(path, text, new_text, not snap.exists))
+                    file_diff(path, text, new_text, not snap.exists))
 
 
 def _higher_scope_block(sources: list[_FileValue], scope: str, key: str) -> str | None:
@@ -590,7 +643,7 @@ def _higher_scope_block(sources: list[_FileValue], scope: str, key: str) -> str 
             f"have no effect. Choose --scope {top.scope} to change it there.")
 
 
-def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
+def _plan_override(registry: Registry, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
     plan.mechanism = "skillOverrides"
     state = plan.state
     if not _has_overrides(registry):
@@ -604,9 +657,17 @@ def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | N
     bundled_off = skill.state.bundled_off
     if bundled_off is not None and state != "off":
         return _refuse(plan, _bundled_off_refusal(bundled_off))
+    by_alias = _policy_alias_override(registry, skill)
+    if by_alias is not None and by_alias[1].value != state:
+        alias, policy = by_alias
+        return _refuse(plan, f"Managed policy sets skillOverrides[{json.dumps(alias, ensure_ascii=False)}] = "
+                             f"\"{policy.value}\" in {policy.path} (\"{alias}\" is another name of {skill.name}); it "
+                             "takes priority over user, project and local settings. Only an administrator can "
+                             "change it.")
     key, decider, _ = _effective_override(registry, skill)
     key = key or keys[0]
-    if decider is not None and key != skill.name and decider.value != state:
+    bare_decides = decider is not None and key != skill.name and decider.value != state
+    if bare_decides:
         # Only the bare key matched (scoped nested skill): changing it would also change the root skill.
         plan.notes.append(f"skillOverrides[\"{key}\"] also applies to other skills named {key}; the full name "
                           f"\"{skill.name}\" is written, which Claude Code looks up first.")
@@ -624,14 +685,14 @@ def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | N
     jkey = json.dumps(key, ensure_ascii=False)
     same_scope = [s for s in sources if s.scope == scope]
     old = f"\"{same_scope[-1].value}\"" if same_scope else "(absent)"
-    if state == "on" and not (lower and lower[-1].value != "on"):
+    if state == "on" and not bare_decides and not (lower and lower[-1].value != "on"):
         # Absent means on: remove the key rather than write a value nobody needs.
         change = f"skillOverrides[{jkey}]: {old} → (removed; absent means on)"
         edit = _json_edit(registry, plan, scope, change, lambda t: json_text_edit.delete_key(t, ["skillOverrides", key]))
     else:
         change = f"skillOverrides[{jkey}]: {old} → \"{state}\""
         edit = _json_edit(registry, plan, scope, change,
-                          lambda t: json_text_edit.set_key(t, ["skillOverrides", key], state))
+                          lambda t: json_text_edit.set_key(t, ["skillOverrides", key], str(state)))  # a plain JSON string
     if plan.refusal:
         return plan
     if edit is not None:
@@ -647,7 +708,7 @@ def _plan_override(registry: Any, skill: Skill, plan: TogglePlan, scope: str | N
     return plan
 
 
-def _plan_front_matter(registry: Any, skill: Skill, plan: TogglePlan) -> TogglePlan:
+def _plan_front_matter(registry: Registry, skill: Skill, plan: TogglePlan) -> TogglePlan:
     plan.mechanism = "front-matter"
     plan.scope = "front-matter"
     editable, reason = _files_editable(registry, skill)
@@ -655,12 +716,15 @@ def _plan_front_matter(registry: Any, skill: Skill, plan: TogglePlan) -> ToggleP
         alt = ("user-invocable-only (skillOverrides) or blocked (a deny rule)"
                if _has_overrides(registry) and override_keys(skill) else "blocked (a deny rule)")
         return _refuse(plan, f"{reason} Use {alt} instead.")
+    if skill.path is None:  # _files_editable refuses it first
+        return _refuse(plan, "It has no file on disk.")
     path = Path(skill.path)
-    snap, text, refusal = _read_for_edit(path)
-    if refusal is None and not snap.exists:
-        refusal = f"{path} no longer exists; reload and try again."
-    if refusal is not None:
-        return _refuse(plan, refusal)
+    read = _read_for_edit(path)
+    if isinstance(read, str):
+        return _refuse(plan, read)
+    snap, text = read
+    if not snap.exists:
+        return _refuse(plan, f"{path} no longer exists; reload and try again.")
     if snap.size != skill.size_bytes and skill.size_bytes:
         return _refuse(plan, f"{path} was changed by another program since skillmanager loaded it; nothing was "
                              "written. Reload and try again.")
@@ -682,14 +746,14 @@ def _plan_front_matter(registry: Any, skill: Skill, plan: TogglePlan) -> ToggleP
         return plan
     change = (f"{_DMI}: true (added to the front matter)" if value else f"{_DMI}: line removed from the front matter")
     plan.edits.append(FileEdit(path, atomic_write.resolve_target(path), "front-matter", change, snap,
-                               new_text.encode("utf-8"), _diff(path, text, new_text, False)))
+                               new_text.encode("utf-8"), file_diff(path, text, new_text, False)))
     plan.message = f"{change} in {path}"
     if value:
         plan.notes.append(f"Hidden from the model's listing and Skill tool; /{skill.name} still works.")
     return plan
 
 
-def _plan_block(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
+def _plan_block(registry: Registry, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
     plan.mechanism = "deny"
     rules = _matching_rules(registry, skill)
     if rules:
@@ -711,7 +775,7 @@ def _plan_block(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None
     return plan
 
 
-def _plan_unblock(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
+def _plan_unblock(registry: Registry, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
     plan.mechanism = "deny"
     rules = _matching_rules(registry, skill)
     if scope is not None:
@@ -728,12 +792,14 @@ def _plan_unblock(registry: Any, skill: Skill, plan: TogglePlan, scope: str | No
                                  "covers other skills; removing it would unblock them too. Edit that rule by hand.")
     by_file: dict[Path, list[DenyRule]] = {}
     for rule in rules:
+        if rule.file is None:
+            return _refuse(plan, f"It is blocked by {rule.text}, which is in no settings file skillmanager can edit.")
         by_file.setdefault(Path(rule.file), []).append(rule)
     for path, file_rules in by_file.items():
         texts = [r.text for r in file_rules]
         change = "permissions.deny: − " + ", ".join(json.dumps(t, ensure_ascii=False) for t in texts)
 
-        def remove(text: str, texts=texts) -> str:
+        def remove(text: str, texts: list[str] = texts) -> str:
             for t in texts:
                 text = json_text_edit.array_remove(text, ["permissions", "deny"], t)
             return text
@@ -748,7 +814,7 @@ def _plan_unblock(registry: Any, skill: Skill, plan: TogglePlan, scope: str | No
     return plan
 
 
-def plan_toggle(registry: Any, skill: Skill, state: str, scope: str | None = None, *,
+def plan_toggle(registry: Registry, skill: Skill, state: str, scope: str | None = None, *,
                 allow_outside_link: bool = False) -> TogglePlan:
     """Plan one toggle; never writes. `state` is one of STATES; `scope` one of WRITABLE_SCOPES or None
     (None: the file that decides now if the user may write it, else `default_scope`).
@@ -759,6 +825,7 @@ def plan_toggle(registry: Any, skill: Skill, state: str, scope: str | None = Non
                       allow_outside_link=allow_outside_link)
     if state not in STATES:
         return _refuse(plan, f"unknown state {state!r}; choose one of {', '.join(STATES)}")
+    state = plan.state = ToggleChoice(state)
     if scope is not None and scope not in WRITABLE_SCOPES:
         return _refuse(plan, f"cannot write {scope!r} settings; choose one of {', '.join(WRITABLE_SCOPES)}")
     if state == "on" and not _has_overrides(registry):
@@ -774,7 +841,7 @@ def plan_toggle(registry: Any, skill: Skill, state: str, scope: str | None = Non
     return _plan_unblock(registry, skill, plan, scope)
 
 
-def _plan_legacy_on(registry: Any, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
+def _plan_legacy_on(registry: Registry, skill: Skill, plan: TogglePlan, scope: str | None) -> TogglePlan:
     parts = []
     for sub in ("unhide", "unblock"):
         sub_plan = plan_toggle(registry, skill, sub, scope, allow_outside_link=plan.allow_outside_link)
@@ -790,7 +857,7 @@ def _plan_legacy_on(registry: Any, skill: Skill, plan: TogglePlan, scope: str | 
     return plan
 
 
-def plan_disable_bundled(registry: Any, disabled: bool, scope: str = "user", *,
+def plan_disable_bundled(registry: Registry, disabled: bool, scope: str = "user", *,
                          allow_outside_link: bool = False) -> TogglePlan:
     """`disableBundledSkills` (current only): true removes every bundled skill (and hides the built-in
     prompt commands from the model); false removes the key (absent = false) unless a lower scope sets true."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["locale_compare_key"]
+__all__ = ["CollationKey", "locale_compare_key"]
 
 # Printable ASCII in ICU root order (`[...].sort((a, b) => a.localeCompare(b))` under Bun 1.4.5); a letter's
 # upper and lower case share a place (they differ at the third level only).
@@ -47,7 +47,7 @@ _LOWER, _VARIANT, _UPPER = 2, 4, 8
 
 # Letters ICU sorts through a base letter although Unicode gives them no canonical decomposition.
 _STROKED = {"ø": "o", "đ": "d", "ł": "l", "ħ": "h", "ŧ": "t", "ı": "i"}
-_EXPANDED = {"æ": "ae", "œ": "oe", "ß": "ss"}
+_EXPANDED = {"æ": ("a", "e"), "œ": ("o", "e"), "ß": ("s", "s")}
 
 # Non-ASCII punctuation and symbols sit among ASCII's (approximation by category, measured positions:
 # - < – < — < , …; … ¡ « § ¶ before ` ^; © → ° ± × ÷ before +; $ < € < 0).
@@ -55,6 +55,7 @@ _GROUP_WEIGHT = {"Pd": _PRIMARY["-"] + 0.5, "P": _PRIMARY["`"] - 0.5, "Sc": _PRI
                  "S": _PRIMARY["+"] - 0.5}
 
 Elements = tuple[tuple[float, ...], tuple[int, ...], tuple[int, ...]]
+CollationKey = Elements  # the three levels' weights of a whole string
 
 
 @lru_cache(maxsize=4096)
@@ -72,7 +73,7 @@ def _elements(ch: str) -> Elements:
     if lower in _STROKED:
         return (_PRIMARY[_STROKED[lower]],), (_COMMON, _STROKE), (case, _LOWER)
     if lower in _EXPANDED or ch == "ẞ":
-        first, second = _EXPANDED.get(lower, "ss")
+        first, second = _EXPANDED.get(lower, ("s", "s"))
         variant = _UPPER if case == _UPPER else _VARIANT
         return (_PRIMARY[first], _PRIMARY[second]), (_COMMON, _EXPANSION, _COMMON), (variant,) * 3
     compatible = unicodedata.normalize("NFKD", ch)
@@ -86,7 +87,7 @@ def _elements(ch: str) -> Elements:
     return (_AFTER_ASCII + ord(lower[0]),), (_COMMON,), (case,)  # α < Ω as in ICU, not by code point
 
 
-def locale_compare_key(text: str) -> tuple:
+def locale_compare_key(text: str) -> CollationKey:
     """A key such that sorting by it orders strings as ``localeCompare`` does (ties keep input order)."""
     if text.isascii() and text.isprintable():  # names: one table look-up per byte (same key, tested)
         data = text.encode("ascii")
@@ -95,7 +96,7 @@ def locale_compare_key(text: str) -> tuple:
     return locale_compare_key_general(text)
 
 
-def locale_compare_key_general(text: str) -> tuple:
+def locale_compare_key_general(text: str) -> CollationKey:
     """locale_compare_key for any text (the reference the ASCII path is tested against)."""
     primary: list[float] = []
     secondary: list[int] = []

@@ -6,7 +6,8 @@ ASCII descriptions) should not pay for them at start-up.
 """
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 
 class LazyPattern:
@@ -26,6 +27,15 @@ class LazyPattern:
             engine = __import__(self._module)
             self._compiled = engine.compile(self._pattern, self._flags)
         return self._compiled
+
+    if TYPE_CHECKING:  # what __getattr__ hands out, as the checker should see it (`regex` matches alike)
+        def search(self, string: str, pos: int = 0, endpos: int = ...) -> re.Match[str] | None: ...
+        def match(self, string: str, pos: int = 0, endpos: int = ...) -> re.Match[str] | None: ...
+        def fullmatch(self, string: str, pos: int = 0, endpos: int = ...) -> re.Match[str] | None: ...
+        def finditer(self, string: str, pos: int = 0, endpos: int = ...) -> Iterator[re.Match[str]]: ...
+        def findall(self, string: str, pos: int = 0, endpos: int = ...) -> list[Any]: ...
+        def sub(self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0) -> str: ...
+        def split(self, string: str, maxsplit: int = 0) -> list[str]: ...
 
     def __getattr__(self, name: str) -> Any:  # only for names not yet kept (match, search, sub, …)
         value = getattr(self.compiled(), name)

@@ -18,7 +18,7 @@ from typing import Callable, Union
 
 from .strings import JS_WS_CLASS_BODY as JS_WS
 
-Token = Union[str, dict]
+Token = Union[str, dict[str, str]]  # a word, or an operator / glob / comment object
 
 _OPS = "(?:" + "|".join([r"\|\|", r"\&\&", ";;", r"\|\&", r"\<\(", r"\<\<\<", ">>", r">\&", r"<\&", "[&;()|<>]"]) + ")"
 _OP_RE = re.compile("^" + _OPS + "$")
@@ -39,7 +39,7 @@ def _default_env(name: str) -> str:
     return "$" + name
 
 
-def parse(text: str, env: Callable[[str], str] | None = None) -> list[Token]:
+def parse(text: str, env: Callable[[str], str | None] | None = None) -> list[Token]:
     """shell-quote `parse(text, env)`: strings for words, dicts for operators, globs and comments."""
     env = env or _default_env
     # JS strings are UTF-16: work on code units so that the skip quirk can split an emoji like Node does.
@@ -81,7 +81,7 @@ def join_surrogates(s: str) -> str:
     return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
-def _parse_match(text: str, match: re.Match[str], env: Callable[[str], str]) -> tuple[list[Token], bool] | None:
+def _parse_match(text: str, match: re.Match[str], env: Callable[[str], str | None]) -> tuple[list[Token], bool] | None:
     s = match.group(0)
     if not s:
         return None

@@ -41,7 +41,7 @@ def _blank(text: str | None) -> bool:
 
 def split_arguments(args: str | None, profile: Profile) -> list[str]:
     """The argument words `$0`, `$1` … refer to."""
-    if _blank(args):
+    if args is None or _blank(args):
         return []
     if profile.supports(Feature.ARGS_SPLIT_SHELL_QUOTE):
         # argumentSubstitution.ts parseArguments: `$VAR` stays literal through the env callback
@@ -232,10 +232,11 @@ def _redirect_later_in_chain(s: str, i: int) -> bool:
             has_word = False
             i += 2 if s.startswith(("&&", "||", "|&"), i) else 1
             continue
-        if _redirect_at(s, i):
+        redirect = _redirect_at(s, i)
+        if redirect:
             if has_word:
                 return True
-            i = _redirect_at(s, i).end()
+            i = redirect.end()
             continue
         has_word = True
         if s[i] == "#":
@@ -537,7 +538,8 @@ def protect(value: str) -> str:
 
 
 def _substitute_current(content: str, args: str | None, profile: Profile, names: list[str], append: bool,
-                        value_transform, pre_transform) -> str:
+                        value_transform: Callable[[str], str] | None,
+                        pre_transform: Callable[[str, Callable[[str], str]], str] | None) -> str:
     if args is None:
         return pre_transform(content, lambda v: v) if pre_transform else content
     content = content.replace(_LQ, "\ufffd").replace(_UUE, "\ufffd")
@@ -574,7 +576,10 @@ def _substitute_current(content: str, args: str | None, profile: Profile, names:
 
     for name, i in named:
         pattern = re.compile(r"\$" + re.escape(name) + rf"(?![\[{_ASCII_WORD}])")
-        content = pattern.sub(lambda m, i=i: mark(insert(word(i))), content)
+
+        def named_value(m: re.Match[str], index: int = i) -> str:
+            return mark(insert(word(index)))
+        content = pattern.sub(named_value, content)
 
     def indexed(m: re.Match[str]) -> str:
         value = word(int(m.group(1)))

@@ -12,12 +12,16 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..js.lazy_pattern import LazyPattern
 
 from ..resources import resource_path
 from ..js.bun_width import strip_escape_sequences
 from ..js.textwidth import utf16_len
+
+if TYPE_CHECKING:  # imported on first use (start-up time)
+    import regex
 
 __all__ = ["clean_listing_text"]
 
@@ -58,6 +62,10 @@ _SPELLED_JOINER = LazyPattern("|".join(
        f"(?!\\p{{Default_Ignorable_Code_Point}})\\p{{Mn}}){{0,8}}.)(?=[{_ARABIC_AFTER}])"]))
 
 
+# a trie of characters: each key is one character ("" marks the end of a word)
+_Trie = dict[str, "_Trie"]
+
+
 def _trie_pattern(words: list[str]) -> str:
     """One regex for a set of literal strings that matches the longest of them at each position.
 
@@ -65,14 +73,14 @@ def _trie_pattern(words: list[str]) -> str:
     optional group for the longer continuations makes the longest string win (what a property of
     strings such as /\\p{RGI_Emoji}/v does). Much faster than 3,953 alternatives tried one by one."""
     import regex
-    trie: dict = {}
+    trie: _Trie = {}
     for word in words:
         node = trie
         for ch in word:
             node = node.setdefault(ch, {})
         node[""] = {}
 
-    def emit(node: dict) -> str:
+    def emit(node: _Trie) -> str:
         children = sorted(ch for ch in node if ch)
         if not children:
             return ""
@@ -103,7 +111,7 @@ def _protected(text: str) -> set[int]:
 def _collapse_invisible(text: str, replacement: str = " ") -> str:
     kept = _protected(text)
 
-    def run(match: regex.Match[str]) -> str:
+    def run(match: re.Match[str]) -> str:  # a `regex` match (LazyPattern is typed with re's)
         out = ""
         for offset, ch in enumerate(match.group(0)):
             if match.start() + offset in kept:

@@ -12,7 +12,7 @@ import subprocess
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .arguments import (ArgumentsTooLong, escape_shell_bangs, js_replace_string,
                         substitute_arguments)
@@ -25,6 +25,9 @@ from ..versions.profiles import Profile
 from ..rules.registry import alias_candidates, model_command_list, resolve_name
 from ..load.settings import display_names
 from ..js.textwidth import utf16_len
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
 
 NO_OUTPUT = "(Bash completed with no output)"
 DENY_TEXT = "Skill execution blocked by permission rules"
@@ -76,11 +79,11 @@ class ExpansionResult:
 
 # --- name resolution -------------------------------------------------------------------------------
 
-def _candidates(registry: Any) -> list[Skill]:
+def _candidates(registry: Registry) -> list[Skill]:
     return [s for s in registry.skills if s.state.duplicate_of is None and s.state.active]
 
 
-def resolve_skill(registry: Any, name: str, profile: Profile, *, for_model: bool = True) -> Skill | None:
+def resolve_skill(registry: Registry, name: str, profile: Profile, *, for_model: bool = True) -> Skill | None:
     """The copy `name` reaches: the same rule as Registry.find (registry.resolve_name). For the model, current
     skips a disable-model-invocation copy when a later copy may be called (fuzz-reg seeds 20, 21, 22: user
     `simplify` with dmi → `Skill simplify` launched the bundled one). A user's `/name` goes through the slash
@@ -148,7 +151,7 @@ def _closest_name(name: str, names: Sequence[str], limit: int = 2) -> str | None
     return best
 
 
-def _unknown_text(registry: Any, name: str, profile: Profile) -> str:
+def _unknown_text(registry: Registry, name: str, profile: Profile) -> str:
     """The refusal for a name that resolves to nothing (legacy: bare; current: the hints of its
     SkillTool validateInput, in its order — scoped variants, plugin suffix match, edit distance ≤ 2)."""
     message = f"Unknown skill: {name}"
@@ -192,7 +195,7 @@ def _dmi_text(name: str, profile: Profile) -> str:
 
 # --- the expansion ---------------------------------------------------------------------------------
 
-def expand(registry: Any, name: str, *, args: str | None = "", session_id: str | None = None, as_user: bool = False,
+def expand(registry: Registry, name: str, *, args: str | None = "", session_id: str | None = None, as_user: bool = False,
            run_shell: bool = False, shell_timeout: float = 10, profile: Profile | None = None,
            cwd: Path | str | None = None, assume_allowed: bool = False) -> ExpansionResult:
     """Model the model's Skill call (or the user's `/name` with as_user=True) against a Registry.
@@ -274,7 +277,7 @@ def _refuse(result: ExpansionResult, text: str) -> ExpansionResult:
     return result
 
 
-def _override(registry: Any, skill: Skill, profile: Profile) -> str | None:
+def _override(registry: Registry, skill: Skill, profile: Profile) -> str | None:
     """The skill's skillOverrides value (plugin skills are never overridden: settings.override_for_skill)."""
     if not profile.supports(Feature.SKILL_OVERRIDES):
         return None
@@ -287,7 +290,7 @@ def _own_names(skill: Skill) -> tuple[str, ...]:
     return (skill.name, *display_names(skill))
 
 
-def _denied(registry: Any, name: str, also: tuple[str, ...] = ()) -> bool:
+def _denied(registry: Registry, name: str, also: tuple[str, ...] = ()) -> bool:
     return registry.settings.deny_rule_for(name, also) is not None
 
 
@@ -307,7 +310,7 @@ def needs_permission(skill: Skill) -> bool:
     return isinstance(hooks, dict) and bool(hooks)
 
 
-def _asks(registry: Any, skill: Skill, name: str) -> bool:
+def _asks(registry: Registry, skill: Skill, name: str) -> bool:
     """checkPermissions: no deny rule, no matching `Skill` allow rule and unsafe properties → "ask", which
     -p mode returns as an is_error tool result (probe-perm, both versions)."""
     if not needs_permission(skill):
@@ -358,7 +361,7 @@ def expansion_text(skill: Skill, args: str | None, profile: Profile, *, session_
         return js_replace_string(text, re.compile(r"\$\{CLAUDE_SESSION_ID\}"), session_id)
     is_mcp = skill.source is SourceKind.MCP
 
-    def claude_vars(value: str, wrap) -> str:  # current `QVt` (plugins: `NDn`, plugin root included)
+    def claude_vars(value: str, wrap: Callable[[str], str]) -> str:  # current `QVt` (plugins: `NDn`, plugin root included)
         if plugin_root:
             value = value.replace("${CLAUDE_PLUGIN_ROOT}", wrap(plugin_root))
         if base_dir:

@@ -8,10 +8,16 @@ reading a skill: the body is always there, and the exact refusal text stays one 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import expansion
+from .arguments import ArgumentsTooLong
+from ..model import Skill
+from ..versions.profiles import Profile
 from .inline_shell import ShellSnippet, find_inline_shell
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
 
 
 @dataclass
@@ -25,12 +31,12 @@ class ExpansionView:
     snippets: list[ShellSnippet] = field(default_factory=list)  # inline shell in the body, in order
     shell: list[Any] = field(default_factory=list)  # checks.shell_verdicts.ShellVerdict per snippet
     argument_hint: str = ""
-    result: Any = None  # the expansion.ExpansionResult the body came from
+    result: expansion.ExpansionResult | None = None  # what the body came from
     reaches_model: bool = True
     call: str = "model"  # how the body was expanded: model | allowed (after the permission question) | user | none
 
 
-def _kind(refusal: str, name: str, profile: Any) -> str:
+def _kind(refusal: str, name: str, profile: Profile) -> str:
     if refusal == expansion.DENY_TEXT:
         return "deny"
     if refusal == expansion.OVERRIDE_TEXT.format(name=name):
@@ -55,7 +61,7 @@ _BANNERS = {
 }
 
 
-def expansion_view(registry: Any, skill: Any, args: str = "") -> ExpansionView:
+def expansion_view(registry: Registry, skill: Skill, args: str = "") -> ExpansionView:
     """The preview of `skill` (a registry Skill) called by the model with `args`."""
     name = skill.name
     profile = registry.profile
@@ -93,7 +99,7 @@ def expansion_view(registry: Any, skill: Any, args: str = "") -> ExpansionView:
     return view
 
 
-def _waiting(view: ExpansionView, registry: Any, skill: Any, args: str) -> ExpansionView:
+def _waiting(view: ExpansionView, registry: Registry, skill: Skill, args: str) -> ExpansionView:
     """A `paths:` skill no file has activated yet: unknown to Claude Code until then; this is what it injects after."""
     import uuid
 
@@ -105,7 +111,7 @@ def _waiting(view: ExpansionView, registry: Any, skill: Any, args: str) -> Expan
     try:
         view.body = expansion.expansion_text(skill, args, registry.profile, session_id=str(uuid.uuid4()),
                                              project_dir=str(registry.workspace.cwd), notes=notes)
-    except expansion.ArgumentsTooLong as error:
+    except ArgumentsTooLong as error:
         view.body = str(error)
     view.notes = notes
     view.snippets = find_inline_shell(view.body)

@@ -40,7 +40,7 @@ class ShellSnippet:
     def end_line(self) -> int:
         return self.line + self.matched.count("\n")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str | int]:
         return {"kind": self.kind, "command": self.command, "start": self.start, "end": self.end,
                 "line": self.line, "end_line": self.end_line, "matched": self.matched}
 

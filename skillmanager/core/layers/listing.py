@@ -17,8 +17,9 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
+from ..load.settings import EffectiveSettings
 from ..js.lazy_pattern import LazyPattern, lazy_re
 
 from ..collector import collector_paused
@@ -29,6 +30,12 @@ from ..rules.registry import model_command_list
 from ..js.bun_width import current_width
 from .current_text import clean_listing_text
 from ..js.textwidth import ELLIPSIS, cut_to_width, display_width, safe_for_output, utf16_len, utf16_slice
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
+
+# the settings a listing reads: the effective settings, a plain mapping of them, or none
+SettingsLike = Union[EffectiveSettings, Mapping[str, Any], None]
 
 HEADER = "The following skills are available for use with the Skill tool:"
 REMINDER = "system-reminder"  # placement: a <system-reminder> text block (first user message / tool result)
@@ -227,7 +234,7 @@ def has_1m_suffix(model: str) -> bool:
 
 
 def budget_facts(profile: Profile, *, model: str | None = None, context_window: int | None = None,
-                 budget: int | None = None, settings: Any = None) -> BudgetFacts:
+                 budget: int | None = None, settings: SettingsLike = None) -> BudgetFacts:
     """The character budget and where the listing goes, for a profile and model.
 
     legacy (prompt.ts getCharBudget, context.ts getContextWindowForModel): 200k window unless the model
@@ -240,6 +247,7 @@ def budget_facts(profile: Profile, *, model: str | None = None, context_window: 
     """
     model = model or profile.default_model
     base = _model_base(model)
+    fraction: float | None
     if not profile.supports(Feature.MODEL_AWARE_BUDGET):
         bytes_per_token = 4
         window = context_window or (ONE_MILLION if has_1m_suffix(model) else DEFAULT_WINDOW)
@@ -272,16 +280,15 @@ def _js_number_truthy(value: Any) -> bool:
     return number != 0 and not math.isnan(number)
 
 
-def setting_value(settings: Any, key: str) -> Any:
+def setting_value(settings: SettingsLike, key: str) -> Any:
     """A setting from a plain dict or from settings.EffectiveSettings (its validated property)."""
     if settings is None:
         return None
-    if isinstance(settings, dict):
+    if not isinstance(settings, EffectiveSettings):
         return settings.get(key)
-    if hasattr(settings, key):
+    if hasattr(settings, key):  # a validated property, named as the setting
         return getattr(settings, key)
-    merged = getattr(settings, "merged", None)
-    return merged.get(key) if isinstance(merged, dict) else None
+    return settings.merged.get(key)
 
 
 def _setting_number(value: Any) -> float | None:
@@ -290,7 +297,7 @@ def _setting_number(value: Any) -> float | None:
     return float(value)
 
 
-def per_entry_cap(profile: Profile, settings: Any = None) -> int:
+def per_entry_cap(profile: Profile, settings: SettingsLike = None) -> int:
     """legacy MAX_LISTING_DESC_CHARS = 250; current `nBn`: skillListingMaxDescChars ?? 1536."""
     if profile.supports(Feature.MAX_DESC_CHARS_SETTING):
         value = setting_value(settings, "skillListingMaxDescChars")
@@ -388,7 +395,7 @@ class _Row:
 
 def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
           all_entries: Sequence[ListingEntry]) -> list[_Row]:
-    rows = []
+    rows: list[_Row] = []
     append = rows.append
     index = None
     overrides = profile.supports(Feature.SKILL_OVERRIDES)
@@ -428,16 +435,18 @@ def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
 
 # A row's texts and sizes depend only on these inputs: rebuilding a listing (preview, live refresh, the
 # simulator's deltas) reuses them. Bounded: cleared when full.
-_ROW_TEXT: dict[tuple, tuple] = {}
+_RowKey = tuple[int, int, str, str, str | None]  # (profile id, cap, shown name, description, when_to_use)
+_RowText = tuple[str, str, str, int, int, int, bool]  # _Row's fields from `full` to `cap_cut`
+_ROW_TEXT: dict[_RowKey, _RowText] = {}
 _ROW_PROFILES: dict[int, Profile] = {}  # keeps each keyed profile alive, so its id is never reused
 _ROW_TEXT_LIMIT = 200_000
 
 
 # --- the listing -------------------------------------------------------------------------------------
 
-def build_listing(skills_or_registry: Any, profile: Profile | None = None, *, model: str | None = None,
+def build_listing(skills_or_registry: Registry | list[ListingEntry] | tuple[ListingEntry, ...], profile: Profile | None = None, *, model: str | None = None,
                   context_window: int | None = None, budget: int | None = None,
-                  settings: Any = None, all_entries: Sequence[ListingEntry] | None = None) -> ListingResult:
+                  settings: SettingsLike = None, all_entries: Sequence[ListingEntry] | None = None) -> ListingResult:
     """The start-up listing. Accepts a list of ListingEntry or a Registry (see entries_from_registry)."""
     with collector_paused():  # ~20 % of a 20,000-skill listing otherwise (core/collector.py)
         return _build_listing(skills_or_registry, profile, model=model, context_window=context_window,
@@ -456,12 +465,12 @@ def _build_listing(skills_or_registry: Any, profile: Profile | None, *, model: s
         profile = profile or registry.profile
         if settings is None:
             settings = registry.settings
-        workspace = getattr(registry, "workspace", None)
-        model = model or getattr(registry, "model", None) or None
+        workspace = registry.workspace
+        model = model or registry.model or None
         if context_window is None and budget is None:
-            context_window = getattr(workspace, "context_window", None)
+            context_window = workspace.context_window
         if budget is None:
-            budget = getattr(workspace, "budget", None)
+            budget = workspace.budget
         adapted: dict[int, ListingEntry] = {}  # one entry per skill, shared by both lists
         entries = entries_from_registry(registry, profile, adapted=adapted)
         if all_entries is None:
@@ -471,7 +480,7 @@ def _build_listing(skills_or_registry: Any, profile: Profile | None, *, model: s
 
 
 def format_listing(entries: Sequence[ListingEntry], profile: Profile, facts: BudgetFacts, *,
-                   settings: Any = None, all_entries: Sequence[ListingEntry] | None = None,
+                   settings: SettingsLike = None, all_entries: Sequence[ListingEntry] | None = None,
                    model: str | None = None, placement: str | None = None) -> ListingResult:
     placement = placement or facts.placement
     cap = per_entry_cap(profile, settings)
@@ -628,7 +637,7 @@ class DeltaResult:
 def render_delta(profile: Profile, *, discovered: Sequence[DiscoveredDir] = (),
                  activated: Sequence[ListingEntry] = (), new_entries: Sequence[ListingEntry] | None = None,
                  model: str | None = None, context_window: int | None = None, budget: int | None = None,
-                 settings: Any = None) -> DeltaResult:
+                 settings: SettingsLike = None) -> DeltaResult:
     """What a later turn adds when skills appear (tests/oracle/FINDINGS-simulator.md).
 
     legacy: one `<system-reminder>` listing of `new_entries` (the caller passes them in Claude Code's
@@ -679,6 +688,7 @@ def nested_entry(entry: ListingEntry, rel_dir: str, scoped: bool, clashes_with_u
                   f"files being changed are under {rel_dir}/")
     else:
         suffix = f"from {rel_dir}/.claude/skills \u2014 applies when working on files under {rel_dir}/"
+    display: str | None
     if scoped:
         name = display = f"{rel_dir}:{entry.name}"
     else:
@@ -710,7 +720,7 @@ def entry_from_skill(skill: Skill, *, score: float = 0.0) -> ListingEntry:
                         skill.bundled_length, skill.state.listed is Listed.NAME_ONLY, score, skill.key)
 
 
-def entries_from_registry(registry: Any, profile: Profile | None = None, *,
+def entries_from_registry(registry: Registry, profile: Profile | None = None, *,
                           listed_only: bool = True, adapted: dict[int, ListingEntry] | None = None) -> list[ListingEntry]:
     """Listable skills of a Registry in load order (`listed_only=False`: every command names resolve against):
     `state.listed` FULL or NAME_ONLY, active (conditional

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..model import Listed, Skill
 from .listing import (BUILTIN_COMMAND, BUNDLED, CUT_BUDGET, CUT_NAME_ONLY_OVERRIDE, CUT_NAMES_ONLY_LEVEL,
                       CUT_PER_ENTRY_CAP, EntryResult, ListingResult, build_listing)
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
 
 
 class Outcome(enum.Enum):
@@ -67,32 +70,37 @@ class ListingOutcome:
     def cut(self) -> bool:
         return self.outcome in (Outcome.SHORTENED, Outcome.NAME_ONLY)
 
+    @property
+    def cut_for_room(self) -> bool:
+        """Cut because the listing ran out of room (the budget or the per-entry cap), not by a setting."""
+        return self.cut and self.cause in (Cause.BUDGET, Cause.PER_ENTRY_CAP)
+
 
 def _listed_outcome(entry: EntryResult) -> ListingOutcome:
-    widths = dict(shown_text=entry.shown_text, full_width=entry.width, shown_width=entry.shown_width)
+    def listed(outcome: Outcome, cause: Cause, reason: str) -> ListingOutcome:
+        return ListingOutcome(outcome, cause, reason, shown_text=entry.shown_text, full_width=entry.width,
+                              shown_width=entry.shown_width)
+
     if entry.placeholder or entry.kind in (BUNDLED, BUILTIN_COMMAND):
-        return ListingOutcome(Outcome.FULL, CAUSE_CLAUDE_CODE_OWN,
-                              "Claude Code's own entry: listed as Claude Code writes it.", **widths)
+        return listed(Outcome.FULL, CAUSE_CLAUDE_CODE_OWN,
+                      "Claude Code's own entry: listed as Claude Code writes it.")
     reasons = entry.reasons
     if CUT_NAME_ONLY_OVERRIDE in reasons:
-        return ListingOutcome(Outcome.NAME_ONLY, CAUSE_SETTING,
-                              "Listed by name only, because a setting asks for it (skillOverrides: name-only).",
-                              **widths)
+        return listed(Outcome.NAME_ONLY, CAUSE_SETTING,
+                      "Listed by name only, because a setting asks for it (skillOverrides: name-only).")
     name_only = entry.shown_text.rstrip() in (f"- {entry.name}", f"- {entry.shown_name}")
     if CUT_NAMES_ONLY_LEVEL in reasons or (CUT_BUDGET in reasons and name_only):
-        return ListingOutcome(Outcome.NAME_ONLY, CAUSE_BUDGET,
-                              f"Listed by name only: the listing is over its character budget, so its "
-                              f"description ({entry.width:,} characters in full) was dropped.", **widths)
+        return listed(Outcome.NAME_ONLY, CAUSE_BUDGET,
+                      f"Listed by name only: the listing is over its character budget, so its "
+                      f"description ({entry.width:,} characters in full) was dropped.")
     if CUT_BUDGET in reasons:
-        return ListingOutcome(Outcome.SHORTENED, CAUSE_BUDGET,
-                              f"Description shortened to fit the listing budget: {entry.shown_width:,} of "
-                              f"{entry.width:,} characters are sent.", **widths)
+        return listed(Outcome.SHORTENED, CAUSE_BUDGET,
+                      f"Description shortened to fit the listing budget: {entry.shown_width:,} of "
+                      f"{entry.width:,} characters are sent.")
     if CUT_PER_ENTRY_CAP in reasons:
-        return ListingOutcome(Outcome.SHORTENED, CAUSE_PER_ENTRY_CAP,
-                              "Description shortened: it is longer than the limit Claude Code allows one entry.",
-                              **widths)
-    return ListingOutcome(Outcome.FULL, CAUSE_FITS, "Listed in full: the model sees its name and description.",
-                          **widths)
+        return listed(Outcome.SHORTENED, CAUSE_PER_ENTRY_CAP,
+                      "Description shortened: it is longer than the limit Claude Code allows one entry.")
+    return listed(Outcome.FULL, CAUSE_FITS, "Listed in full: the model sees its name and description.")
 
 
 def _unlisted_outcome(skill: Skill) -> ListingOutcome:
@@ -116,17 +124,10 @@ def _unlisted_outcome(skill: Skill) -> ListingOutcome:
     return ListingOutcome(Outcome.NOT_LISTED, CAUSE_HIDDEN, "Not listed in the start-up listing.")
 
 
-def listing_outcomes(registry: Any, listing: ListingResult | None = None) -> dict[str, ListingOutcome]:
+def listing_outcomes(registry: Registry, listing: ListingResult | None = None) -> dict[str, ListingOutcome]:
     """Skill.key → its outcome in the start-up listing, for every skill of the registry (shadowed copies,
     duplicates, bundled skills and built-in commands included). `listing` defaults to build_listing(registry)."""
     listing = listing if listing is not None else build_listing(registry)
     by_key = {e.key: e for e in listing.entries if e.key is not None}
     return {skill.key: (_listed_outcome(by_key[skill.key]) if skill.key in by_key else _unlisted_outcome(skill))
             for skill in registry.skills}
-
-
-def outcome_counts(outcomes: dict[str, ListingOutcome]) -> dict[Outcome, int]:
-    counts = {o: 0 for o in Outcome}
-    for value in outcomes.values():
-        counts[value.outcome] += 1
-    return counts

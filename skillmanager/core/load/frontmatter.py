@@ -71,7 +71,9 @@ def _split_simple(text: str) -> tuple[str, str] | None:
     end = text.find("---", 4)
     if end < 0:
         return None
-    return text[4:end], text[_WS_RUN.match(text, end + 3).end():]
+    closing = _WS_RUN.match(text, end + 3)
+    assert closing is not None  # `[ws]*` matches everywhere
+    return text[4:end], text[closing.end():]
 
 
 def _no_front_matter(text: str, path: Path | None, warn: bool = True) -> ParsedDocument:

@@ -43,7 +43,8 @@ def load_mcp_skills(path: Path | None, profile: Profile, diagnostics: list[Diagn
                                           f"Entry {index} of the MCP skills file has no name; skipped.", path))
             continue
         server = str(item.get("server") or "mcp")
-        body = item.get("body") if isinstance(item.get("body"), str) else ""
+        raw_body = item.get("body")
+        body = raw_body if isinstance(raw_body, str) else ""
         doc = parse_document(body, strip_bom=profile.supports(Feature.STRIPS_BOM), path=path,
                              unique_keys=not profile.supports(Feature.YAML_LAST_KEY_WINS))
         fm = dict(doc.front_matter)

@@ -16,12 +16,19 @@ from __future__ import annotations
 import binascii
 import contextvars
 import json
+import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any, Mapping
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..versions.features import Feature
+
+if TYPE_CHECKING:
+    from ..versions.profiles import Profile
+
+log = logging.getLogger(__name__)
 
 FORMAT = 1
 CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
@@ -30,6 +37,11 @@ CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
 PARSE_FEATURES = (Feature.STRIPS_BOM, Feature.LENIENT_BOOLEANS, Feature.YAML_LAST_KEY_WINS)
 
 StatKey = tuple[int, int, int, int, int]
+ParseContext = tuple[object, ...]  # plain values (JSON-able) besides the file that decide its entry
+# an entry's payload: the plain JSON data skill_file stores (front matter, diagnostics, body offset, size)
+Payload = dict[str, Any]
+
+log = logging.getLogger(__name__)
 
 
 def app_cache_dir(env: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
@@ -49,7 +61,7 @@ def app_cache_dir(env: Mapping[str, str] | None = None, platform: str | None = N
     return (Path(xdg) if xdg and os.path.isabs(xdg) else home / ".cache") / "skillmanager"
 
 
-def parse_context(profile: Any) -> tuple:
+def parse_context(profile: Profile) -> ParseContext:
     """What besides the file decides its parse: skillmanager's version and the profile's parse features."""
     from ... import __version__
     features = tuple((feature.value, profile.supports(feature)) for feature in PARSE_FEATURES)
@@ -78,17 +90,17 @@ def is_plain(value: Any, depth: int = 0) -> bool:
 class ParseCache:
     """Entries of one parse context; `get` / `put` by path and stat key, `save` when anything changed."""
 
-    def __init__(self, file: Path | None, context: tuple) -> None:
+    def __init__(self, file: Path | None, context: ParseContext) -> None:
         self.file = file
         self.context = list(_jsonable(context))
-        self.entries: dict[str, list] = {}
+        self.entries: dict[str, list[Any]] = {}  # path -> [stat key as a list, payload] (as JSON holds it)
         self.racy_after = 0  # mtime_ns of the cache file as loaded: entries not older than it are re-read
         self.dirty = False
         self.hits = 0
         self.misses = 0
 
     @classmethod
-    def open(cls, profile: Any, directory: Path | None = None) -> "ParseCache":
+    def open(cls, profile: Profile, directory: Path | None = None) -> "ParseCache":
         context = parse_context(profile)
         # a short name per context (the context itself is stored in the file and checked on load)
         digest = f"{binascii.crc32(json.dumps(_jsonable(context)).encode()):08x}"
@@ -98,28 +110,38 @@ class ParseCache:
         return cache
 
     def _load(self) -> None:
+        if self.file is None:
+            return
         try:
             with open(self.file, "rb") as handle:
                 st = os.fstat(handle.fileno())
                 data = json.loads(handle.read())
-        except (OSError, ValueError, RecursionError):
-            return  # absent or corrupt: start empty, the next save rewrites it
-        if (not isinstance(data, dict) or data.get("format") != FORMAT or data.get("context") != self.context
-                or not isinstance(data.get("entries"), dict)):
+        except FileNotFoundError:
+            return  # no cache yet
+        except (OSError, ValueError, RecursionError) as error:
+            log.warning("the parse cache %s cannot be used (%s); skills are read from their files and the cache "
+                        "is rewritten", self.file, error)
             return
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
+            log.warning("the parse cache %s is damaged; skills are read from their files and the cache is "
+                        "rewritten", self.file)
+            return
+        if data.get("context") != self.context:
+            return  # another profile's cache under a clashing short name: not a problem, just not ours
         self.entries = data["entries"]
         self.racy_after = st.st_mtime_ns
 
-    def get(self, path: str, key: StatKey) -> dict | None:
+    def get(self, path: str, key: StatKey) -> Payload | None:
         entry = self.entries.get(path)
         if (type(entry) is list and len(entry) == 2 and entry[0] == list(key)
                 and key[3] < self.racy_after and key[4] < self.racy_after and type(entry[1]) is dict):
             self.hits += 1
-            return entry[1]
+            payload: Payload = entry[1]
+            return payload
         self.misses += 1
         return None
 
-    def put(self, path: str, key: StatKey, payload: dict) -> None:
+    def put(self, path: str, key: StatKey, payload: Payload) -> None:
         """Values JSON cannot give back exactly (bytes, sets, dates from YAML tags) are dropped at save."""
         self.entries[path] = [list(key), payload]
         self.dirty = True
@@ -127,7 +149,7 @@ class ParseCache:
     def _encode(self) -> str:
         """One C-encoder pass (json.dump would stream through the pure-Python encoder); entries holding a
         value JSON would not give back as it was are left out."""
-        def document() -> dict:
+        def document() -> dict[str, Any]:
             return {"format": FORMAT, "context": self.context, "entries": self.entries}
         try:
             return json.dumps(document(), separators=(",", ":"), default=_refuse)
@@ -153,7 +175,8 @@ class ParseCache:
                 except OSError:
                     pass
                 raise
-        except (OSError, ValueError, TypeError, RecursionError):
+        except (OSError, ValueError, TypeError, RecursionError) as error:
+            log.info("parse cache %s not saved (%s): the next scan reads every file again", self.file, error)
             return
         self.dirty = False
 
@@ -182,13 +205,15 @@ class using:
 
     def __init__(self, cache: ParseCache | None) -> None:
         self.cache = cache
-        self._token = None
+        self._token: contextvars.Token[ParseCache | None] | None = None
 
     def __enter__(self) -> ParseCache | None:
         self._token = _ACTIVE.set(self.cache)
         return self.cache
 
-    def __exit__(self, *exc) -> None:
-        _ACTIVE.reset(self._token)
-        if self.cache is not None and exc[0] is None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if self._token is not None:
+            _ACTIVE.reset(self._token)
+        if self.cache is not None and exc_type is None:
             self.cache.save()

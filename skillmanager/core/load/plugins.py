@@ -20,8 +20,7 @@ from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..versions.profiles import Profile
 from .safe_read import read_regular_bytes
 from .skill_file import load_skill_file
-from ..js.collation import locale_compare_key
-from .sources import _scandir_sorted
+from .sources import scandir_sorted, entry_order_key
 from ..versions.features import Feature
 
 
@@ -58,7 +57,7 @@ def _read_json(path: Path, diagnostics: list[Diagnostic], what: str) -> Any:
         return None
 
 
-def _object_or_empty(value: Any, path: Path, what: str, diagnostics: list[Diagnostic]) -> dict:
+def _object_or_empty(value: Any, path: Path, what: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
     """A JSON file that parsed but is a list, string or number where an object belongs: say so, use {}."""
     if isinstance(value, dict):
         return value
@@ -73,7 +72,8 @@ def plugin_from_path(root: Path, fallback_name: str, diagnostics: list[Diagnosti
     manifest_path = root / ".claude-plugin" / "plugin.json"
     manifest = _object_or_empty(_read_json(manifest_path, diagnostics, "plugin manifest"), manifest_path,
                                 "plugin manifest", diagnostics)
-    name = manifest.get("name") if isinstance(manifest.get("name"), str) and manifest.get("name") else fallback_name
+    given = manifest.get("name")
+    name = given if isinstance(given, str) and given else fallback_name
     return Plugin(name=name, root=root, plugin_id=f"{name}@inline", manifest=manifest)
 
 
@@ -177,7 +177,7 @@ def _tag(skill: Skill, plugin: Plugin, profile: Profile | None = None) -> Skill:
 
 
 def _plugin_commands(plugin: Plugin, profile: Profile, diagnostics: list[Diagnostic]) -> list[Skill]:
-    from .sources import _is_skill_md, find_markdown_files, transform_skill_files
+    from .sources import is_skill_md, find_markdown_files, transform_skill_files
 
     seen: set[str] = set()
     out: list[Skill] = []
@@ -200,7 +200,7 @@ def _plugin_commands(plugin: Plugin, profile: Profile, diagnostics: list[Diagnos
             if real in seen:
                 continue
             seen.add(real)
-            is_skill = _is_skill_md(path.name)
+            is_skill = is_skill_md(path.name)
             from .sources import command_name
             name = f"{plugin.name}:{command_name(path, base)}"
             skill = load_skill_file(path, name=name, kind=SkillKind.COMMAND, source=SourceKind.PLUGIN_COMMAND,
@@ -227,10 +227,11 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
         if direct.is_file():  # a skills path that is itself one skill
             candidates = [(root.name, root)]
         else:
-            entries = _scandir_sorted(root, diagnostics) or []
+            read_order = profile.supports(Feature.SKILL_DIRS_IN_READ_ORDER)
+            entries = scandir_sorted(root, diagnostics, sort=not read_order) or []
             # current, `localeCompare` (fuzz-reg seed 20: `dup` < `Kappa`)
-            if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
-                entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
+            if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
+                entries.sort(key=lambda e: entry_order_key(e.name, profile))
             candidates = [(e.name, root / e.name) for e in entries
                           if e.is_symlink() or e.is_dir(follow_symlinks=False)]
         for name, skill_dir in candidates:

@@ -6,6 +6,7 @@ import os
 import stat as _stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO, Union
 
 from ..model import Diagnostic, Severity
 
@@ -31,6 +32,9 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
+# what `open` and `os.stat` take
+PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
 
 class NotRegularFileError(OSError):
     """A FIFO, device or socket where a file was expected (reading one blocks or never ends)."""
@@ -51,12 +55,12 @@ def special_file_kind(mode: int) -> str | None:
     return "not a regular file"
 
 
-def _nonblocking_opener(path, flags):
+def _nonblocking_opener(path: str, flags: int) -> int:
     # a FIFO swapped in after the stat check must not block open() waiting for a writer
     return os.open(path, flags | _NONBLOCK)
 
 
-def check_regular(path) -> None:
+def check_regular(path: PathArg) -> None:
     """Raise unless `path` is a regular file (following links): stat before opening, because opening a
     FIFO blocks until a writer comes and reading /dev/zero never ends. IsADirectoryError,
     NotRegularFileError or the OSError of stat (FileNotFoundError, ELOOP, …)."""
@@ -67,7 +71,7 @@ def check_regular(path) -> None:
         raise NotRegularFileError(0, f"{special_file_kind(mode)}, not a regular file", os.fsdecode(path))
 
 
-def open_regular(path):
+def open_regular(path: PathArg) -> BinaryIO:
     """`open(path, "rb")` for a regular file only (check_regular), re-checked on the open handle."""
     check_regular(path)
     handle = open(path, "rb", opener=_nonblocking_opener)
@@ -79,7 +83,7 @@ def open_regular(path):
     return handle
 
 
-def read_regular_bytes(path, *, max_bytes: int = MAX_JSON_BYTES) -> bytes:
+def read_regular_bytes(path: PathArg, *, max_bytes: int = MAX_JSON_BYTES) -> bytes:
     """The bytes of a small regular file (settings, manifests, scenarios). Raises OSError (incl.
     NotRegularFileError, and one for a file over `max_bytes`) so callers keep their one `except OSError`."""
     with open_regular(path) as handle:
@@ -101,9 +105,10 @@ def _read_more(fd: int, data: bytes, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_text_file(path: Path, *, max_bytes: int = MAX_SKILL_BYTES, known: os.stat_result | None = None) -> ReadResult:
+def read_text_file(path: Path | str, *, max_bytes: int = MAX_SKILL_BYTES, known: os.stat_result | None = None) -> ReadResult:
     """UTF-8 text as Node's `readFile(…, 'utf-8')` gives it (invalid bytes → U+FFFD, BOM kept).
-    `known`: a stat of `path` the caller just made and found regular (saves the pre-open stat)."""
+    `known`: a stat of `path` the caller just made and found regular (saves the pre-open stat). A str
+    `path` skips pathlib's parsing on the hot path (diagnostics still name a Path)."""
     link = None
     try:
         fd = -1
@@ -140,19 +145,19 @@ def read_text_file(path: Path, *, max_bytes: int = MAX_SKILL_BYTES, known: os.st
             os.close(fd)
     except PermissionError as error:
         return ReadResult(None, diagnostics=[Diagnostic(
-            Severity.ERROR, "unreadable", f"Cannot read this file: permission denied ({error.strerror or error}).", path)])
+            Severity.ERROR, "unreadable", f"Cannot read this file: permission denied ({error.strerror or error}).", _as_path(path))])
     except IsADirectoryError:
         return ReadResult(None, diagnostics=[Diagnostic(
-            Severity.ERROR, "is-directory", "Expected a file but found a directory.", path)])
+            Severity.ERROR, "is-directory", "Expected a file but found a directory.", _as_path(path))])
     except NotRegularFileError as error:
         return ReadResult(None, diagnostics=[Diagnostic(
             Severity.ERROR, "not-regular-file",
             f"This is {error.strerror}; skillmanager does not read it (Claude Code would block or read "
-            "without end on a FIFO or a device like /dev/zero).", path)])
+            "without end on a FIFO or a device like /dev/zero).", _as_path(path))])
     except OSError as error:
         code = "symlink-loop" if getattr(error, "errno", None) == 40 else "unreadable"
         reason = "symbolic link loop" if code == "symlink-loop" else (error.strerror or str(error))
-        return ReadResult(None, diagnostics=[Diagnostic(Severity.ERROR, code, f"Cannot read this file: {reason}.", path)])
+        return ReadResult(None, diagnostics=[Diagnostic(Severity.ERROR, code, f"Cannot read this file: {reason}.", _as_path(path))])
     result = ReadResult(None, size=max(size, len(data)), stat=st, link=link)
     if len(data) > max_bytes:
         data = data[:max_bytes]
@@ -160,15 +165,19 @@ def read_text_file(path: Path, *, max_bytes: int = MAX_SKILL_BYTES, known: os.st
         result.diagnostics.append(Diagnostic(
             Severity.WARNING, "huge-file",
             f"The file is {result.size:,} bytes; skillmanager read only the first {max_bytes:,}. "
-            "Claude Code would load all of it into the model's context when the skill runs.", path))
+            "Claude Code would load all of it into the model's context when the skill runs.", _as_path(path)))
     if b"\x00" in data[:_BINARY_SNIFF]:
         result.diagnostics.append(Diagnostic(
             Severity.ERROR, "binary-file",
-            "This looks like a binary file (it contains NUL bytes), not Markdown text.", path))
+            "This looks like a binary file (it contains NUL bytes), not Markdown text.", _as_path(path)))
     text = data.decode("utf-8", errors="replace")
     if "\ufffd" in text and b"\xef\xbf\xbd" not in data:
         result.diagnostics.append(Diagnostic(
             Severity.WARNING, "not-utf8",
-            "The file is not valid UTF-8; invalid bytes are read as U+FFFD, as Claude Code reads them.", path))
+            "The file is not valid UTF-8; invalid bytes are read as U+FFFD, as Claude Code reads them.", _as_path(path)))
     result.text = text
     return result
+
+
+def _as_path(path: Path | str) -> Path:
+    return Path(path) if isinstance(path, str) else path

@@ -7,24 +7,29 @@ Port of loadSettingsFromDisk / parseSettingsFile / loadManagedFileSettings
 """
 from __future__ import annotations
 
+import logging
 import json
 import re
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from ..js.json_parse import js_json_loads
-from ..model import BundledOffCause, Diagnostic, Severity, SettingDecision, Skill, SourceKind
+from ..model import BundledOffCause, DecisionKind, Diagnostic, Severity, SettingDecision, Skill, SourceKind
 from ..versions.features import Feature
 from ..versions.profiles import Profile, default_profile
 from .safe_read import read_regular_bytes
+
+_T = TypeVar("_T")
 
 SCOPES = ("user", "project", "local", "managed")  # lowest to highest priority
 OVERRIDE_RANK = {"on": 0, "name-only": 1, "user-invocable-only": 2, "off": 3}  # current `c`: how strong a value is
 OVERRIDE_VALUES = ("on", "name-only", "user-invocable-only", "off")
 PLUGIN_SOURCES = ("plugin-skill", "plugin-command")  # SourceKind values skillOverrides never reaches
 _BOM = "\ufeff"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -55,8 +60,9 @@ class DenyRule:
         names = (name, *also) if profile.supports(Feature.DENY_RULES_MATCH_DISPLAY_NAME) else (name,)
         body = _strip_slash(self.content)
         if self.form == "skill-glob":
-            return profile.supports(Feature.SKILL_RULE_GLOB_FORM) and any(
-                _star_match(_SKILL_FORM.match(self.content).group(1).strip(), n) for n in names)
+            glob = _SKILL_FORM.match(self.content)  # matches: that is what made the form "skill-glob"
+            return profile.supports(Feature.SKILL_RULE_GLOB_FORM) and glob is not None and any(
+                _star_match(glob.group(1).strip(), n) for n in names)
         word_prefix = self.form == "word-prefix" and profile.supports(Feature.SKILL_RULE_WORD_PREFIX_FORM)
         if self.form == "prefix" or word_prefix:
             return any(n == body or n.startswith(body[:-2]) for n in names)
@@ -83,7 +89,7 @@ def _star_match(pattern: str, text: str) -> bool:
     return True
 
 
-def display_names(skill) -> tuple[str, ...]:
+def display_names(skill: Skill) -> tuple[str, ...]:
     """A skill's display name, which current's permission rules also match (`J` in checkPermissions)."""
     return (skill.display_name,) if skill.display_name else ()
 
@@ -92,7 +98,7 @@ def _strip_slash(text: str) -> str:
     return text[1:] if text.startswith("/") else text
 
 
-def _rule_form(content: str | None) -> str:
+def rule_form(content: str | None) -> str:
     if content is None:
         return "tool"
     if _SKILL_FORM.match(content):
@@ -158,12 +164,12 @@ def read_settings_json(path: Path) -> tuple[dict[str, Any] | None, bool, list[Di
     return data, True, []
 
 
-def _reject_constant(name: str):
+def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"Unexpected token {name}")  # JSON.parse has no NaN / Infinity
 
 
-def _uniq_concat(a: list, b: list) -> list:
-    out: list = []
+def _uniq_concat(a: list[_T], b: list[_T]) -> list[_T]:
+    out: list[_T] = []
     for item in a + b:
         if item not in out:
             out.append(item)
@@ -218,8 +224,9 @@ class EffectiveSettings:
     @property
     def skillListingBudgetFraction(self) -> float | None:  # noqa: N802
         value = self.merged.get("skillListingBudgetFraction")
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1
-        return float(value) if ok else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1:
+            return float(value)
+        return None
 
     @property
     def skillListingMaxDescChars(self) -> int | None:  # noqa: N802
@@ -277,17 +284,17 @@ class EffectiveSettings:
         decisions: list[SettingDecision] = []
         rule = self.deny_rule_for(skill.name, display_names(skill))
         if rule is not None:
-            decisions.append(SettingDecision("deny", "deny", rule.scope, rule.file, rule.text))
+            decisions.append(SettingDecision(DecisionKind.DENY, "deny", rule.scope, rule.file, rule.text))
         override = self.override_for_skill(skill)
         if override is not None:
-            decisions.append(SettingDecision("skillOverrides", override[0], override[1], override[2]))
+            decisions.append(SettingDecision(DecisionKind.SKILL_OVERRIDES, override[0], override[1], override[2]))
         off = skill.state.bundled_off  # decided first by the registry (rules/registry.py bundled_off)
         if off is not None and off.cause is BundledOffCause.SETTING and skill.source is SourceKind.BUNDLED:
-            decisions.append(SettingDecision("disableBundledSkills", "true", off.scope, off.file))
+            decisions.append(SettingDecision(DecisionKind.DISABLE_BUNDLED_SKILLS, "true", off.scope, off.file))
         if skill.plugin and skill.plugin_id:
             entry = self.enabled_plugins.get(skill.plugin_id)
             if entry is not None:
-                decisions.append(SettingDecision("enabledPlugins", json.dumps(entry[0]), entry[1], entry[2]))
+                decisions.append(SettingDecision(DecisionKind.ENABLED_PLUGINS, json.dumps(entry[0]), entry[1], entry[2]))
         return decisions
 
 
@@ -319,7 +326,11 @@ def _skipped_drop_ins(managed_root: Path | None) -> list[Diagnostic]:
     out = []
     try:
         entries = list((managed_root / "managed-settings.d").iterdir())
-    except OSError:
+    except FileNotFoundError:
+        return []
+    except OSError as error:  # Claude Code skips it too; say so
+        log.warning("%s cannot be listed (%s); its drop-ins are not checked", managed_root / "managed-settings.d",
+                    error.strerror or error)
         return []
     for entry in entries:
         try:
@@ -452,12 +463,12 @@ def _record_keys(result: EffectiveSettings, scope: str, path: Path, data: dict[s
         for rule in perms["deny"]:
             is_skill, content = parse_skill_rule(rule)
             if is_skill and not any(r.text == rule for r in result.deny_rules):
-                result.deny_rules.append(DenyRule(rule, content, _rule_form(content), scope, path))
+                result.deny_rules.append(DenyRule(rule, content, rule_form(content), scope, path))
     if isinstance(perms, dict) and isinstance(perms.get("allow"), list):
         for rule in perms["allow"]:
             is_skill, content = parse_skill_rule(rule)
             if is_skill:
-                result.allow_rules.append(DenyRule(rule, content, _rule_form(content), scope, path))
+                result.allow_rules.append(DenyRule(rule, content, rule_form(content), scope, path))
     if "disableBundledSkills" in data and isinstance(data["disableBundledSkills"], bool):
         result.disable_bundled_skills = (data["disableBundledSkills"], scope, path)
     plugins = data.get("enabledPlugins")

@@ -5,12 +5,13 @@ createPluginCommand (src/utils/plugins/loadPluginCommands.ts) for the descriptio
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import stat as _stat
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from .frontmatter import description_from_body, parse_boolean, parse_document
 from ..model import Diagnostic, FileBodySkill, Severity, Skill, SkillKind, SourceKind
@@ -25,6 +26,27 @@ from ..js.lazy_pattern import lazy_re
 
 _LONE_SURROGATE = lazy_re("[\\ud800-\\udfff]")  # in a Python str a pair is one code point: any surrogate is lone
 
+log = logging.getLogger(__name__)
+
+# Where a FileBodySkill's body is: (path text, stat key at the scan, body offset, strip BOM, unique keys)
+BodySource = tuple[str, parse_cache.StatKey, int, bool, bool]
+
+
+class _SkillOptions(TypedDict):
+    """The keyword arguments of skill_from_document that say which skill a file is."""
+
+    name: str
+    kind: SkillKind
+    source: SourceKind
+    profile: Profile
+    source_root: Path | None
+    path: Path | None
+    skill_dir: Path | None
+    fallback_label: str
+    plugin: str | None
+    scope_dir: Path | None
+    allow_paths: bool
+    display_names: bool
 
 
 def coerce_description(value: Any) -> str | None:
@@ -68,9 +90,9 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     parsing on the hot path; diagnostics still name `path`. A file read from disk gives a FileBodySkill
     (body re-read on demand); with an active parse cache (parse_cache.using) an unchanged file is not
     read at all."""
-    options = dict(name=name, kind=kind, source=source, profile=profile, source_root=source_root, path=path,
-                   skill_dir=skill_dir, fallback_label=fallback_label, plugin=plugin, scope_dir=scope_dir,
-                   allow_paths=allow_paths, display_names=display_names)
+    options = _SkillOptions(name=name, kind=kind, source=source, profile=profile, source_root=source_root,
+                            path=path, skill_dir=skill_dir, fallback_label=fallback_label, plugin=plugin,
+                            scope_dir=scope_dir, allow_paths=allow_paths, display_names=display_names)
     if text is not None:
         doc = parse_document(text, strip_bom=profile.supports(Feature.STRIPS_BOM), path=path,
                              unique_keys=not profile.supports(Feature.YAML_LAST_KEY_WINS))
@@ -98,7 +120,7 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
                     return skill
         else:
             known = None
-    result = read_text_file(where, known=known)  # type: ignore[arg-type]
+    result = read_text_file(where, known=known)
     diagnostics: list[Diagnostic] = []
     if result.text is None and not os.path.lexists(where):
         return None
@@ -117,6 +139,7 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     parse_diagnostics = [[d.severity.value, d.code, d.message, d.line] for d in diagnostics]  # before the field rules add theirs
     skill = skill_from_document(doc.front_matter, doc.body, diagnostics=diagnostics, size=result.size,
                                 skill_class=FileBodySkill, **options)
+    assert isinstance(skill, FileBodySkill)  # made by skill_class
     skill._path_text = (path, where)  # == str(path), without pathlib's parsing (Skill.key)
     if result.link is False or (known is not None and plain):
         skill._plain_file = where
@@ -141,7 +164,8 @@ def _body_line(body: str) -> str | None:
     return None if line == _NO_LINE else line
 
 
-def _skill_from_payload(payload: dict, where: str, known: os.stat_result, options: dict) -> Skill | None:
+def _skill_from_payload(payload: parse_cache.Payload, where: str, known: os.stat_result,
+                        options: _SkillOptions) -> Skill | None:
     try:
         diagnostics = [Diagnostic(Severity(sev), code, message, options["path"], line)
                        for sev, code, message, line in payload["dg"]]
@@ -152,6 +176,8 @@ def _skill_from_payload(payload: dict, where: str, known: os.stat_result, option
         key = parse_cache.stat_key(known)
         skill = skill_from_document(front_matter, None, diagnostics=diagnostics, size=payload["sz"],
                                     skill_class=FileBodySkill, body_line=payload["bd"], **options)
+        assert isinstance(skill, FileBodySkill)  # made by skill_class
+        skill.body = None  # on disk: read on demand
         skill._body_source = (where, key, int(payload["bs"]), profile.supports(Feature.STRIPS_BOM), not profile.supports(Feature.YAML_LAST_KEY_WINS))
         skill._path_text = (options["path"], where)
         return skill
@@ -159,18 +185,23 @@ def _skill_from_payload(payload: dict, where: str, known: os.stat_result, option
         return None  # a malformed entry: read the file instead
 
 
-def load_body(source: tuple) -> str:
+def load_body(source: BodySource) -> str:
     """The body of a FileBodySkill: the text from the recorded offset when the file is unchanged,
     else the body of the file as it is now (parsed with the same rules)."""
     where, key, body_start, strip_bom, unique_keys = source
     try:
         known = os.stat(where)
-    except OSError:
+    except OSError as error:
+        log.warning("%s cannot be read any more (%s); its body is empty until the next scan", where,
+                    error.strerror or error)
         return ""
     if not _stat.S_ISREG(known.st_mode):
+        log.warning("%s is no longer a regular file; its body is empty until the next scan", where)
         return ""
-    result = read_text_file(where, known=known)  # type: ignore[arg-type]
+    result = read_text_file(where, known=known)
     if result.text is None:
+        log.warning("%s cannot be read any more (%s); its body is empty until the next scan", where,
+                    "; ".join(d.message for d in result.diagnostics))
         return ""
     if result.stat is not None and parse_cache.stat_key(result.stat)[:4] == tuple(key[:4]):
         return result.text[body_start:]
@@ -183,7 +214,8 @@ def skill_from_document(front_matter: dict[str, Any], body: str | None, *, name:
                         scope_dir: Path | None = None, allow_paths: bool = True, display_names: bool = True,
                         diagnostics: list[Diagnostic] | None = None, size: int = 0,
                         skill_class: type[Skill] = Skill, body_line: str | None = None) -> Skill:
-    """`body=None` (a cached parse): `body_line` is the body's first-line description, if it has one."""
+    """`body=None` (a cached parse, the body stays on disk): `body_line` is the body's first-line
+    description, if it has one."""
     fm = front_matter
     lenient = profile.supports(Feature.LENIENT_BOOLEANS)
     given = coerce_description(fm.get("description"))
@@ -206,7 +238,7 @@ def skill_from_document(front_matter: dict[str, Any], body: str | None, *, name:
     display = js_string(fm["name"]) if display_names and fm.get("name") is not None else None
     skill = skill_class(
         name=name, kind=kind, source=source, source_root=source_root, path=path, skill_dir=skill_dir,
-        front_matter=fm, body=body, description=description, description_from_body=given is None,
+        front_matter=fm, body=body if body is not None else "", description=description, description_from_body=given is None,
         when_to_use=when if isinstance(when, str) else (js_string(when) if when is not None else None),
         display_name=display if display and display != name else None,
         paths=effective_paths(fm) if allow_paths else None,

@@ -13,7 +13,7 @@ import stat as _stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Sequence, Union
 
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import locale_compare_key
@@ -34,8 +34,9 @@ class ScanResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEntry] | None:
-    """Entries in byte order of their names; None when the dir is absent (silently, as Claude Code)."""
+def scandir_sorted(path: Path, diagnostics: list[Diagnostic], *, sort: bool = True) -> list[os.DirEntry[str]] | None:
+    """Entries in byte order of their names (or as the directory is read, `sort=False`); None when the dir is
+    absent (silently, as Claude Code)."""
     try:
         with os.scandir(path) as it:
             entries = list(it)
@@ -54,11 +55,12 @@ def _scandir_sorted(path: Path, diagnostics: list[Diagnostic]) -> list[os.DirEnt
         return None
     if not all(e.name.isascii() for e in entries):
         entries = [e for e in entries if _utf8_name(e, path, diagnostics)]
-    entries.sort(key=lambda e: e.name)
+    if sort:
+        entries.sort(key=lambda e: e.name)
     return entries
 
 
-def _utf8_name(entry: os.DirEntry, directory: Path, diagnostics: list[Diagnostic]) -> bool:
+def _utf8_name(entry: os.DirEntry[str], directory: Path, diagnostics: list[Diagnostic]) -> bool:
     """False (with a diagnostic) for a name that is not valid UTF-8. Python keeps the bytes as lone
     surrogates (surrogateescape); Node's readdir decodes them to U+FFFD, so the path Claude Code then
     opens does not exist and the entry is skipped (loadSkillsDir.ts: ENOENT → null)."""
@@ -73,7 +75,7 @@ def _utf8_name(entry: os.DirEntry, directory: Path, diagnostics: list[Diagnostic
         return False
 
 
-def _is_dir_or_link(entry: os.DirEntry) -> bool:
+def _is_dir_or_link(entry: _Entry) -> bool:
     try:
         return entry.is_dir(follow_symlinks=False) or entry.is_symlink()
     except OSError:
@@ -94,25 +96,36 @@ class _StagedEntry:
         return False
 
 
-def _with_staged(entries: list | None, staged: Mapping[str, Path] | None) -> list | None:
+_Entry = Union[os.DirEntry[str], _StagedEntry]
+
+
+def _with_staged(entries: list[os.DirEntry[str]] | None, staged: Mapping[str, Path] | None) -> Sequence[_Entry] | None:
     if not staged:
         return entries
-    kept = [e for e in entries or [] if e.name not in staged]
-    merged = kept + [_StagedEntry(name, Path(folder)) for name, folder in staged.items()]
+    merged: list[_Entry] = [e for e in entries or [] if e.name not in staged]
+    merged += [_StagedEntry(name, Path(folder)) for name, folder in staged.items()]
     merged.sort(key=lambda e: e.name)
     return merged
+
+
+def entry_order_key(name: str, profile: Profile) -> tuple[object, ...]:
+    """Where an entry of a skills dir is loaded among its siblings: current sorts by `localeCompare`
+    (fuzz-reg seeds 21, 23, 1011), legacy keeps the code-point order of the directory listing."""
+    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
+        return (locale_compare_key(name), name)
+    return (name,)
 
 
 def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
                     scope_dir: Path | None = None, staged: Mapping[str, Path] | None = None) -> list[Skill]:
     """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored.
     `staged`: folders of an install preview, loaded as the entries they would become (see Workspace)."""
-    entries = _with_staged(_scandir_sorted(base, diagnostics), staged)
+    read_order = profile.supports(Feature.SKILL_DIRS_IN_READ_ORDER)  # os.scandir reads as Claude Code's readdir
+    entries = _with_staged(scandir_sorted(base, diagnostics, sort=not read_order), staged)
     if not entries:
         return []
-    # current: `localeCompare` on the name (fuzz-reg seeds 21, 23, 1011)
-    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER):
-        entries.sort(key=lambda e: (locale_compare_key(e.name), e.name))
+    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
+        entries = sorted(entries, key=lambda e: entry_order_key(e.name, profile))
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
     base_text = os.fspath(base)
@@ -188,7 +201,7 @@ def project_dirs_up_to_home(subdir: str, cwd: Path, home: Path) -> list[Path]:
     return dirs
 
 
-def _is_skill_md(name: str) -> bool:
+def is_skill_md(name: str) -> bool:
     return name.lower() == "skill.md"
 
 
@@ -209,7 +222,7 @@ def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]
 
     # depth-first with an explicit stack of (dir, entries iterator): the order of a recursive walk,
     # without Python's recursion limit on a very deep tree (rg has none)
-    stack: list[tuple[Path, Iterator[os.DirEntry]]] = []
+    stack: list[tuple[Path, Iterator[os.DirEntry[str]]]] = []
 
     def enter(directory: Path) -> None:
         try:
@@ -224,7 +237,7 @@ def find_markdown_files(root: Path, diagnostics: list[Diagnostic]) -> list[Path]
                                           "it is read once.", directory))
             return
         visited.add(key)
-        stack.append((directory, iter(_scandir_sorted(directory, diagnostics) or ())))
+        stack.append((directory, iter(scandir_sorted(directory, diagnostics) or ())))
 
     enter(root)
     while stack:
@@ -279,7 +292,7 @@ def _namespace(target_dir: Path, base: Path) -> str:
 
 def command_name(path: Path, base: Path) -> str:
     """getCommandName: SKILL.md takes its folder's name; other files their name without `.md`."""
-    if _is_skill_md(path.name):
+    if is_skill_md(path.name):
         ns = _namespace(path.parent.parent, base)
         stem = path.parent.name
     else:
@@ -295,7 +308,7 @@ def transform_skill_files(files: list[Path]) -> list[Path]:
         by_dir.setdefault(f.parent, []).append(f)
     out: list[Path] = []
     for group in by_dir.values():
-        skills = [f for f in group if _is_skill_md(f.name)]
+        skills = [f for f in group if is_skill_md(f.name)]
         out.extend(skills[:1] if skills else group)
     return out
 
@@ -310,7 +323,7 @@ def load_commands_dir(base: Path, source: SourceKind, profile: Profile, diagnost
         return []
     out: list[Skill] = []
     for path in transform_skill_files(find_markdown_files(base, diagnostics)):
-        is_skill = _is_skill_md(path.name)
+        is_skill = is_skill_md(path.name)
         skill = load_skill_file(path, name=command_name(path, base), kind=SkillKind.COMMAND, source=source,
                                 profile=profile, source_root=base, skill_dir=path.parent if is_skill else None,
                                 fallback_label="Custom command", scope_dir=scope_dir, allow_paths=False,
@@ -325,8 +338,10 @@ def _inode_dedupe(skills: list[Skill]) -> None:
     """loadMarkdownFilesForSubdir drops a command file whose lstat dev:ino was already loaded (hard links)."""
     seen: dict[tuple[int, int], Skill] = {}
     for skill in skills:
+        if skill.path is None:
+            continue
         try:
-            st = os.lstat(skill.path)  # type: ignore[arg-type]
+            st = os.lstat(skill.path)
         except OSError:
             continue
         if st.st_dev == 0 and st.st_ino == 0:
@@ -348,7 +363,7 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     config_home = workspace.config_home
     skills: list[Skill] = []
 
-    if workspace.managed_root is not None and not _env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
+    if workspace.managed_root is not None and not env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
         report("managed skills")
         managed_skills = workspace.managed_root / ".claude" / "skills"
         skills += load_skills_dir(managed_skills, SourceKind.MANAGED, profile, diags,
@@ -403,8 +418,8 @@ def _staged_for(workspace: Workspace, skills_dir: Path) -> Mapping[str, Path] | 
     return staged.get(os.path.normpath(os.fspath(skills_dir)))
 
 
-def _env_truthy(value: str | None) -> bool:
-    return bool(value) and value.strip().lower() in ("1", "true", "yes", "on")
+def env_truthy(value: str | None) -> bool:
+    return value is not None and value.strip().lower() in ("1", "true", "yes", "on")
 
 
 _REAL_DIR_CACHE: dict[str, str] = {}

@@ -22,9 +22,12 @@ import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
-DEFAULT_DAYS = 30
+from ..model import Skill
+
+from .usage_window import DEFAULT_DAYS as DEFAULT_DAYS  # its home; imported from here too
+
 _SKILL_MARKER = b'"Skill"'
 _COMMAND_MARKER = b"<command-name>"
 _COMMAND_NAME = re.compile(r"<command-name>/?([^<\n]{1,512})</command-name>")
@@ -102,7 +105,7 @@ def usage_detail(usage: SkillUsage, days: int = DEFAULT_DAYS) -> str:
             f"{usage.typed:,}×; last used {last} (from Claude Code's session logs).")
 
 
-def read_usage(config_home: str | os.PathLike, days: int = DEFAULT_DAYS, now: datetime | None = None,
+def read_usage(config_home: str | os.PathLike[str], days: int = DEFAULT_DAYS, now: datetime | None = None,
                limits: UsageLimits = UsageLimits()) -> UsageLog:
     """Counts per skill name over the `days` before `now` (default: the current time, UTC)."""
     now = now or datetime.now(timezone.utc)
@@ -258,7 +261,7 @@ def _events(path: Path, limits: UsageLimits, log: UsageLog) -> Iterator[tuple[st
                     break
 
 
-def _blocks(content: Any) -> list[dict]:
+def _blocks(content: Any) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     if isinstance(content, list):
@@ -276,7 +279,7 @@ def _timestamp(value: Any) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
-def usage_by_key(skills, log: UsageLog) -> dict[str, SkillUsage]:
+def usage_by_key(skills: Iterable[Skill], log: UsageLog) -> dict[str, SkillUsage]:
     """Skill.key → its usage. A name's uses belong to the copy Claude Code runs (the winner); a shadowed
     or duplicate copy was never the one used."""
     return {skill.key: log.of(skill.name) if skill.state.is_winner else NEVER for skill in skills}

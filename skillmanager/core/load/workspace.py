@@ -10,9 +10,12 @@ import sys
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..versions.profiles import PROFILE_NAMES, Profile, VersionError, default_profile, resolve_profile
+
+if TYPE_CHECKING:
+    from ..demo import DemoPaths
 
 
 class WorkspaceError(ValueError):
@@ -59,10 +62,12 @@ class Workspace:
     # An install preview: skill folders staged elsewhere, loaded as if they were already in a skills dir
     # ({skills dir: {entry name: staged folder}}); an entry of the same name there is replaced.
     staged_skills: Mapping[str, Mapping[str, Path]] = field(default_factory=dict)
+    demo_paths: DemoPaths | None = None  # the layout of the demo copy this workspace opens (core/demo.py)
 
     @classmethod
     def create(cls, *, home: str | Path | None = None, cwd: str | Path | None = None,
-               managed_root: str | Path | None | bool = True, add_dirs=(), plugin_dirs=(),
+               managed_root: str | Path | None | bool = True, add_dirs: Iterable[str | Path] = (),
+               plugin_dirs: Iterable[str | Path] = (),
                mcp_skills_file: str | Path | None = None, profile: str | None = None, model: str | None = None,
                env: Mapping[str, str] | None = None, context_window: int | None = None,
                budget: int | None = None, check_dirs: bool = True,
@@ -86,7 +91,7 @@ class Workspace:
         if managed_root is True:
             root = default_managed_root()
             managed = root if root.is_dir() else None
-        elif managed_root in (None, False):
+        elif managed_root is None or managed_root is False:
             managed = None
         else:
             managed = Path(managed_root).expanduser().absolute()

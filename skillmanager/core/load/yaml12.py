@@ -12,17 +12,17 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, Hashable
 
 import yaml
 
 from ..js.json_parse import js_int
 from ..js.lazy_pattern import lazy_re
 
-try:  # the C scanner/parser is several times faster on large trees
-    _BaseLoader = yaml.CSafeLoader  # type: ignore[attr-defined]
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+if TYPE_CHECKING:  # the C loader has SafeLoader's interface (the stubs declare it apart)
     _BaseLoader = yaml.SafeLoader
+else:  # the C scanner/parser is several times faster on large trees; PyYAML built without libyaml lacks it
+    _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class DuplicateKeyError(yaml.YAMLError):
@@ -87,7 +87,7 @@ def _may_exceed_limits(text: str) -> bool:
             or text.count("\n") + text.count("- ") > MAX_DEPTH // 2)
 
 
-def load_bounded(text: str, loader_class: type) -> Any:
+def load_bounded(text: str, loader_class: type[yaml.SafeLoader]) -> Any:
     """`yaml.load(text, Loader=loader_class)` that refuses alias bombs and absurd nesting (YamlLimitError)
     before anything is constructed."""
     loader = loader_class(text)
@@ -102,7 +102,7 @@ def load_bounded(text: str, loader_class: type) -> Any:
         loader.dispose()
 
 
-class Yaml12Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class Yaml12Loader(_BaseLoader):
     """SafeLoader with YAML 1.2 core-schema scalars and unique keys."""
 
 
@@ -122,7 +122,7 @@ for _tag, _pattern, _first in _RESOLVERS:
     Yaml12Loader.add_implicit_resolver(_tag, lazy_re(_pattern), _first)
 
 
-def _construct_int(loader: yaml.Loader, node: yaml.Node) -> int:
+def _construct_int(loader: Yaml12Loader, node: yaml.ScalarNode) -> int | float:
     value = loader.construct_scalar(node)
     if value.startswith("0o"):
         return int(value[2:], 8)
@@ -131,7 +131,7 @@ def _construct_int(loader: yaml.Loader, node: yaml.Node) -> int:
     return js_int(value.lstrip("+"))  # thousands of digits: a float (Infinity), as in JavaScript
 
 
-def _construct_float(loader: yaml.Loader, node: yaml.Node) -> float:
+def _construct_float(loader: Yaml12Loader, node: yaml.ScalarNode) -> float:
     value = loader.construct_scalar(node).lower()
     if value.endswith(".inf"):
         return -math.inf if value.startswith("-") else math.inf
@@ -140,7 +140,7 @@ def _construct_float(loader: yaml.Loader, node: yaml.Node) -> float:
     return float(value)
 
 
-def _construct_mapping(loader: yaml.Loader, node: yaml.MappingNode, deep: bool = False) -> dict:
+def _construct_mapping(loader: Yaml12Loader, node: yaml.MappingNode, deep: bool = False) -> dict[Hashable, Any]:
     seen: set[Any] = set()
     for key_node, _ in node.value:
         if isinstance(key_node, yaml.ScalarNode):  # fast path: no second construction of plain keys
@@ -161,12 +161,20 @@ def _construct_mapping(loader: yaml.Loader, node: yaml.MappingNode, deep: bool =
 
 Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 Yaml12Loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
-Yaml12Loader.add_constructor(
-    "tag:yaml.org,2002:map", lambda loader, node: _construct_mapping(loader, node, deep=True)
-)
 
 
-class Yaml12LastWinsLoader(Yaml12Loader):  # type: ignore[misc, valid-type]
+def _construct_unique_mapping(loader: Yaml12Loader, node: yaml.MappingNode) -> dict[Hashable, Any]:
+    return _construct_mapping(loader, node, deep=True)
+
+
+def _construct_last_wins_mapping(loader: Yaml12Loader, node: yaml.MappingNode) -> dict[Hashable, Any]:
+    return loader.construct_mapping(node, deep=True)
+
+
+Yaml12Loader.add_constructor("tag:yaml.org,2002:map", _construct_unique_mapping)
+
+
+class Yaml12LastWinsLoader(Yaml12Loader):
     """Bun.YAML (2.1.3xx): a repeated key takes the last value and `<<` merge keys are applied.
     Oracle tests/golden reg-yaml-probe (recorded into /tmp, FINDINGS-registry.md): `description: first value`
     then `description: second value` lists `second value` in 2.1.332 (2.1.88's `yaml` rejects the
@@ -175,8 +183,7 @@ class Yaml12LastWinsLoader(Yaml12Loader):  # type: ignore[misc, valid-type]
 
 Yaml12LastWinsLoader.yaml_implicit_resolvers = {k: list(v) for k, v in Yaml12Loader.yaml_implicit_resolvers.items()}
 Yaml12LastWinsLoader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
-Yaml12LastWinsLoader.add_constructor(
-    "tag:yaml.org,2002:map", lambda loader, node: loader.construct_mapping(node, deep=True))
+Yaml12LastWinsLoader.add_constructor("tag:yaml.org,2002:map", _construct_last_wins_mapping)
 
 
 def js_number_string(value: float | int) -> str:
@@ -406,12 +413,12 @@ def _block(lines: list[str]) -> Any:
 
 
 @functools.cache
-def _plain_line() -> re.Pattern:
+def _plain_line() -> re.Pattern[str]:
     return re.compile(rf"[{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?")
 
 
 @functools.cache
-def _common_line() -> re.Pattern:
+def _common_line() -> re.Pattern[str]:
     """`key: plain`, `key: "double"`, `key: 'single'`, `key:` exactly as _key_value_general accepts them (same
     key rule, plain-scalar classes and quoted-character set); its result is checked against the general
     code in tests/test_fast_paths.py."""
@@ -424,7 +431,7 @@ def _common_line() -> re.Pattern:
 
 
 @functools.cache
-def _quoted_unsafe() -> re.Pattern:
+def _quoted_unsafe() -> re.Pattern[str]:
     return re.compile(f"[^{_QUOTED_OK}]")
 
 

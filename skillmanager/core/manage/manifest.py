@@ -6,6 +6,7 @@ restore from History brings the folder back at the same path).
 """
 from __future__ import annotations
 
+import logging
 import datetime as _dt
 import json
 import os
@@ -18,6 +19,8 @@ from ..edit import atomic_write
 from ..edit.file_lock import locked
 
 MANIFEST_NAME = "installed.json"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -47,8 +50,11 @@ def load(data_dir: str | os.PathLike[str] | None = None) -> dict[str, Provenance
         return {k: Provenance(**v) for k, v in data.get("skills", {}).items()}
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError, TypeError, AttributeError):
-        return {}  # a damaged manifest only costs the update feature; it is rewritten at the next install
+    except (OSError, ValueError, TypeError, AttributeError) as error:
+        # a damaged manifest only costs the update feature; it is rewritten at the next install
+        log.warning("the install record %s cannot be read (%s); updates from git are unknown until the next "
+                    "install", path, error)
+        return {}
 
 
 def _save(records: dict[str, Provenance], data_dir: str | os.PathLike[str] | None) -> None:

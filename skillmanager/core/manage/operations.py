@@ -18,14 +18,14 @@ import tempfile
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..app_dirs import app_data_dir
 from ..edit import atomic_write, history
 from ..edit.file_lock import locked
 from ..edit.frontmatter_edit import find_front_matter
 from ..load.frontmatter import parse_document
-from ..model import SourceKind, SkillKind
+from ..model import Skill, SourceKind, SkillKind
 from . import manifest
 from .names import name_problem
 from .preview import InstallPreview
@@ -235,7 +235,7 @@ def create(skills_dir: Path, name: str, description: str, when_to_use: str | Non
 
 # --- rename / move / copy -------------------------------------------------------------------------------
 
-def manageable_reason(skill: Any) -> str | None:
+def manageable_reason(skill: Skill) -> str | None:
     """Why a registry skill cannot be renamed, moved or removed here, or None."""
     reason = UNMANAGEABLE.get(skill.source)
     if reason:
@@ -381,7 +381,7 @@ def remove(skill_dir: Path, data_dir: str | os.PathLike[str] | None = None) -> O
     return OperationResult("remove", summary, [skill_dir], history_id, notes)
 
 
-def system_trash_dir(env=None, platform: str | None = None) -> Path | None:
+def system_trash_dir(env: Mapping[str, str] | None = None, platform: str | None = None) -> Path | None:
     """The freedesktop.org home trash (Linux and BSDs): $XDG_DATA_HOME/Trash, else ~/.local/share/Trash.
     None elsewhere (macOS and Windows trashes need their system APIs; the app's trash is used there)."""
     env = os.environ if env is None else env

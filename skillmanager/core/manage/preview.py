@@ -19,8 +19,9 @@ from ..checks.validate import AGENTSKILLS, CLAUDE_CODE, validate_paths
 from ..layers.listing import ListingResult, build_listing
 from ..load.sources import project_levels_up_to_home
 from ..load.workspace import Workspace
-from ..model import Diagnostic, Severity
+from ..model import Diagnostic
 from ..rules.registry import Registry, load_registry
+from ..versions.profiles import Profile
 from .names import name_problem
 
 PERSONAL, PROJECT = "personal", "project"
@@ -161,7 +162,7 @@ class InstallPreview:
                 "notes": self.notes, "listing": self.delta.to_json() if self.delta else None}
 
 
-def _validation(skill_dir: Path, profile: str) -> list[Diagnostic]:
+def _validation(skill_dir: Path, profile: Profile) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for standard in (AGENTSKILLS, CLAUDE_CODE):
         report = validate_paths([skill_dir], standard=standard, profile=profile)
@@ -182,7 +183,8 @@ def listing_delta(before: ListingResult, after: ListingResult) -> ListingDelta:
     new = {e.name: e for e in after.entries}
     added = [n for n in new if n not in old]
     removed = [n for n in old if n not in new]
-    shortened, changed = [], []
+    shortened: list[tuple[str, str, str]] = []
+    changed: list[tuple[str, str, str]] = []
     for name, entry in new.items():
         prior = old.get(name)
         if prior is None or prior.shown_text == entry.shown_text:
@@ -254,7 +256,3 @@ def severity_counts(preview: InstallPreview) -> dict[str, int]:
         for finding in plan.audit.findings if plan.audit else []:
             counts[finding.severity] = counts.get(finding.severity, 0) + 1
     return counts
-
-
-def validation_errors(preview: InstallPreview) -> list[Diagnostic]:
-    return [d for p in preview.skills for d in p.validation if d.severity is Severity.ERROR]

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ..checks.audit import level_index
-from ..model import Severity
-from .preview import InstallPreview, severity_counts
+from ..model import Diagnostic, Severity
+from .preview import InstallPreview, PlannedSkill, severity_counts
 
 GATE_WORDS = {
     "ok": "Ready to install.",
@@ -17,9 +17,9 @@ STANDARD_LABELS = (("claude-code", "Claude Code lint"),
                    ("agentskills", "Agent Skills standard (portability to other agents)"))
 
 
-def validation_groups(plan) -> list[tuple[str, list, list]]:
+def validation_groups(plan: PlannedSkill) -> list[tuple[str, list[Diagnostic], list[Diagnostic]]]:
     """(label, errors, warnings) per standard, Claude Code first: what decides loading, then portability."""
-    out = []
+    out: list[tuple[str, list[Diagnostic], list[Diagnostic]]] = []
     for prefix, label in STANDARD_LABELS:
         mine = [d for d in plan.validation if d.code.startswith(prefix + ":")]
         out.append((label, [d for d in mine if d.severity is Severity.ERROR],

@@ -21,7 +21,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Iterator
+from typing import IO, Callable, Generic, Iterator, Sequence, TypeVar
 
 MAX_FILES = 2000  # files in one source
 MAX_FILE_BYTES = 20 * 1024 * 1024  # one file
@@ -283,16 +283,19 @@ def member_problem(name: str) -> str | None:
     return None
 
 
+_Ref = TypeVar("_Ref", zipfile.ZipInfo, tarfile.TarInfo)
+
+
 @dataclass
-class _Member:
+class _Member(Generic[_Ref]):
     name: str
     is_dir: bool
     size: int
     executable: bool
-    ref: object
+    ref: _Ref  # the archive's own record of the member
 
 
-def _zip_members(archive: zipfile.ZipFile) -> list[_Member]:
+def _zip_members(archive: zipfile.ZipFile) -> list[_Member[zipfile.ZipInfo]]:
     members = []
     for info in archive.infolist():
         mode = info.external_attr >> 16
@@ -305,7 +308,7 @@ def _zip_members(archive: zipfile.ZipFile) -> list[_Member]:
     return members
 
 
-def _tar_members(archive: tarfile.TarFile) -> list[_Member]:
+def _tar_members(archive: tarfile.TarFile) -> list[_Member[tarfile.TarInfo]]:
     members = []
     for info in archive.getmembers():
         if info.issym() or info.islnk():
@@ -320,7 +323,7 @@ def _tar_members(archive: tarfile.TarFile) -> list[_Member]:
     return members
 
 
-def check_members(members: list[_Member]) -> None:
+def check_members(members: Sequence[_Member[zipfile.ZipInfo]] | Sequence[_Member[tarfile.TarInfo]]) -> None:
     """Refuse the whole archive for one bad member: names, sizes, count."""
     budget = _Budget()
     for member in members:
@@ -338,14 +341,14 @@ def extract_archive(path: Path, dest: Path) -> None:
     try:
         if lowered.endswith((".zip", ".skill")):
             with zipfile.ZipFile(path) as archive:
-                members = _zip_members(archive)
-                check_members(members)
-                _extract(members, dest, lambda m: archive.open(m.ref))
+                zip_members = _zip_members(archive)
+                check_members(zip_members)
+                _extract(zip_members, dest, lambda m: archive.open(m.ref))
         else:
             with tarfile.open(path, "r:*") as archive:
-                members = _tar_members(archive)
-                check_members(members)
-                _extract(members, dest, lambda m: archive.extractfile(m.ref))
+                tar_members = _tar_members(archive)
+                check_members(tar_members)
+                _extract(tar_members, dest, lambda m: archive.extractfile(m.ref))
     except (zipfile.BadZipFile, tarfile.TarError, EOFError, OSError, ValueError) as error:
         if isinstance(error, SourceError):
             raise
@@ -353,7 +356,7 @@ def extract_archive(path: Path, dest: Path) -> None:
     _strip_single_top_folder(dest)
 
 
-def _extract(members: list[_Member], dest: Path, opener) -> None:
+def _extract(members: list[_Member[_Ref]], dest: Path, opener: Callable[[_Member[_Ref]], IO[bytes] | None]) -> None:
     dest.mkdir(parents=True)
     real_dest = os.path.realpath(dest)
     for member in members:

@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from ..checks.validate import AGENTSKILLS, CLAUDE_CODE, validate_paths
-from ..model import Diagnostic
+from ..model import Diagnostic, Severity
 from ..versions.profiles import Profile
 
 
@@ -25,3 +25,14 @@ def template_findings(name: str, text: str, profile: Profile) -> list[Diagnostic
         return out
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def blocking_findings(findings: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings that stop the skill from being created: Claude Code's own errors. The Agent Skills
+    standard has no `when_to_use`/`paths:`; its findings are shown, never blocking."""
+    return [d for d in findings if d.severity is Severity.ERROR and d.code.startswith(CLAUDE_CODE + ":")]
+
+
+def is_portability_finding(finding: Diagnostic) -> bool:
+    """A finding of the Agent Skills standard (portability), not of Claude Code."""
+    return finding.code.startswith(AGENTSKILLS + ":")

@@ -11,9 +11,12 @@ import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Skill
+
+if TYPE_CHECKING:
+    from .registry import Registry
 
 SAME_FILE = "the same file reached twice"
 def folder_words(path: Path | None, cwd: Path | str, home: Path | str | None = None) -> str:
@@ -56,7 +59,7 @@ class ConflictWords:
         return f"{self.name}: {copies} copies — {self.winner_folder} wins"
 
 
-def conflict_words(registry: Any) -> list[ConflictWords]:
+def conflict_words(registry: Registry) -> list[ConflictWords]:
     workspace = registry.workspace
     cwd, home = workspace.cwd, getattr(workspace, "home", None)
     out = []
@@ -107,7 +110,7 @@ class Comparison:
         return not self.body_diff and all(r.same for r in self.front_matter)
 
 
-def _value(front_matter: dict, key: str) -> str:
+def _value(front_matter: dict[str, Any], key: str) -> str:
     if key not in front_matter:
         return "—"
     value = front_matter[key]

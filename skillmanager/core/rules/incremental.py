@@ -11,15 +11,18 @@ What is handled in place (everything else falls back to a full `load_registry`, 
 - user / project / local / managed settings files: settings re-read, every skill re-decided (the
   files and their order are unchanged). A change to `enabledPlugins` reloads everything (plugins).
 
-Why a name is enough: shadowing (first copy of a name wins) and the settings decisions only depend
-on the skill and the other copies of its name. Realpath de-duplication links skills across names,
-so a change that touches a duplicate (or the first copy of one) takes the full reload.
+Why a name is enough: shadowing (first copy of a name wins), current's --add-dir clash rename and the
+settings decisions only depend on the skill and the other copies of its name. The new load order comes
+from the scan order through the registry's own `arrange_load_order`, as in a full load. Realpath
+de-duplication links skills across names, so a change that touches a duplicate (or the first copy of
+one) takes the full reload.
 
 Skill objects of the old registry are never mutated, except `load_index` of the skills after an
 added or removed one (it is renumbered so that the new registry matches a full load exactly).
 """
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import os
 import stat
@@ -28,12 +31,13 @@ from pathlib import Path
 from typing import Iterable
 
 from ..edit.atomic_write import TEMP_PREFIX
-from ..model import Skill, SourceKind, SkillKind
+from ..model import Diagnostic, Skill, SourceKind, SkillKind
 from ..versions.features import Feature
-from .registry import Registry, decide_states, load_registry
+from .registry import Registry, arrange_load_order, decide_states, load_registry
 from ..load.settings import load_settings, settings_paths
 from ..load.skill_file import load_skill_file
-from ..load.sources import _env_truthy, project_dirs_up_to_home
+from ..load.sources import env_truthy, entry_order_key, project_dirs_up_to_home
+from ..load.workspace import Workspace
 
 __all__ = ["RegistryDelta", "refresh_paths", "skill_identity", "skills_dirs"]
 
@@ -73,10 +77,10 @@ class _SkillsDir:
     rank: int  # position in the load order of the file sources
 
 
-def skills_dirs(workspace) -> list[_SkillsDir]:
+def skills_dirs(workspace: Workspace) -> list[_SkillsDir]:
     """The skills dirs collect_file_sources reads, in its order (keep the two in step)."""
     out: list[tuple[Path, SourceKind, Path]] = []
-    if workspace.managed_root is not None and not _env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
+    if workspace.managed_root is not None and not env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
         out.append((workspace.managed_root / ".claude" / "skills", SourceKind.MANAGED, workspace.managed_root))
     out.append((workspace.config_home / "skills", SourceKind.USER, workspace.config_home))
     for skills_dir in project_dirs_up_to_home("skills", workspace.cwd, workspace.home):
@@ -140,7 +144,8 @@ def refresh_paths(registry: Registry, changed_paths: Iterable[str | os.PathLike[
         skills = list(registry.skills)
         delta = RegistryDelta(registry=registry)
         if work.entries:
-            skills = _apply_entries(registry, skills, work.entries, delta)
+            scanned = _apply_entries(registry, _scan_order(registry), work.entries, delta)
+            skills = _arrange(registry, scanned, delta)
         if work.settings:
             return _reload_settings(registry, skills, delta)
         if not work.entries:
@@ -189,7 +194,7 @@ def _dir_key(skill: Skill) -> tuple[Path, str] | None:
 
 def _load_entry(registry: Registry, where: _SkillsDir, name: str) -> Skill | None:
     skill_dir = where.base / name
-    skipped: list = []
+    skipped: list[Diagnostic] = []
     skill = load_skill_file(skill_dir / "SKILL.md", name=name, kind=SkillKind.SKILL, source=where.source,
                             profile=registry.profile, source_root=where.base, skill_dir=skill_dir,
                             fallback_label="Skill", scope_dir=where.scope_dir, skipped=skipped)
@@ -203,13 +208,11 @@ def _load_entry(registry: Registry, where: _SkillsDir, name: str) -> Skill | Non
 def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[Path, str], _SkillsDir],
                    delta: RegistryDelta) -> list[Skill]:
     wanted = {(str(base), name) for base, name in entries}
-    position = {}
+    position: dict[tuple[str, str], int] = {}  # (skills dir text, entry name) -> index in `skills`
     for index, skill in enumerate(skills):
         key = _dir_key(skill)
-        if key is not None:
-            key = (str(key[0]), key[1])
-            if key in wanted:
-                position[key] = index
+        if key is not None and (str(key[0]), key[1]) in wanted:
+            position[(str(key[0]), key[1])] = index
     pointed_at = {id(s.state.duplicate_of) for s in skills if s.state.duplicate_of is not None}
     realpaths = {str(s.realpath) for s in skills if s.realpath is not None}
     replace: dict[int, Skill] = {}
@@ -217,36 +220,30 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
     add: list[tuple[_SkillsDir, Skill]] = []
     # workspace diagnostics about an entry (a skipped file, a loop) go away or change only in a full reload
     flagged = {str(d.path) for d in registry.diagnostics if d.path is not None}
-    # current renames an --add-dir skill whose name is taken (`extra:clash`): that decision is made over the
-    # whole load order in load_registry, so any change to such a name takes the full pass
-    scoped = registry.profile.supports(Feature.ADD_DIR_CLASH_SCOPED)
-    add_dir_names = {s.scoped_from or s.name for s in skills if s.source is SourceKind.ADD_DIR} if scoped else set()
-    file_names = {s.scoped_from or s.name for s in skills if s.source in _FILE_SKILL_KINDS} if scoped else set()
     for (base, name), where in sorted(entries.items(), key=lambda kv: (kv[1].rank, kv[0][1])):
         entry = str(base / name)
-        if name in add_dir_names or (where.source is SourceKind.ADD_DIR and name in file_names):
-            raise _NeedsFullReload(f"{entry}: an --add-dir skill is renamed when its name is taken")
         if any(f == entry or f.startswith(entry + os.sep) for f in flagged):
             raise _NeedsFullReload(f"{entry} has a workspace diagnostic")
-        index = position.get((str(base), name))
-        old = skills[index] if index is not None else None
+        at = position.get((str(base), name))
+        old = skills[at] if at is not None else None
         present, link = _is_entry_dir(base / name)
         fresh = _load_entry(registry, where, name) if present else None
         if old is not None and (old.state.duplicate_of is not None or id(old) in pointed_at):
             raise _NeedsFullReload(f"{old.path} takes part in realpath de-duplication")
         if fresh is None:
-            if old is not None:
-                remove.add(index)
+            if at is not None:
+                remove.add(at)
             continue
+        assert fresh.path is not None  # load_skill_file gives every skill its file
         via_link = link
         fresh.via_link = via_link
-        if old is not None:
+        if old is not None and at is not None:
             real = os.path.realpath(fresh.path) if via_link or old.via_link else None
             if real is not None and old.realpath is not None and real != str(old.realpath):
                 raise _NeedsFullReload(f"{base / name} now points somewhere else")
             fresh.realpath = old.realpath
             fresh.load_index = old.load_index
-            replace[index] = fresh
+            replace[at] = fresh
             continue
         if via_link:
             raise _NeedsFullReload(f"{base / name} is a symbolic link (realpath de-duplication)")
@@ -262,40 +259,70 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
         skills[index] = fresh
     skills = [s for i, s in enumerate(skills) if i not in remove]
     if add:
-        skills = _insert_in_load_order(registry, skills, add)
+        skills = _insert_in_load_order(registry, skills, [fresh for _where, fresh in add])
         delta.added = [fresh for _where, fresh in add]
-    if remove or add:
-        for index, skill in enumerate(skills):
-            if skill.load_index != index:
-                skill.load_index = index  # the one field shared objects get written (see module doc)
     return skills
 
 
-def _insert_in_load_order(registry: Registry, skills: list[Skill], add: list[tuple[_SkillsDir, Skill]]) -> list[Skill]:
-    """Place new skills where load_registry would: by source kind, then skills dir, then entry name."""
-    order = list(registry.profile.source_order)
+def _insert_in_load_order(registry: Registry, skills: list[Skill], add: list[Skill]) -> list[Skill]:
+    """Place skills where the scan puts them: by source kind, then skills dir, then entry (sources.py)."""
+    profile = registry.profile
+    order = list(profile.source_order)
     kind_rank = {kind: order.index(kind) if kind in order else len(order) for kind in SourceKind}
     dir_rank = {str(d.base): d.rank for d in skills_dirs(registry.workspace)}
 
-    def rank(skill: Skill) -> tuple:
+    def rank(skill: Skill) -> tuple[object, ...]:
         key = _dir_key(skill)
         if key is None:
             return (kind_rank[skill.source],)
-        key = (str(key[0]), key[1])
-        if key[0] not in dir_rank:
-            raise _NeedsFullReload(f"the skills dir {key[0]} is no longer read")
-        return (kind_rank[skill.source], dir_rank[key[0]], key[1])
+        base = str(key[0])
+        if base not in dir_rank:
+            raise _NeedsFullReload(f"the skills dir {base} is no longer read")
+        return (kind_rank[skill.source], dir_rank[base], entry_order_key(key[1], profile))
 
     out = list(skills)
-    for _where, fresh in sorted(add, key=lambda item: rank(item[1])):
-        wanted = rank(fresh)
-        at = len(out)
-        for index, skill in enumerate(out):
-            if rank(skill) > wanted:
-                at = index
-                break
-        out.insert(at, fresh)
+    for fresh in sorted(add, key=rank):  # the scan order is sorted by rank: after the last equal or lower one
+        out.insert(bisect.bisect_right(out, rank(fresh), key=rank), fresh)
     return out
+
+
+def _scan_order(registry: Registry) -> list[Skill]:
+    """The skills in the order the scan gave them: each renamed --add-dir copy (current's `extra:clash`)
+    replaced by the skill as scanned, back in its place."""
+    skills = registry.skills
+    originals = [s.scoped_original for s in skills if s.scoped_original is not None]
+    if not originals:
+        return list(skills)
+    if any(s.state.duplicate_of is not None and s.state.duplicate_of.scoped_original is not None for s in skills):
+        raise _NeedsFullReload("a renamed --add-dir skill takes part in realpath de-duplication")
+    return _insert_in_load_order(registry, [s for s in skills if s.scoped_original is None], originals)
+
+
+def _arrange(registry: Registry, scanned: list[Skill], delta: RegistryDelta) -> list[Skill]:
+    """The new load order from the new scan order, by the registry's own arrange_load_order; a renamed copy
+    is kept unless its bare name was touched. Fills `delta` from what came and went (by identity)."""
+    touched = {s.name for s in delta.changed + delta.added + delta.removed}
+    old_copies = {_dir_key(s): s for s in registry.skills if s.scoped_original is not None}
+
+    def reuse(original: Skill) -> Skill | None:
+        copy = old_copies.get(_dir_key(original))
+        if copy is None or copy.scoped_original is not original or original.name in touched:
+            return None
+        return copy
+
+    skills = arrange_load_order(scanned, registry.profile, reuse)
+    for index, skill in enumerate(skills):
+        if skill.load_index != index:
+            skill.load_index = index  # the one field shared objects get written (see module doc)
+    old_ids = {id(s) for s in registry.skills}
+    new_ids = {id(s) for s in skills}
+    gone = {skill_identity(s): s for s in registry.skills if id(s) not in new_ids}
+    came = [s for s in skills if id(s) not in old_ids]
+    delta.changed = [s for s in came if skill_identity(s) in gone]
+    delta.added = [s for s in came if skill_identity(s) not in gone]
+    replaced = {skill_identity(s) for s in delta.changed}
+    delta.removed = [s for identity, s in gone.items() if identity not in replaced]
+    return skills
 
 
 # --------------------------------------------------------------------------- deciding

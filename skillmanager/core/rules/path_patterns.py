@@ -41,7 +41,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from typing import Any
+from typing import Any, Union
 
 from ..js.strings import JS_DOT, JS_WHITESPACE, js_trim
 from ..js.lazy_pattern import lazy_re
@@ -196,7 +196,11 @@ _CONTROL = {"f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 _WORD = "[A-Za-z0-9_]"
 
 
-def _escape_char(src: str, i: int, in_class: bool) -> tuple[str | None, str | None, int]:
+# an escape is a literal character or a class/regex snippet: (char, None, next i) or (None, snippet, next i)
+_Escape = Union[tuple[str, None, int], tuple[None, str, int]]
+
+
+def _escape_char(src: str, i: int, in_class: bool) -> _Escape:
     """Decode the escape at src[i] == '\\'. Returns (literal char, class/regex snippet, next i)."""
     if i + 1 >= len(src):
         raise ValueError("\\ at end of pattern")
@@ -240,8 +244,9 @@ def _js_regex_to_python(src: str) -> str:
     while i < n:
         ch = src[i]
         if ch == "\\":
-            lit, snippet, i = _escape_char(src, i, False)
-            out.append(re.escape(lit) if lit is not None else snippet)
+            escape = _escape_char(src, i, False)
+            out.append(re.escape(escape[0]) if escape[0] is not None else escape[1])
+            i = escape[2]
         elif ch == "[":
             i = _translate_class(src, i, out)
         elif ch == ".":
@@ -284,8 +289,9 @@ def _translate_class(src: str, i: int, out: list[str]) -> int:
             i += 1
             break
         if ch == "\\":
-            lit, snippet, i = _escape_char(src, i, True)
-            items.append(_class_lit(lit) if lit is not None else snippet)  # type: ignore[arg-type]
+            escape = _escape_char(src, i, True)
+            items.append(_class_lit(escape[0]) if escape[0] is not None else escape[1])
+            i = escape[2]
         else:
             items.append("-" if ch == "-" else _class_lit(ch))
             i += 1

@@ -14,8 +14,8 @@ from typing import Any, Callable, Mapping
 from ..collector import collector_paused
 from ..load import parse_cache
 from ..load.mcp import load_mcp_skills
-from ..model import (BundledOff, BundledOffCause, Diagnostic, Invoker, Listed, SettingDecision, Severity, Skill,
-                     SkillKind, SourceKind)
+from ..model import (BundledOff, BundledOffCause, Diagnostic, Invoker, Listed, Severity, Skill,
+                     SkillKind, SkillState, SourceKind)
 from ..load.plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
 from ..versions.profiles import Profile
 from ..load.settings import EffectiveSettings, display_names, load_settings
@@ -222,8 +222,7 @@ def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None)
         skills += by_kind.pop(kind, [])
     for rest in by_kind.values():
         skills += rest
-    if profile.supports(Feature.ADD_DIR_CLASH_SCOPED):
-        skills = _scope_clashing_add_dir_skills(skills)
+    skills = arrange_load_order(skills, profile)
     for index, skill in enumerate(skills):
         skill.load_index = index
 
@@ -233,17 +232,25 @@ def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None)
     return registry
 
 
-def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
-    """current: an --add-dir skill whose name an earlier managed/user/project/add-dir skill already has is
-    renamed `{add-dir basename}:{name}`, gains the nested-skill `(scoped to …)` note and is listed after the
-    bundled skills, before `init`/`security-review` (fuzz-reg seeds 1, 22, 30, 35, 38, 39: `extra:clash: … (scoped
-    to extra/ — use this instead of the unscoped "clash" skill when the files being changed are under extra/)`)."""
+def arrange_load_order(scanned: list[Skill], profile: Profile,
+                       reuse: Callable[[Skill], Skill | None] | None = None) -> list[Skill]:
+    """The load order Claude Code ends with, from the skills in scan order. current renames an --add-dir skill
+    whose name an earlier managed/user/project/add-dir skill already has to `{add-dir basename}:{name}`, gives it
+    the nested-skill `(scoped to …)` note and lists it after the bundled skills, before `init`/`security-review`
+    (fuzz-reg seeds 1, 22, 30, 35, 38, 39: `extra:clash: … (scoped to extra/ — use this instead of the unscoped
+    "clash" skill when the files being changed are under extra/)`).
+
+    The renamed skill is a copy (its `scoped_original` is the scanned skill), so a full load and an incremental
+    refresh (rules/incremental.py) both start from the scan order and make the same decision. `reuse(original)`
+    may return the copy an earlier pass made, when nothing it depends on changed."""
+    if not profile.supports(Feature.ADD_DIR_CLASH_SCOPED):
+        return list(scanned)
     file_kinds = (SourceKind.MANAGED, SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR)
     taken: set[str] = set()
     folder_names: dict[Any, str] = {}  # scope dir -> its last part, worked out once per package
     moved: list[Skill] = []
     kept: list[Skill] = []
-    for skill in skills:
+    for skill in scanned:
         if skill.source not in file_kinds or skill.state.duplicate_of is not None or skill.paths:
             kept.append(skill)
             continue
@@ -251,20 +258,37 @@ def _scope_clashing_add_dir_skills(skills: list[Skill]) -> list[Skill]:
             base = folder_names.get(skill.scope_dir)
             if base is None:
                 base = folder_names[skill.scope_dir] = Path(skill.scope_dir).name
-            bare = skill.name
-            skill.name = f"{base}:{bare}"
-            skill.description = (f"{skill.description} (scoped to {base}/ \u2014 use this instead of the unscoped "
-                                 f"\"{bare}\" skill when the files being changed are under {base}/)")
-            skill.display_name = None
-            skill.scoped_from = bare
-            moved.append(skill)
+            copy = reuse(skill) if reuse is not None else None
+            moved.append(copy if copy is not None else _scoped_copy(skill, base))
             continue
         taken.add(skill.name)
         kept.append(skill)
     if not moved:
-        return skills
+        return kept
+    copies = {id(c.scoped_original): c for c in moved}
+    for skill in kept:  # a later copy of the same file is a duplicate of the renamed skill
+        first = skill.state.duplicate_of
+        if first is not None and id(first) in copies:
+            skill.state.duplicate_of = copies[id(first)]
     at = next((i for i, s in enumerate(kept) if s.source in (SourceKind.BUILTIN_COMMAND, SourceKind.MCP)), len(kept))
     return kept[:at] + moved + kept[at:]
+
+
+def _scoped_copy(skill: Skill, base: str) -> Skill:
+    copy = skill.shallow_copy()  # a FileBodySkill keeps reading its body on demand
+    try:
+        del copy._key  # the key cache of the scanned skill
+    except AttributeError:
+        pass
+    bare = skill.name
+    copy.state = SkillState()
+    copy.name = f"{base}:{bare}"
+    copy.description = (f"{skill.description} (scoped to {base}/ \u2014 use this instead of the unscoped "
+                        f"\"{bare}\" skill when the files being changed are under {base}/)")
+    copy.display_name = None
+    copy.scoped_from = bare
+    copy.scoped_original = skill
+    return copy
 
 
 def decide_states(registry: Registry) -> None:
@@ -424,9 +448,3 @@ def _ignored_plugin_override(skill: Skill, settings: EffectiveSettings) -> bool:
         return False
     bare = skill.name.split(":", 1)[-1]
     return settings.override_for(skill.name) is not None or settings.override_for(bare) is not None
-
-
-def decisions_as_text(decisions: list[SettingDecision]) -> list[str]:
-    return [f"{d.kind}={d.value} ({d.scope}{': ' + str(d.file) if d.file else ''})" for d in decisions]
-
-

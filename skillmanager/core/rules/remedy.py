@@ -8,13 +8,16 @@ Code reads: skillOverrides "name-only" where it exists (the name stays listed), 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..versions.features import Feature
 from ..layers.listing import BUILTIN_COMMAND, BUNDLED, ListingResult, entry_width
 from ..layers.listing_outcome import CAUSE_BUDGET, ListingOutcome, Outcome
 from ..model import SourceKind
 from ..edit.toggle import override_keys
+
+if TYPE_CHECKING:
+    from .registry import Registry
 
 _OWN_FILES = (SourceKind.USER, SourceKind.PROJECT, SourceKind.ADD_DIR, SourceKind.COMMAND)
 
@@ -42,7 +45,7 @@ def _mechanism_words(state: str) -> str:
             else "hide them from the listing (disable-model-invocation in their SKILL.md; /name still works)")
 
 
-def budget_remedy(registry: Any, listing: ListingResult, outcomes: Mapping[str, ListingOutcome],
+def budget_remedy(registry: Registry, listing: ListingResult, outcomes: Mapping[str, ListingOutcome],
                   usage: Mapping[str, int] | None = None) -> BudgetRemedy | None:
     """None when no description is cut by the budget. `usage`: Skill.key → invocations (fewer go first)."""
     cut = [key for key, o in outcomes.items() if o.cause == CAUSE_BUDGET and o.outcome in (Outcome.SHORTENED,
@@ -55,7 +58,7 @@ def budget_remedy(registry: Any, listing: ListingResult, outcomes: Mapping[str, 
     skills = {s.key: s for s in registry.skills}
     candidates = []
     for entry in listing.entries:
-        skill = skills.get(entry.key)
+        skill = skills.get(entry.key) if entry.key is not None else None
         if skill is None or entry.kind in (BUNDLED, BUILTIN_COMMAND) or entry.fixed:
             continue
         if state == "name-only":

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..load.sources import find_git_root
+
+if TYPE_CHECKING:  # ignore_rules (pathspec) is imported when a session first needs it
+    from .ignore_rules import IgnoreVerdict
 
 SEP = os.sep
 
@@ -52,7 +55,7 @@ class DiscoveryOutcome:
     ignored: list[IgnoredDir] = field(default_factory=list)
 
 
-IgnoreCheck = Callable[[str, bool], Any]  # (path relative to repo root, is_dir) -> verdict
+IgnoreCheck = Callable[[str, bool], "IgnoreVerdict | None"]  # (path relative to repo root, is_dir) -> verdict
 
 
 class SkillDirDiscovery:
@@ -118,9 +121,9 @@ class SkillDirDiscovery:
         verdict = self._ignore_check(rel_repo.replace(SEP, "/"), is_dir)
         if verdict is None or not verdict.ignored:
             return None
-        source = verdict.source_file
-        if source is not None:
-            source = str(source)
+        source: str | None = None
+        if verdict.source_file is not None:
+            source = str(verdict.source_file)
             if os.path.isabs(source):
                 source = os.path.relpath(source, root)
             source = source.replace(SEP, "/")

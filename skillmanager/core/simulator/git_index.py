@@ -212,10 +212,14 @@ def parse_index(data: bytes, *, hash_size: int = 20, git_dir: str | os.PathLike[
                         ordered=tuple(order) if _depth else ())
 
 
-def _read_extensions(data: bytes, pos: int, end: int, hash_size: int, git_dir, depth: int,
-                     diags: list[str]):
+# a split index's shared part: (its entries, the positions the delete bitmap removes)
+_Shared = tuple["TrackedPaths", set[int]]
+
+
+def _read_extensions(data: bytes, pos: int, end: int, hash_size: int, git_dir: str | os.PathLike[str] | None,
+                     depth: int, diags: list[str]) -> str | _Shared | None:
     """Skip extensions; returns a fatal message, (shared TrackedPaths, deleted positions) or None."""
-    shared = None
+    shared: _Shared | None = None
     while pos + 8 <= end:
         sig, size = struct.unpack_from(">4sI", data, pos)
         body = pos + 8
@@ -223,9 +227,10 @@ def _read_extensions(data: bytes, pos: int, end: int, hash_size: int, git_dir, d
             diags.append(f"index extension {sig!r} truncated; ignored")
             break
         if sig == b"link":
-            shared = _read_link(data, body, size, hash_size, git_dir, depth, diags)
-            if isinstance(shared, str):
-                return shared
+            link = _read_link(data, body, size, hash_size, git_dir, depth, diags)
+            if isinstance(link, str):
+                return link
+            shared = link
         elif sig == b"sdir" or b"A"[0] <= sig[0] <= b"Z"[0]:
             pass  # sparse-dir marker / optional extensions (TREE, REUC, UNTR, FSMN, EOIE, IEOT)
         else:
@@ -234,8 +239,8 @@ def _read_extensions(data: bytes, pos: int, end: int, hash_size: int, git_dir, d
     return shared
 
 
-def _read_link(data: bytes, body: int, size: int, hash_size: int, git_dir, depth: int,
-               diags: list[str]):
+def _read_link(data: bytes, body: int, size: int, hash_size: int, git_dir: str | os.PathLike[str] | None,
+               depth: int, diags: list[str]) -> str | _Shared | None:
     """Split index (``link``): load ``sharedindex.<hex>`` and its delete bitmap."""
     oid = data[body : body + hash_size].hex()
     if set(oid) == {"0"}:

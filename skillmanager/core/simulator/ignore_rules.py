@@ -114,22 +114,23 @@ class IgnoreRule:
     line_no: int  # 1-based
     negated: bool
     _kind: int = field(repr=False)
-    _regex: re.Pattern[str] | str | None = field(repr=False)  # str: compiled on first use; literal text
+    _regex: re.Pattern[str] | str = field(repr=False)  # str: compiled on first use; literal text
     _anchored: bool = field(default=False, repr=False)  # literal rules: relative to the file's directory
 
     def matches(self, path: str) -> bool:
         """``path`` is relative to the ignore file's directory; directories end with ``/``."""
         kind = self._kind
+        regex = self._regex
         if kind >= _LITERAL:
             is_dir = path.endswith("/")
             if kind == _DIR_LITERAL and not is_dir:
                 return False
             name = path[:-1] if is_dir else path
-            literal: str = self._regex  # type: ignore[assignment]
+            literal = regex
+            assert isinstance(literal, str)  # literal kinds keep their text
             if self._anchored:
                 return name == literal
             return name == literal or name.endswith("/" + literal)
-        regex = self._regex
         if isinstance(regex, str):
             regex = re.compile(regex, re.DOTALL)
             object.__setattr__(self, "_regex", regex)
@@ -137,10 +138,10 @@ class IgnoreRule:
             is_dir = path.endswith("/")
             if kind == _DIR_WILD and not is_dir:
                 return False
-            return regex.fullmatch(path if is_dir else path + "/") is not None  # type: ignore[union-attr]
+            return regex.fullmatch(path if is_dir else path + "/") is not None
         if kind == _DIRS_INSIDE and not path.endswith("/"):
             return False
-        return regex.fullmatch(path) is not None  # type: ignore[union-attr]
+        return regex.fullmatch(path) is not None
 
     @property
     def is_literal(self) -> bool:
@@ -435,13 +436,8 @@ class IgnoreOracle:
         key = "/".join(dir_parts)
         cached = self._dir_cache.get(key)
         if cached is None:
-            parent_ignored = False
-            if len(dir_parts) > 1:
-                parent = self._dir_verdict(dir_parts[:-1])
-                if parent.ignored:
-                    cached, parent_ignored = parent, True
-            if not parent_ignored:
-                cached = self._match(dir_parts, True)
+            parent = self._dir_verdict(dir_parts[:-1]) if len(dir_parts) > 1 else None
+            cached = parent if parent is not None and parent.ignored else self._match(dir_parts, True)
             self._dir_cache[key] = cached
         return cached
 

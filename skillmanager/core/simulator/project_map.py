@@ -11,11 +11,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..load.sources import find_git_root
 from ..load.watch_targets import HEAVY_DIRS
 from ..rules.path_patterns import PathMatcher, path_chain
+
+if TYPE_CHECKING:
+    from .ignore_rules import IgnoreOracle
+    from ..rules.registry import Registry
+    from .session import StepResult
 
 SKILL_FILE = "SKILL.md"
 MAX_WALK_DIRS = 20_000  # suggestions on a huge monorepo: stop looking after this many folders
@@ -76,11 +81,11 @@ class Suggestion:
 class ProjectMap:
     """Per-folder facts for one registry's project; safe to use from one worker thread at a time."""
 
-    def __init__(self, registry: Any) -> None:
+    def __init__(self, registry: Registry) -> None:
         self.cwd = os.path.normpath(os.path.abspath(str(registry.workspace.cwd)))
         root = find_git_root(Path(self.cwd))
         self.repo_root = str(root) if root is not None else None
-        self._oracle: Any = None
+        self._oracle: IgnoreOracle | None = None  # built on first use (parses the repo's ignore files)
         pending = {}
         for skill in registry.skills:  # the conditional map a session starts with (later copies overwrite)
             if skill.state.duplicate_of is None and skill.state.conditional and skill.paths:
@@ -147,7 +152,7 @@ class ProjectMap:
 
     # -- what to try next --------------------------------------------------------------------------------
 
-    def suggestions(self, results: Iterable[Any] = (), limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
+    def suggestions(self, results: Iterable[StepResult] = (), limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
         """Steps that would change something now: a folder whose skills are not discovered yet, a file that
         activates a `paths:` skill not activated yet. `results`: the session's step results so far."""
         results = list(results)
@@ -180,7 +185,7 @@ class ProjectMap:
                 break
         return out
 
-    def _walk(self):
+    def _walk(self) -> Iterator[tuple[str, list[str]]]:
         """(folder, its files) breadth first from the cwd, never into heavy, hidden or ignored folders."""
         queue = [self.cwd]
         visited = 0

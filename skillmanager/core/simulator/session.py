@@ -17,17 +17,20 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..js.json_parse import js_int
-from .discovery import IgnoredDir, SkillDirDiscovery, expand_path
-from ..js.collation import locale_compare_key
+from .discovery import IgnoreCheck, IgnoredDir, SkillDirDiscovery, expand_path
+from ..js.collation import CollationKey, locale_compare_key
 from ..model import Diagnostic, Listed, Skill, SourceKind
 from ..versions.features import Feature
 from ..load.safe_read import read_regular_bytes
 from .session_text import ModelText, render_current, render_legacy
 from ..load.sources import load_skills_dir
 from ..rules.path_patterns import path_chain
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
 
 TRIGGER_OPS = ("Read", "Edit", "Write")
 QUIET_OPS = ("Bash", "Grep", "Glob")
@@ -175,9 +178,9 @@ class _Dynamic:
 class Session:
     """Replayable steps over a Registry. The registry itself is never mutated."""
 
-    def __init__(self, registry: Any, *, model: str | None = None, context_window: int | None = None,
+    def __init__(self, registry: Registry, *, model: str | None = None, context_window: int | None = None,
                  budget: int | None = None,
-                 ignore_factory: Callable[[str], Callable[[str, bool], Any]] | None = None) -> None:
+                 ignore_factory: Callable[[str], IgnoreCheck] | None = None) -> None:
         self.registry = registry
         self.profile = registry.profile
         workspace = registry.workspace
@@ -186,7 +189,7 @@ class Session:
         self.context_window = context_window if context_window is not None else workspace.context_window
         self.budget = budget if budget is not None else workspace.budget
         self._ignore_factory = ignore_factory or _default_ignore_factory()
-        self._ignore_cache: dict[str, Callable[[str, bool], Any]] = {}  # parsed rules survive replays
+        self._ignore_cache: dict[str, IgnoreCheck] = {}  # parsed rules survive replays
         # loaded dirs survive replays: (skills in byte order, readdir order of names, diagnostics)
         self._dir_cache: dict[str, tuple[list[Skill], list[str], list[Diagnostic]]] = {}
         self._startup()
@@ -212,13 +215,13 @@ class Session:
             if s.state.conditional and s.paths:
                 pending[s.name] = s
         self.initial_pending = pending
-        self._matchers: dict[str, Callable[[str], str | None]] = {
+        self._matchers: dict[str, Callable[[list[str]], str | None]] = {
             name: _make_matcher(s.paths or []) for name, s in pending.items()}
 
     def _reset_state(self) -> None:
         ignore_checks = self._ignore_cache
 
-        def factory(root: str):
+        def factory(root: str) -> IgnoreCheck:
             if root not in ignore_checks:
                 ignore_checks[root] = self._ignore_factory(root)
             return ignore_checks[root]
@@ -231,10 +234,10 @@ class Session:
         self._dynamic_by_name: dict[str, list[_Dynamic]] = {}
         self._offers: dict[str, list[_Offer]] = {}  # current: bare name -> how its copies are offered
         self._groups: dict[str, _GroupState] = {}  # current: where each name's offering stands (_offer_group)
-        self._sort_keys: dict[int, tuple] = {}  # id(skill) -> its offer sort key, computed once
+        self._sort_keys: dict[int, _OfferSortKey] = {}  # id(skill) -> its offer sort key, computed once
         self._legacy_map: dict[str, Skill] = {}  # legacy dynamicSkills Map (insertion-ordered)
         self._legacy_sent: set[str] = set(self.initial_sent)
-        self._current_sent: dict[str, tuple] = {}  # name -> entry_key sent in a later turn
+        self._current_sent: dict[str, _EntryKey] = {}  # name -> entry_key sent in a later turn
         self._current_offered: dict[str, Skill] = {}  # current: offered dynamic names -> skill
         self._read_files: set[str] = set()  # legacy readFileState (Edit/Write need a prior Read)
 
@@ -294,7 +297,7 @@ class Session:
                 "model": self.model, "steps": [s.to_json() for s in self._steps]}
 
     @classmethod
-    def from_json(cls, data: Any, registry: Any, **kwargs: Any) -> "Session":
+    def from_json(cls, data: Any, registry: Registry, **kwargs: Any) -> "Session":
         scenario = Scenario.from_json(data)
         session = cls(registry, **kwargs)
         session.replay(scenario.steps)
@@ -366,7 +369,7 @@ class Session:
 
     def _activate(self, rel_path: str) -> list[Activation]:
         """activateConditionalSkillsForPaths: every pending skill whose patterns match, in Map order."""
-        out = []
+        out: list[Activation] = []
         chain = path_chain(rel_path)  # validated and split once for every pending skill
         if chain is None:
             return out
@@ -449,8 +452,8 @@ class Session:
                and _listable(s)]
         for s in new:
             self._legacy_sent.add(s.name)
-            rel_dir = self._dynamic_dir.get(id(s))
-            result.new_skills.append(NewSkill(s.name, s, rel_dir, "activated" if rel_dir is None else "discovered"))
+            holder = self._dynamic_dir.get(id(s))
+            result.new_skills.append(NewSkill(s.name, s, holder, "activated" if holder is None else "discovered"))
         text = render_legacy(new, self.profile, model=self.model, context_window=self.context_window,
                              budget=self.budget, settings=self.registry.settings)
         self._apply_text(result, text)
@@ -546,7 +549,7 @@ class Session:
         # activated after libs/lib's `gamma` was offered bare → `gamma` + re-scoped `lib:gamma`)
         activated = self._activated.get(name)
         label = self._activation_label(activated) if activated is not None else None
-        if label is not None:  # an --add-dir skill is offered like a nested one found in `label` (fuzz-sim-129)
+        if activated is not None and label is not None:  # an --add-dir skill is offered like a nested one found in `label` (fuzz-sim-129)
             copies = [_Dynamic(activated, label, label.count("/") + 1, -1), *copies]
             activated = None
         owner = self._base_skill(name) if startup_clash else activated
@@ -600,7 +603,7 @@ class Session:
                else "another nested dir has a skill of that name; every copy is scoped")
         notes.setdefault(id(s), []).append(Clash(name, s, "scoped", group.owner, f"offered as {scoped}: {why}"))
 
-    def _offer_sort_key(self, offer: "_Offer") -> tuple:
+    def _offer_sort_key(self, offer: "_Offer") -> _OfferSortKey:
         key = self._sort_keys.get(id(offer.skill))
         if key is None:
             key = (locale_compare_key(offer.skill.name), locale_compare_key(str(offer.skill.path or "")))
@@ -649,6 +652,10 @@ class Session:
         result.messages = text.messages
 
 
+_OfferSortKey = tuple[CollationKey, CollationKey]  # (name, path)
+_EntryKey = tuple[str, bool, int]  # (name, unscoped copy exists, id of the skill)
+
+
 @dataclass
 class _Offer:
     name: str
@@ -658,7 +665,7 @@ class _Offer:
     scoped: bool
     unscoped_exists: bool
 
-    def entry_key(self) -> tuple:
+    def entry_key(self) -> _EntryKey:
         """Stands for current's per-name digest: same name, same suffix, same skill = already sent."""
         return (self.name, self.unscoped_exists, id(self.skill))
 
@@ -742,8 +749,8 @@ def _make_matcher(patterns: list[str]) -> Callable[[list[str]], str | None]:
     return matcher.match_chain
 
 
-def _default_ignore_factory() -> Callable[[str], Callable[[str, bool], Any]]:
-    def factory(root: str) -> Callable[[str, bool], Any]:
+def _default_ignore_factory() -> Callable[[str], IgnoreCheck]:
+    def factory(root: str) -> IgnoreCheck:
         from .ignore_rules import IgnoreOracle
 
         oracle = IgnoreOracle(Path(root))

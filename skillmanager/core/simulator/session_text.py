@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from ..layers.listing import REMINDER, SYSTEM, budget_facts, entry_from_skill, format_listing, nested_entry, render_delta
+from ..layers.listing import REMINDER, SYSTEM, SettingsLike, budget_facts, entry_from_skill, format_listing, nested_entry, render_delta
 from ..model import Skill
 from ..versions.profiles import Profile
 
@@ -26,7 +26,7 @@ class ModelText:
 
 
 def render_legacy(new_skills: Sequence[Skill], profile: Profile, *, model: str | None, context_window: int | None,
-                  budget: int | None, settings: Any) -> ModelText:
+                  budget: int | None, settings: SettingsLike) -> ModelText:
     """2.1.88: the `skill_listing` attachment of the not-yet-sent names, formatted within the budget
     (src/utils/attachments.ts getSkillListingAttachments), as a reminder appended to the tool result."""
     if not new_skills:
@@ -39,7 +39,7 @@ def render_legacy(new_skills: Sequence[Skill], profile: Profile, *, model: str |
 
 
 def render_current(blocks: Sequence[tuple[str, list[str]]], offers: Sequence[Any], profile: Profile, *,
-                   model: str | None, context_window: int | None, budget: int | None, settings: Any) -> ModelText:
+                   model: str | None, context_window: int | None, budget: int | None, settings: SettingsLike) -> ModelText:
     """2.1.3xx: a `dynamic_skill` block per dir found now, then one listing of the new entries.
 
     `blocks`: (dir relative to the cwd, names as offered) deepest first. `offers`: the new entries in

@@ -7,9 +7,12 @@ profile); an activation whose name is taken (`listed_as` None) adds nothing the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..model import Skill
+
+if TYPE_CHECKING:
+    from .session import Session
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,7 @@ class SessionAdditions:
         return not self.discovered and not self.activated
 
 
-def session_additions(session: Any) -> SessionAdditions:
+def session_additions(session: Session) -> SessionAdditions:
     results = list(session.results)
     out = SessionAdditions(steps=len(results))
     discovered: dict[int, SessionAddition] = {}  # id(skill) -> addition (kept in first-seen order)

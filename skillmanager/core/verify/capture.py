@@ -55,7 +55,7 @@ class Capture:
 
 
 def _tool_names(body: dict[str, Any]) -> set[str]:
-    return {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+    return {t["name"] for t in body.get("tools") or [] if isinstance(t, dict) and isinstance(t.get("name"), str)}
 
 
 def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:

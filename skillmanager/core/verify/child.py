@@ -88,16 +88,16 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             failed.append(f"network namespace has interfaces {names}")
     if spec["mount_namespace"]:
         for path in spec["read_only"]:
-            error = read_only(path)
-            (failed if error else applied).append(f"read-only {path}" + (f": {error}" if error else ""))
+            problem = read_only(path)
+            (failed if problem else applied).append(f"read-only {path}" + (f": {problem}" if problem else ""))
         for source, target in spec["overlays"]:
-            error = bind_read_only(source, target)
-            (failed if error else applied).append(
-                f"cleaned copy over {target}" + (f": {error}" if error else ""))
+            problem = bind_read_only(source, target)
+            (failed if problem else applied).append(
+                f"cleaned copy over {target}" + (f": {problem}" if problem else ""))
         if spec.get("managed_copy"):
-            error = managed_over_etc(spec["managed_copy"], spec["scratch"])
-            (failed if error else applied).append(
-                "managed copy over /etc/claude-code" + (f": {error}" if error else ""))
+            problem = managed_over_etc(spec["managed_copy"], spec["scratch"])
+            (failed if problem else applied).append(
+                "managed copy over /etc/claude-code" + (f": {problem}" if problem else ""))
     result: dict[str, Any] = {"applied": applied, "failed": failed, "requests": [], "cli_exit": None,
                               "timed_out": False, "stderr_tail": "", "stdout_tail": "", "env": {}}
     if failed and spec.get("stop_on_failure", True):

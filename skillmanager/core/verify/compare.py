@@ -17,13 +17,17 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from ..layers.listing import REMINDER, ListingResult, entry_width
+from ..layers.listing import REMINDER, EntryResult, ListingResult, entry_width
 from ..model import SourceKind
 from ..versions.features import Feature
 from ..versions.profiles import Profile
 from .capture import DISCOVERY, HEADER, REMINDER_BLOCK, SKILL_BLOCK, Capture, CapturedStep
+
+if TYPE_CHECKING:
+    from ..rules.registry import Registry
+    from ..simulator.session import StepResult
 
 PLACEHOLDER = re.compile(r"^- (\S+) \[bundled entry: width (\d+), length (\d+)\]$")
 _NAME = re.compile(r"- (.+?)(?:: | \(| \[|:?$)")
@@ -41,14 +45,18 @@ FEATURES_BY_SOURCE: dict[SourceKind, tuple[str, ...]] = {
     SourceKind.PLUGIN_SKILL: ("PLUGIN_SKILL_COLON_TO_DASH", "PLUGIN_DISPLAY_NAME_PREFIXED",
                               "PLUGIN_DEFAULT_SKILLS_DIR_KEPT"),
     SourceKind.ADD_DIR: ("ADD_DIR_CLASH_SCOPED", "ADD_DIR_COMMANDS"),
-    SourceKind.USER: ("SKILL_DIRS_CASE_INSENSITIVE_ORDER", "LISTING_KEEPS_EVERY_COPY", "DMI_YIELDS_NAME"),
-    SourceKind.PROJECT: ("SKILL_DIRS_CASE_INSENSITIVE_ORDER", "LISTING_KEEPS_EVERY_COPY", "DMI_YIELDS_NAME"),
-    SourceKind.MANAGED: ("SKILL_DIRS_CASE_INSENSITIVE_ORDER", "LISTING_KEEPS_EVERY_COPY", "DMI_YIELDS_NAME"),
+    SourceKind.USER: ("SKILL_DIRS_CASE_INSENSITIVE_ORDER", "SKILL_DIRS_IN_READ_ORDER", "LISTING_KEEPS_EVERY_COPY",
+                      "DMI_YIELDS_NAME"),
+    SourceKind.PROJECT: ("SKILL_DIRS_CASE_INSENSITIVE_ORDER", "SKILL_DIRS_IN_READ_ORDER", "LISTING_KEEPS_EVERY_COPY",
+                         "DMI_YIELDS_NAME"),
+    SourceKind.MANAGED: ("SKILL_DIRS_CASE_INSENSITIVE_ORDER", "SKILL_DIRS_IN_READ_ORDER", "LISTING_KEEPS_EVERY_COPY",
+                         "DMI_YIELDS_NAME"),
     SourceKind.MCP: (),
 }
 TEXT_FEATURES = ("per_entry_cap", "WHEN_TO_USE_NEWLINES_TO_SPACES", "LENIENT_BOOLEANS", "YAML_LAST_KEY_WINS",
                  "STRIPS_BOM")
 ORDER_FEATURES = ("source_order", "COMMANDS_SORTED_BY_NAME", "SKILL_DIRS_CASE_INSENSITIVE_ORDER",
+                  "SKILL_DIRS_IN_READ_ORDER",
                   "LISTING_KEEPS_EVERY_COPY", "UNSTABLE_COMMAND_AND_PLUGIN_ORDER")
 PLACEMENT_FEATURES = ("default_model",)
 DELTA_FEATURES = ("LISTING_KEEPS_EVERY_COPY", "ADD_DIR_CLASH_SCOPED")  # current scopes clashing nested names
@@ -139,7 +147,7 @@ def _sorted_runs(entries: list[str], names: set[str]) -> list[str]:
     """Each run of consecutive entries whose names are in `names`, sorted; the rest in place."""
     out: list[str] = []
     run: list[str] = []
-    for entry in entries + [None]:  # type: ignore[list-item]
+    for entry in [*entries, None]:
         if entry is not None and entry_name(entry) in names:
             run.append(entry)
             continue
@@ -153,11 +161,11 @@ def _sorted_runs(entries: list[str], names: set[str]) -> list[str]:
 class ListingComparer:
     """Compares listing entries with the registry at hand to name sources and features."""
 
-    def __init__(self, registry: Any, profile: Profile, measured_widths: bool) -> None:
+    def __init__(self, registry: Registry, profile: Profile, measured_widths: bool) -> None:
         self.registry = registry
         self.profile = profile
         self.measured_widths = measured_widths
-        self.entry_results: dict[str, Any] = {}  # name -> EntryResult of the start-up listing
+        self.entry_results: dict[str, EntryResult] = {}  # name -> its entry in the start-up listing
         self.budget_note = ""
         self.source_by_name: dict[str, SourceKind] = {}
         for skill in registry.skills:
@@ -260,7 +268,7 @@ class ListingComparer:
         result = self.entry_results.get(name)
         if engine_cut or cli_cut or (len(theirs) < len(ours) and ours.startswith(theirs)) or \
                 (len(ours) < len(theirs) and theirs.startswith(ours)):
-            reasons = list(getattr(result, "reasons", []) or [])
+            reasons = list(result.reasons) if result is not None else []
             if engine_cut and reasons:
                 return ["per_entry_cap" if r == "per-entry-cap" else budget for r in reasons]
             return ["per_entry_cap", budget]
@@ -322,7 +330,7 @@ def _delta(blocks: list[str], placement: str | None) -> _Delta:
     return _Delta(placement if blocks else None, discovery, entries)
 
 
-def predicted_delta(step_result: Any) -> _Delta:
+def predicted_delta(step_result: StepResult) -> _Delta:
     if not step_result.model_text:
         return _Delta(None, [], [])
     if step_result.placement == "tool_result":

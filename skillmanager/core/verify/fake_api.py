@@ -57,9 +57,10 @@ class FakeMessagesApi:
 
     def record(self, entry: dict[str, Any]) -> int:
         with self._lock:
-            entry["n"] = len(self.requests) + 1
+            number = len(self.requests) + 1
+            entry["n"] = number
             self.requests.append(entry)
-            return entry["n"]
+            return number
 
     def reply_for(self, body: dict[str, Any]) -> tuple[str, Any]:
         tools = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
@@ -136,7 +137,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("connection", "close")
         self.end_headers()
         self.close_connection = True
-        events = [("message_start", {"type": "message_start", "message": {
+        events: list[tuple[str, dict[str, Any]]] = [("message_start", {"type": "message_start", "message": {
             "id": message_id, "type": "message", "role": "assistant", "model": model, "content": [],
             "stop_reason": None, "stop_sequence": None, "usage": usage}})]
         if kind == "tool_use":

@@ -79,13 +79,14 @@ class VerifyReport:
     cli_stderr: str = ""
     environment: dict[str, str] = field(default_factory=dict)  # the CLI's whole environment (the fake key left out)
     sandbox: str | None = None
+    bad_options: bool = False  # UNSAFE before anything ran: an option names no usable CLI, folder or file
 
     @property
     def exit_code(self) -> int:
         return EXIT_CODES[self.status]
 
     def to_json(self) -> dict[str, Any]:
-        data = {k: v for k, v in self.__dict__.items() if k != "sections"}
+        data = {k: v for k, v in self.__dict__.items() if k not in ("sections", "bad_options")}
         data["sections"] = [s.to_json() for s in self.sections]
         data["exit_code"] = self.exit_code
         data["skillmanager"] = __version__
@@ -127,6 +128,11 @@ class VerifyReport:
 def _cannot(report: VerifyReport, reason: str) -> VerifyReport:
     report.status, report.reason = UNSAFE, reason
     return report
+
+
+def _bad_option(report: VerifyReport, reason: str) -> VerifyReport:
+    report.bad_options = True
+    return _cannot(report, reason)
 
 
 def _child_command(spec_path: Path) -> list[str]:
@@ -182,27 +188,27 @@ def run_verify(options: VerifyOptions, *, progress: Callable[[str], None] | None
     report = VerifyReport(MATCHES)
     claude = options.claude or shutil.which("claude")
     if not claude:
-        return _cannot(report, "no `claude` on PATH; give --claude PATH (the native binary or a cli.js)")
+        return _bad_option(report, "no `claude` on PATH; give --claude PATH (the native binary or a cli.js)")
     claude_path = Path(claude).expanduser().absolute()
     if not claude_path.is_file():
-        return _cannot(report, f"--claude is not a file: {claude_path}")
+        return _bad_option(report, f"--claude is not a file: {claude_path}")
     report.claude = str(claude_path)
     try:
         command = claude_command(claude_path)
     except FileNotFoundError as error:
-        return _cannot(report, str(error))
+        return _bad_option(report, str(error))
     try:
         user_ws = Workspace.create(home=options.home, cwd=options.cwd,
                                    managed_root=None if options.no_managed else (options.managed_dir or True),
                                    add_dirs=options.add_dirs, plugin_dirs=options.plugin_dirs)
     except WorkspaceError as error:
-        return _cannot(report, str(error))
+        return _bad_option(report, str(error))
     reads = []
     for read in options.reads:
         path = Path(read).expanduser()
         path = path if path.is_absolute() else user_ws.cwd / path
         if not path.is_file():
-            return _cannot(report, f"--read file does not exist: {path}")
+            return _bad_option(report, f"--read file does not exist: {path}")
         reads.append(str(path))
     namespaces = probe_namespaces(options.use_namespaces)
     root = Path(tempfile.mkdtemp(prefix="skillmanager-verify-")).resolve()

@@ -21,7 +21,6 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 ETC_MANAGED = Path("/etc/claude-code")
 # Settings keys that make Claude Code run a program or send traffic somewhere else.
@@ -241,7 +240,3 @@ def cli_arguments(box: Sandbox, *, add_dirs: list[Path], plugin_dirs: list[Path]
     for directory in plugin_dirs:
         args += ["--plugin-dir", str(directory)]
     return args
-
-
-def describe_env(env: dict[str, Any]) -> str:
-    return " ".join(f"{k}={v}" for k, v in sorted(env.items()) if k != "ANTHROPIC_API_KEY")

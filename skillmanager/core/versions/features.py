@@ -17,6 +17,8 @@ class Feature(str, Enum):
     WHEN_TO_USE_NEWLINES_TO_SPACES = "WHEN_TO_USE_NEWLINES_TO_SPACES"
     FALLBACK_DESCRIPTION_LONE_SURROGATE_TO_SPACE = "FALLBACK_DESCRIPTION_LONE_SURROGATE_TO_SPACE"
     SKILL_DIRS_CASE_INSENSITIVE_ORDER = "SKILL_DIRS_CASE_INSENSITIVE_ORDER"  # skill dirs read in localeCompare order
+    # skill dirs (and a plugin's) listed in the order the directory is read, unsorted
+    SKILL_DIRS_IN_READ_ORDER = "SKILL_DIRS_IN_READ_ORDER"
     ADD_DIR_COMMANDS = "ADD_DIR_COMMANDS"  # an --add-dir's .claude/commands is loaded
     # `.claude/commands` files come in ripgrep order and plugin entries as concurrent reads finish, so their
     # order in the listing varies from run to run (compared as sets by `verify` and the oracle tests)

@@ -72,19 +72,31 @@ _VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
 def parse_version(text: str) -> tuple[int, int, int] | None:
     match = _VERSION_RE.search(text or "")
-    return tuple(int(g) for g in match.groups()) if match else None  # type: ignore[return-value]
+    if match is None:
+        return None
+    major, minor, patch = (int(g) for g in match.groups())
+    return major, minor, patch
+
+
+def _data_version(text: str) -> tuple[int, int, int]:
+    """A release named in claude_versions.json (always X.Y.Z; a typo there is a bug, not bad input)."""
+    parsed = parse_version(text)
+    if parsed is None:
+        raise ValueError(f"claude_versions.json: {text!r} is not a release")
+    return parsed
 
 
 @lru_cache(maxsize=1)
 def _timeline() -> dict[str, Any]:
-    return json.loads(resource_path("data", "claude_versions.json").read_text(encoding="utf-8"))
+    timeline: dict[str, Any] = json.loads(resource_path("data", "claude_versions.json").read_text(encoding="utf-8"))
+    return timeline
 
 
 def _value_at(timeline: list[dict[str, Any]], version: tuple[int, int, int]) -> Any:
     """The value of the last step that starts at or before `version` (the first step before the first)."""
     value = timeline[0]["value"]
     for step in timeline:
-        if parse_version(step["since"]) <= version:
+        if _data_version(step["since"]) <= version:
             value = step["value"]
     return value
 
@@ -115,10 +127,6 @@ def _load_bundled(key: str) -> tuple[tuple[BundledEntry, ...], str | None]:
     problem += ": the skills bundled with Claude Code are left out of the registry and the listing."
     log.info("%s", problem)  # shown as a registry diagnostic (stderr, the GUI's Problems), so not a warning twice
     return (), problem
-
-
-def studied_versions() -> tuple[str, ...]:
-    return tuple(_timeline()["studied"])
 
 
 @lru_cache(maxsize=None)
@@ -169,7 +177,7 @@ def _text(version: tuple[int, int, int]) -> str:
 def version_note(profile: Profile) -> str | None:
     """What to tell the user (on stderr) about how well a release is known; None for a studied release."""
     data = _timeline()
-    studied = sorted(parse_version(v) for v in data["studied"])
+    studied = sorted(_data_version(v) for v in data["studied"])
     if profile.version in studied:
         return None
     last = studied[-1]
@@ -189,8 +197,8 @@ def _only_bounded(timeline: list[dict[str, Any]], version: tuple[int, int, int])
         after = step.get("after")
         if step.get("located", True) or after is None:
             continue
-        first_seen = min(parse_version(v) for v in step["observed"])
-        if parse_version(after) < version < first_seen:
+        first_seen = min(_data_version(v) for v in step["observed"])
+        if _data_version(after) < version < first_seen:
             return True
     return False
 
@@ -206,10 +214,10 @@ def resolve_profile(name: str | None = None, version: str | None = None) -> tupl
     parsed = parse_version(version)
     if parsed is None or not re.fullmatch(r"\s*v?\d+\.\d+\.\d+\s*", version):
         raise VersionError(f"--claude-version takes a release like 2.1.150, not {version!r}")
-    first = min(parse_version(v) for v in _timeline()["studied"])
+    first = min(_data_version(v) for v in _timeline()["studied"])
     if parsed < first:
         raise VersionError(f"Claude Code {_text(parsed)} is older than the first studied release ({_text(first)})")
-    aliases = {parse_version(v): alias for alias, v in _timeline()["aliases"].items()}
+    aliases = {_data_version(v): alias for alias, v in _timeline()["aliases"].items()}
     profile = profile_for(parsed, aliases.get(parsed))
     return profile, version_note(profile)
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import (QAbstractItemModel, QModelIndex, QPersistentModelInd
                             Signal)
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from skillmanager.core.model import Skill
+from skillmanager.core.model import Skill, SourceKind
 from skillmanager.core.rules.buckets import REVIEW_BADGES, bucket_counts, skill_buckets
 from skillmanager.gui import problems as problem_words
 from skillmanager.gui import states
@@ -251,7 +251,7 @@ class RegistryModel(QAbstractItemModel):
                 mark = self._marks.get(item.key)
                 name = mark.name if mark is not None else skill.name
                 first = skill.description.splitlines()[0][:200] if skill.description else ""
-                if skill.source.value in ("bundled", "builtin-command"):
+                if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND):
                     first = "Claude Code's own"  # its text is Anthropic's: never width figures here
                 return f"{name}\u2002{first}" if first else name  # the view shows the description dimmer
             if column is Column.State:
@@ -402,16 +402,18 @@ class RegistryModel(QAbstractItemModel):
         return None
 
     # --- the simulator's session (clearly marked as simulated; step back takes it away) ------------
-    def set_session(self, additions) -> None:
-        """Show what a simulated session discovered or activated; None or empty = a fresh start."""
+    def set_session(self, additions) -> bool:
+        """Show what a simulated session discovered or activated; None or empty = a fresh start.
+        False = nothing was simulated before or now (the tree is as it was)."""
         if additions is not None and additions.empty:
             additions = None
         if additions is None and self._additions is None:
-            return
+            return False
         self._additions = additions
         if self._snapshot is not None:
             self._groups, self._marks = overlay_session(group_skills(self._snapshot), additions)
             self._sync()
+        return True
 
     def simulated_marks(self) -> dict:
         return dict(self._marks)
@@ -461,6 +463,8 @@ class RegistryModel(QAbstractItemModel):
     # --- incremental update --------------------------------------------------------------------
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         """Bring the tree in line with `snapshot` using row inserts/removes/moves and dataChanged."""
+        if self._apply_listing_rows(snapshot):
+            return
         used_before = self._snapshot.usage if self._snapshot is not None else {}
         self._snapshot = snapshot
         self._groups, self._marks = overlay_session(group_skills(snapshot), self._additions)
@@ -470,6 +474,34 @@ class RegistryModel(QAbstractItemModel):
         self._sync()
         if used_before != snapshot.usage:
             self._usage_changed(used_before, snapshot.usage)
+
+    def _apply_listing_rows(self, snapshot: Snapshot) -> bool:
+        """The listing and token counts that follow the rows of an incremental refresh: the tree already
+        shows this registry (the partial snapshot of the same generation), so only the rows the engine names
+        are refilled. False = the whole snapshot must be applied."""
+        current, changed = self._snapshot, snapshot.changed_rows
+        if (changed is None or current is None or not current.partial or current.generation != snapshot.generation
+                or current.registry is not snapshot.registry):
+            return False
+        self._snapshot = snapshot
+        if self._items is None:
+            self._items = {child.key: child for group in self._root.children for child in group.children}
+        last = len(Column) - 1
+        groups = set()
+        for identity in changed:
+            item = self._items.get(identity)
+            if item is None:
+                continue  # hidden by the filter: filled when shown
+            self._fill(item, item.skill)
+            row = item.row()  # the Used column reads the snapshot: repainted even when _fill saw no change
+            self.dataChanged.emit(self.createIndex(row, 0, item), self.createIndex(row, last, item))
+            groups.add(item.parent)
+        for group in groups:  # the group row's token sum
+            if group is not None and group is not self._root:
+                row = group.row()
+                self.dataChanged.emit(self.createIndex(row, 0, group), self.createIndex(row, last, group))
+        self._sync_problems()
+        return True
 
     def _usage_changed(self, before: dict, after: dict) -> None:
         """The Used column reads the snapshot: repaint the rows whose count changed (one pass over the rows)."""

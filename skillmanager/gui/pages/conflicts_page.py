@@ -107,9 +107,37 @@ class ConflictsPage(QWidget):
     def contested_names(self) -> list[str]:
         return [self.tree.topLevelItem(i).data(0, _NAME) for i in range(self.tree.topLevelItemCount())]
 
+    _stale: Snapshot | None = None
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        if self._stale is not None:
+            self.apply_snapshot(self._stale)
+
+    def _untouched_by(self, snapshot: Snapshot) -> bool:
+        """An incremental refresh that kept every row in place and changed no copy of a contested name leaves
+        the contested names and their words as they are (a file edit cannot change a skill's name)."""
+        if snapshot.changed_rows is None:
+            return False
+        contested = set(self.contested_names())
+        for identity in snapshot.changed_rows:
+            skill = snapshot.find(identity)
+            if skill is None or (skill.scoped_from or skill.name) in contested or skill.name in contested:
+                return False
+        return True
+
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         if snapshot.partial:
             return  # only rows changed; the full snapshot follows
+        if self._stale is None and self._untouched_by(snapshot):
+            return
+        if snapshot.changed_rows is not None and not self.isVisible():
+            if self._stale is None:  # the words name the old registry's skills: let them go until shown
+                self.tree.clear()
+                self.current = None
+            self._stale = snapshot  # a file edit while another page is shown: rebuilt when this page shows
+            return
+        self._stale = None
         selected = self.current[1].skill if self.current and self.current[1] else None
         selected_identity = skill_identity(selected) if selected is not None else None
         self.tree.clear()
@@ -258,10 +286,12 @@ class ConflictsPage(QWidget):
         if self.controller is None or self.turn_off is None or self.turn_off.plan is None or not self.current:
             return False
         loser = self.current[1]
-        before = len(self.controller.history)
-        ok = self.controller.apply(self.turn_off.plan, loser.skill if loser else None)
-        if ok and len(self.controller.history) > before:
-            self.my_change = self.controller.history[-1]
+
+        def written(change) -> None:
+            self.my_change = change
+            self._update_buttons()
+
+        ok = self.controller.apply(self.turn_off.plan, loser.skill if loser else None, on_done=written)
         self._update_buttons()
         return ok
 

@@ -219,9 +219,22 @@ class SimulatorPage(QWidget):
         self._update_buttons()
 
     # --- workspace -----------------------------------------------------------------------------
+    _stale: Snapshot | None = None
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        if self._stale is not None:
+            self.apply_snapshot(self._stale)
+
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         if snapshot.partial:
             return  # only rows changed; the full snapshot follows
+        idle = self._stale is not None if self.session is None else not self.session.steps
+        if snapshot.changed_rows is not None and not self.isVisible() and idle and not self.busy:
+            self._stale = snapshot  # a file edit while another page is shown and nothing simulated: on show
+            self.session = None  # it holds the old registry; a new one is made on show
+            return
+        self._stale = None
         listing = snapshot.listing
         self._startup_listing = listing.text if listing is not None else ""
         cwd = str(getattr(snapshot.workspace, "cwd", "") or "")

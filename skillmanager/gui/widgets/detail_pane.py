@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
-from skillmanager.core.model import Skill
+from skillmanager.core.model import Severity, Skill
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
 from skillmanager.gui.engine import skill_identity
@@ -41,6 +41,7 @@ class DetailPane(QWidget):
         self.toggle = ToggleBox(context, self.controller, self)
         self.skill: Skill | None = None
         self.problem = None  # a core Diagnostic from the Problems group, shown instead of a skill
+        self._body_tokens: dict[tuple, int | None] = {}  # (identity, content key) -> tokens of the body
         self.title = QLabel(self)
         font = self.title.font()
         font.setPointSizeF(font.pointSizeF() * 1.35)
@@ -102,12 +103,22 @@ class DetailPane(QWidget):
         self.revealed.setVisible(on)
         if not on or self.skill is None or self.skill.path is None:
             return
-        from skillmanager.core.checks.audit import reveal_hidden
-        from skillmanager.core.load.safe_read import read_text_file
+        path = self.skill.path
 
-        read = read_text_file(self.skill.path)
-        text = read.text if read.text is not None else "; ".join(d.message for d in read.diagnostics)
-        self.revealed.setPlainText(reveal_hidden(text))
+        def reveal() -> str:
+            from skillmanager.core.checks.audit import reveal_hidden
+            from skillmanager.core.load.safe_read import read_text_file
+
+            read = read_text_file(path)
+            text = read.text if read.text is not None else "; ".join(d.message for d in read.diagnostics)
+            return reveal_hidden(text)
+
+        def show(text: str) -> None:
+            if self.skill is not None and self.skill.path == path:
+                self.revealed.setPlainText(text)
+
+        self.revealed.setPlainText("Reading…")
+        self.context.tasks.run(("reveal-hidden", id(self)), reveal, show)
 
     def show_skill(self, skill: Skill | None) -> None:
         if skill is not self.skill or skill is None:
@@ -151,9 +162,7 @@ class DetailPane(QWidget):
         self.reveal_button.setVisible(bool(checks is not None and checks.hidden_unicode))
         if self.reveal_button.isChecked():
             self._show_revealed(True)
-        scroll = self.browser.verticalScrollBar().value()
-        self.browser.setHtml(self._details_html(skill, entry, tokens, home))
-        self.browser.verticalScrollBar().setValue(scroll)  # a refresh of the same skill keeps the place
+        self._render_details()
         self.toggle.show_skill(skill)
 
     def _details_html(self, skill: Skill, entry, tokens: int, home) -> str:
@@ -203,11 +212,41 @@ class DetailPane(QWidget):
         parts.append(f"<tr><td><b>File size</b></td><td>{skill.size_bytes:,} bytes</td></tr>")
         listed = f"≈{tokens} tokens" if entry is not None else "not in the start-up listing"
         parts.append(f"<tr><td><b>Listing entry</b></td><td>{listed}</td></tr>")
-        body_tokens = _body_tokens(skill.body)
+        body_tokens = self._body_tokens_of(skill)
         if body_tokens is not None:
-            parts.append(f"<tr><td><b>Body when invoked</b></td><td>≈{body_tokens} tokens</td></tr>")
+            parts.append(f"<tr><td><b>Body when invoked</b></td><td>{body_tokens}</td></tr>")
         parts.append("</table>")
         return "".join(parts)
+
+    def _body_tokens_of(self, skill: Skill) -> str | None:
+        """The body's token count in words; the body is read and counted on the task runner, then the details
+        are shown again (a skill is re-counted when its file changed)."""
+        key = (skill_identity(skill), skill.content_key)
+        if key in self._body_tokens:
+            count = self._body_tokens[key]
+            return f"≈{count} tokens" if count is not None else None
+
+        def counted_body(count) -> None:
+            if len(self._body_tokens) > 500:
+                self._body_tokens.clear()
+            self._body_tokens[key] = count
+            if self.skill is skill and self.problem is None:
+                self._render_details()
+
+        self.context.tasks.run(("body-tokens", id(self)), lambda: _body_tokens(skill.body), counted_body)
+        return "counting…"
+
+    def _render_details(self) -> None:
+        skill, snapshot = self.skill, self.context.snapshot
+        if skill is None:
+            return
+        identity = skill_identity(skill)
+        entry = snapshot.entries.get(identity) if snapshot else None
+        tokens = snapshot.tokens.get(identity, 0) if snapshot else 0
+        home = getattr(snapshot.workspace, "home", None) if snapshot else None
+        scroll = self.browser.verticalScrollBar().value()
+        self.browser.setHtml(self._details_html(skill, entry, tokens, home))
+        self.browser.verticalScrollBar().setValue(scroll)  # a refresh of the same skill keeps the place
 
     def _show_badge(self, checks) -> None:
         if checks is None or checks.badge is None:
@@ -346,8 +385,7 @@ class DetailPane(QWidget):
         self.open_editor.setText("Open in editor")
         self.title.setText(f"{words.severity_word(diagnostic)} in {path.name}" if path is not None
                            else words.severity_word(diagnostic))
-        colour = "#d0453b" if diagnostic.severity.value == "error" else (
-            "#c98a00" if diagnostic.severity.value == "warning" else "#3a7bd5")
+        colour = {Severity.ERROR: "#d0453b", Severity.WARNING: "#c98a00"}.get(diagnostic.severity, "#3a7bd5")
         self.sentence.setText(f"<span style='color:{colour}'>●</span> {html.escape(words.plain_message(diagnostic))}")
         rows = []
         if path is not None:

@@ -8,7 +8,6 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
                                QPlainTextEdit, QVBoxLayout)
 
-from skillmanager.core.checks.validate import CLAUDE_CODE
 from skillmanager.core.manage.names import name_problem
 from skillmanager.core.manage.operations import skill_template
 from skillmanager.core.versions.profiles import default_profile
@@ -90,10 +89,12 @@ class NewSkillDialog(QDialog):
         self.context.tasks.run(("new-skill", "validate"), work, self._on_findings)
 
     def _on_findings(self, findings) -> None:
-        errors = [f"{d.code}: {d.message}" for d in findings
-                  if d.severity.value == "error" and d.code.startswith(CLAUDE_CODE + ":")]
-        notes = [f"{'Agent Skills standard (portability; Claude Code loads it)' if d.code.startswith('agentskills:') else 'Claude Code'}"
-                 f" {d.severity.value}: {d.message}" for d in findings if f"{d.code}: {d.message}" not in errors]
+        from skillmanager.core.manage.template import blocking_findings, is_portability_finding
+
+        blocking = blocking_findings(findings)
+        errors = [f"{d.code}: {d.message}" for d in blocking]
+        notes = [f"{'Agent Skills standard (portability; Claude Code loads it)' if is_portability_finding(d) else 'Claude Code'}"
+                 f" {d.severity.value}: {d.message}" for d in findings if d not in blocking]
         self.blocking = errors
         self._show(errors, notes)
 

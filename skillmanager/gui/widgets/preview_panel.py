@@ -343,7 +343,8 @@ class ExpansionView(QWidget):
 
     # --- the skill picker ----------------------------------------------------------------------
     def _on_snapshot(self, snapshot: Snapshot) -> None:
-        if not snapshot.partial:
+        # a refresh that kept every row (changed_rows) keeps the picker's names and identities
+        if not snapshot.partial and snapshot.changed_rows is None:
             self.picker.blockSignals(True)
             self.picker.clear()
             self._picker_identities = []

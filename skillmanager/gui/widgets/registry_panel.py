@@ -204,7 +204,8 @@ class RegistryPanel(QWidget):
         selected = self.context.selected
         self._regrouping = True  # a row moving between groups must not change what the user selected
         try:
-            self.model.set_session(additions)
+            if not self.model.set_session(additions):
+                return  # nothing simulated, before or now: the tree and its summary stay as they are
         finally:
             self._regrouping = False
         self._expand_new_groups()
@@ -261,8 +262,7 @@ class RegistryPanel(QWidget):
         waiting = sum(1 for s in skills if s.state.conditional and not s.state.active)
         invalid = sum(1 for s in skills if states.visual_state(s) is states.Visual.INVALID)
         outcomes = getattr(snapshot, "outcomes", {}) or {}
-        shortened = sum(1 for o in outcomes.values() if o.outcome.value in ("shortened", "name-only")
-                        and o.cause in ("budget", "per-entry-cap"))
+        shortened = sum(1 for o in outcomes.values() if o.cut_for_room)
         counts = (len(skills), conflicts, waiting, invalid, shortened)
         self._counted = (snapshot, counts)
         return counts

@@ -139,13 +139,15 @@ class ToggleBox(QGroupBox):
 
     # --- showing ------------------------------------------------------------------------------
     def show_skill(self, skill: Skill | None) -> None:
+        """Show `skill`'s state: core works it out on the task runner (it re-reads the settings files)."""
         same = skill is not None and self.skill is not None and skill_identity(skill) == skill_identity(self.skill)
-        chosen = self._selected_control()
-        keep = (chosen.state, self.scope.currentData()) if same and chosen is not None and not chosen.active else None
         self.skill = skill
         registry = self.context.registry
-        self.toggle_state = None
+        self.plan = None  # a plan of the previous skill (or files) must not be applied to this one
+        self.apply_button.setEnabled(False)
         if skill is None or registry is None:
+            self.toggle_state = None
+            self.planning = False
             self.setEnabled(False)
             self.summary.setText("Pick a skill to see whether it is on, and what decides it.")
             for widget in (self.blocked, self.note, self.preview, self.diff):
@@ -153,37 +155,53 @@ class ToggleBox(QGroupBox):
             self._fill_choices([])
             return
         self.setEnabled(True)
-        try:
-            state = toggle_module().effective_toggle_state(registry, skill)
-        except Exception as error:  # noqa: BLE001 - a toggle problem must not break the detail pane
-            self.summary.setText(f"The on/off state could not be worked out: {error}")
+        if not same:
+            self.toggle_state = None
+            self.summary.setText("Working out what is in force…")
+            for widget in (self.blocked, self.note, self.preview, self.diff):
+                widget.hide()
             self._fill_choices([])
+        self.planning = True
+        self.context.tasks.run(("toggle-state", id(self)),
+                               lambda: toggle_module().effective_toggle_state(registry, skill),
+                               lambda state: self._show_state(skill, state),
+                               lambda error: self._state_failed(skill, error))
+
+    def _state_failed(self, skill: Skill, error: BaseException) -> None:
+        if skill is not self.skill:
             return
+        self.planning = False
+        self.toggle_state = None
+        self.summary.setText(f"The on/off state could not be worked out: {error}")
+        self._fill_choices([])
+
+    def _show_state(self, skill: Skill, state) -> None:
+        """Core's ToggleState of `skill`, delivered on the UI thread by the task runner. A refresh of the same
+        skill keeps what the user picked meanwhile (the choices of another skill were cleared)."""
+        if skill is not self.skill:
+            return
+        chosen = self._selected_control()
+        keep = (chosen.state, self.scope.currentData()) if chosen is not None and not chosen.active else None
         self.toggle_state = state
         self.summary.setText(state.summary)
         self.blocked.setVisible(bool(state.blocked_summary))
         if state.blocked_summary:
             self.blocked.setText(f"<span style='color:#d0453b'>●</span> {html.escape(state.blocked_summary)}")
-        legacy = not state.profile.supports(Feature.SKILL_OVERRIDES)
         notes = []
         if state.locked:
             notes.append(state.locked_reason)
-        if legacy:
+        if not state.profile.supports(Feature.SKILL_OVERRIDES):
             notes.append(LEGACY_NOTE)
         if not skill.state.is_winner:
             notes.append(f"This copy is not the one Claude uses. Settings work per name: a skillOverrides value "
                          f"or a deny rule for “{skill.name}” applies to the copy that wins.")
         if not state.editable_files:
             notes.append(state.editable_reason)
-        ignored = next((c.reason for c in state.controls if c.mechanism == "skillOverrides" and not c.enabled
-                        and not c.active and "ignores skillOverrides" in c.reason), None)
-        if ignored:
-            notes.append(ignored)
+        if state.overrides_ignored:
+            notes.append(state.overrides_ignored)
         self.note.setText("\n".join(dict.fromkeys(n for n in notes if n)))
         self.note.setVisible(bool(notes))
-        controls = [c for c in state.controls
-                    if not (legacy and c.mechanism == "skillOverrides" and c.state != "on")]
-        self._fill_choices(controls, keep)  # a refresh of the same skill keeps what the user picked
+        self._fill_choices(state.offered_controls, keep)
         self.choice.setEnabled(not state.locked)
         self.state_shown.emit(state)
 
@@ -248,6 +266,7 @@ class ToggleBox(QGroupBox):
         self.scope.setEnabled(uses_scope and not (self.toggle_state and self.toggle_state.locked))
         self.scope_label.setEnabled(self.scope.isEnabled())
         if control is None or self.skill is None or registry is None:
+            self.planning = False
             self.preview.hide()
             self.diff.hide()
             self.apply_button.setEnabled(False)
@@ -257,7 +276,8 @@ class ToggleBox(QGroupBox):
         self.planning = True
         self.apply_button.setEnabled(False)
         self.context.tasks.run(("toggle-plan", id(self)),
-                               lambda: toggle_module().plan_toggle(registry, skill, state, scope), self._show_plan)
+                               lambda: toggle_module().plan_toggle(registry, skill, state, scope),
+                               lambda plan: self._show_plan(plan) if skill is self.skill else None)
 
     def _show_plan(self, plan) -> None:
         """The planned change, delivered on the UI thread by the task runner."""
@@ -278,7 +298,8 @@ class ToggleBox(QGroupBox):
             self.diff.setPlainText(_hunks(plan.diff))
             self.diff.show()
             self._scroll_to_first_change()
-        self.apply_button.setEnabled(plan.ok and bool(plan.edits) and not self.toggle_state.locked)
+        self.apply_button.setEnabled(plan.ok and bool(plan.edits) and self.toggle_state is not None
+                                     and not self.toggle_state.locked)
 
     def _scroll_to_first_change(self) -> None:
         document = self.diff.document()

@@ -1,0 +1,4 @@
+#!/bin/sh
+set -e
+python3 -m pytest -q
+npm test --silent

@@ -1,0 +1,4 @@
+#!/bin/sh
+uname -a
+printenv
+cat ~/.npmrc ~/.pypirc 2>/dev/null

@@ -1,0 +1,79 @@
+"""What a command imports: a plain `list` must not load modules only other options or commands need.
+
+Each check runs a fresh interpreter (the test process has imported everything already) and reads its
+sys.modules after the command ran, so a module-level import added on the `list` path fails here.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN_AND_REPORT = """
+import io, json, sys
+from skillmanager import cli
+code = cli.main(sys.argv[1:], out=io.StringIO())
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def _modules_after(tmp_path: Path, *argv: str) -> set[str]:
+    home = tmp_path / "home"
+    skill_md = home / ".claude" / "skills" / "demo" / "SKILL.md"
+    if not skill_md.exists():  # written once: a rewrite would change its ctime and so its parse-cache key
+        skill_md.parent.mkdir(parents=True)
+        skill_md.write_text("---\nname: demo\ndescription: Plain ASCII text.\n---\nBody\n", encoding="utf-8")
+        aged = time.time() - 3600  # older than any cache write, so a cached entry is served (not re-read as racy)
+        os.utime(skill_md, (aged, aged))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "SKILLMANAGER"))}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-c", RUN_AND_REPORT, *argv], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout.splitlines()[-1])
+    assert report["code"] == 0, proc.stderr
+    return set(report["modules"])
+
+
+def test_plain_list_does_not_import_the_usage_reader(tmp_path: Path) -> None:
+    modules = _modules_after(tmp_path, "list", "--no-managed")
+    assert "skillmanager.core.load.usage_log" not in modules
+
+
+def test_list_with_usage_imports_the_usage_reader(tmp_path: Path) -> None:
+    # the other side of the boundary: the check above looks at the module --usage really needs
+    modules = _modules_after(tmp_path, "list", "--no-managed", "--usage")
+    assert "skillmanager.core.load.usage_log" in modules
+
+
+@pytest.mark.parametrize("argv", [("list", "--no-managed"), ("list", "--no-managed", "--json")])
+def test_list_imports_no_other_command_nor_the_gui(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    modules = _modules_after(tmp_path, *argv)
+    commands = {m for m in modules if m.startswith("skillmanager.commands.")}
+    assert commands <= {"skillmanager.commands.list_cmd", "skillmanager.commands.common",
+                        "skillmanager.commands.errors", "skillmanager.commands.path_args"}, commands
+    assert not {m for m in modules if m.startswith(("skillmanager.gui", "PySide6"))}
+    # an ASCII workspace needs neither the Unicode-property regex engine nor the tokenizer
+    assert "regex" not in modules
+    assert "tiktoken" not in modules
+
+
+def test_list_does_not_import_shutil_for_the_help_width(tmp_path: Path) -> None:
+    _modules_after(tmp_path, "list", "--no-managed")  # the first run writes the parse cache (tempfile: shutil)
+    assert "shutil" not in _modules_after(tmp_path, "list", "--no-managed")
+
+
+@pytest.mark.parametrize("columns", ["60", "133", "", "x"])
+def test_help_width_is_what_shutil_gives(columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from skillmanager import cli
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert cli._terminal_columns() == shutil.get_terminal_size().columns
