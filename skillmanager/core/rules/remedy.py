@@ -41,8 +41,10 @@ class BudgetRemedy:
 
 
 def _mechanism_words(state: str) -> str:
-    return ("keep only their names in the listing (skillOverrides name-only in your settings)" if state == "name-only"
-            else "hide them from the listing (disable-model-invocation in their SKILL.md; /name still works)")
+    # plain words: the exact setting each click writes is in the change's notice and in History
+    return ("keep only their names in the listing (a switch in your own settings, never the team's; Undo brings the "
+            "descriptions back)" if state == "name-only"
+            else "hide them from the listing (a line added to each skill's SKILL.md; you can still type /name)")
 
 
 def budget_remedy(registry: Registry, listing: ListingResult, outcomes: Mapping[str, ListingOutcome],
