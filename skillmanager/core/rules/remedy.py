@@ -84,10 +84,10 @@ def budget_remedy(registry: Registry, listing: ListingResult, outcomes: Mapping[
     if not chosen:
         return None
     enough = saves >= over
-    headline = (f"{len(cut)} description{'s are' if len(cut) != 1 else ' is'} cut: the listing needs "
+    headline = (f"{len(cut):,} description{'s are' if len(cut) != 1 else ' is'} cut: the listing needs "
                 f"{totals.full_total:,} characters and Claude Code allows {totals.budget:,}.")
     ranked = "least used and largest" if usage else "largest"
-    proposal = (f"Turn the {len(chosen)} {ranked} skill{'s' if len(chosen) != 1 else ''} to "
+    proposal = (f"Turn the {len(chosen):,} {ranked} skill{'s' if len(chosen) != 1 else ''} to "
                 f"{'name only' if state == 'name-only' else 'hidden'} to {_mechanism_words(state)}: "
                 f"saves {saves:,} characters" + (", and every other description fits." if enough else
                                                  ", not yet enough for every description to fit."))
