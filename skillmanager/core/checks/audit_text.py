@@ -13,7 +13,7 @@ import re
 import unicodedata
 from typing import Callable, Iterator
 
-from .audit_base import Hit, gate_for, one_line, word_regions
+from .audit_base import Hit, clause_regions, fold_lower, gate_for, one_line, word_regions
 
 # --- hidden Unicode ------------------------------------------------------------------------------
 
@@ -197,25 +197,44 @@ _NEEDLES = {
                  "无视", "忘记", "無視", "忘れ", "무시", "잊어", "تجاهل", "انس", "अनदेखा", "नज़रअंदाज़", "bỏ", "görmezden"),
     # case-sensitive like its regex, searched in the text as written: every match holds one of these
     "fake_tag": ("<", "[INST", "[/INST", "[SYS", "[/SYS", "SYSTEM", "ADMIN", "DEVELOPER"),
-    "conceal": ("not", "don", "never", "without", "hide", "conceal", "keep", "silently", "secretly", "quietly",
-                "covertly", "utilisateur", "usuario", "nichts", "пользовател", "不要", "ユーザーに"),
-    "fetched": ("instruction", "command", "directive", "step", "says", "say", "follow", "obey", "execute", "do what",
-                "carry out"),
     "role": ("mode", "from now", "henceforth", "instruction", "act as", "pretend as"),
     "autonomy": ("permission", "confirmation", "approval", "consent"),
 }
 
 
+# Rules whose every match holds a needle of each group of one clause (one clause per branch of the regex):
+# only the lines holding a whole clause are searched, far fewer than the lines holding any one needle.
+_NOT = ("not", "don", "never")
+_ORDERS = ("instruction", "command", "directive", "step", "say")
+_CLAUSES: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
+    "conceal": (
+        (_NOT, ("user",)),
+        (("without",), ("user", "them", "anyone", "human")),
+        (("hide", "conceal", "keep"), ("user",)),
+        (("silently", "secretly", "quietly", "covertly"),),
+        (_NOT, ("mention", "show", "print", "display", "log", "echo", "output"),
+         ("step", "command", "request", "call", "upload", "instruction")),
+        (("utilisateur",),), (("usuario",),), (("nichts",),), (("пользовател",),), (("不要",),), (("ユーザーに",),),
+    ),
+    "fetched": (
+        (_ORDERS, ("url", "response", "remote", "server", "page", "endpoint", "gist", "pastebin", "http")),
+        (_ORDERS, ("follow", "obey", "execute", "do", "carry"), ("fetch", "download", "retrieve", "curl", "wget", "load",
+                                                                 "read")),
+    ),
+}
 _CASE_SENSITIVE = {"fake_tag"}
 _ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
+# ASCII text holds no non-ASCII needle: a clause with a group of only such needles cannot hold
+_ASCII_CLAUSES = {key: tuple(clause for clause in clauses if all(any(n.isascii() for n in g) for g in clause))
+                  for key, clauses in _CLAUSES.items()}
 
 
 def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
             ) -> Callable[[re.Pattern[str], str], Iterator[re.Match[str]]]:
-    low = text.lower() if fast else None
-    if low is not None and len(low) != len(text):
-        low = None  # lower() changed lengths (İ → i̇): offsets would not line up, scan whole
-    table = _ASCII_NEEDLES if text.isascii() else _NEEDLES  # ASCII text holds no non-ASCII needle
+    low = fold_lower(text) if fast else None  # None: lower() changed lengths (İ → i̇), scan whole
+    ascii_text = text.isascii()
+    table = _ASCII_NEEDLES if ascii_text else _NEEDLES  # ASCII text holds no non-ASCII needle
+    clauses = _ASCII_CLAUSES if ascii_text else _CLAUSES
     cache: dict[str, list[tuple[int, int]]] = {}
     exact_cache: dict[str, list[tuple[int, int]]] = {}
     gate = gate_for(text, tokens, low) if low is not None else None
@@ -226,6 +245,8 @@ def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
             return
         if key in _CASE_SENSITIVE:
             regions = word_regions(text, text, table[key], exact_cache, gate)
+        elif key in clauses:
+            regions = clause_regions(text, low, clauses[key], cache, gate)
         else:
             regions = word_regions(text, low, table[key], cache, gate)
         for start, end in regions:
