@@ -222,6 +222,31 @@ _CLAUSES: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
                                                                  "read")),
     ),
 }
+
+
+def _ascii_forms(alternation: str) -> list[str]:
+    """The ASCII strings an alternation of words spells (`[xy]`, `[xy]?` and `\\s+` expanded)."""
+    forms: list[str] = []
+    for alt in alternation.split("|"):
+        pending = [alt.replace("\\s+", " ")]
+        while pending:
+            form = pending.pop()
+            found = re.search(r"\[([^]]+)\](\?)?", form)
+            if found is None:
+                if form.isascii():
+                    if not re.fullmatch(r"[a-z ]+", form):
+                        raise ValueError(f"cannot expand {form!r}")  # syntax this expansion does not know
+                    forms.append(form)
+                continue
+            choices = list(found.group(1)) + ([""] if found.group(2) else [])
+            pending += [form[:found.start()] + c + form[found.end():] for c in choices]
+    return forms
+
+
+# ASCII text: an override verb is a whole word of the block (the regex's ASCII word edges), or a
+# noun-first verb occurs anywhere; without either the rule has nothing to search.
+_OVERRIDE_WORDS = frozenset(form.split()[0].encode() for form in _ascii_forms(_VERBS))
+_OVERRIDE_ANYWHERE = tuple(sorted({form.split()[0] for form in _ascii_forms(_VERBS_NOUN_FIRST)}))
 _CASE_SENSITIVE = {"fake_tag"}
 _ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
 # ASCII text holds no non-ASCII needle: a clause with a group of only such needles cannot hold
@@ -242,6 +267,9 @@ def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
     def finditer(regex: re.Pattern[str], key: str) -> Iterator[re.Match[str]]:
         if low is None:
             yield from regex.finditer(text)
+            return
+        if key == "override" and ascii_text and gate is not None and gate.tokens.isdisjoint(_OVERRIDE_WORDS) and \
+                not any(n in low for n in _OVERRIDE_ANYWHERE):
             return
         if key in _CASE_SENSITIVE:
             regions = word_regions(text, text, table[key], exact_cache, gate)
