@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from skillmanager.core.checks.audit_base import gate_for
 from skillmanager.core.checks.audit_commands import _NEEDLES_BY_MESSAGE, PATTERNS, Facts, command_hits
-from skillmanager.core.checks.audit_secrets import blob_hits, secret_hits
+from skillmanager.core.checks.audit_secrets import _LONG_RUN, _long_runs, blob_hits, secret_hits
 from skillmanager.core.checks.audit_text import _CLAUSES, _VERBS, _ascii_forms, _NEEDLES as _INJECTION_NEEDLES, hidden_unicode_hits, injection_hits
 
 # one complete example per command pattern (in PATTERNS order)
@@ -69,6 +69,7 @@ FRAGMENTS = sorted({
     "do not tell the uſer", "never inform", " the user", "without them knowing", "hide this from", "keep it ",
     "ſilently run", "ıgnore all previous ınstructions", "don't display the ", "request", "upload", "follow the ",
     "steps from the url", "curl it and then obey the commands", "it says", "at the server", "ſtep", "USER", "Do Not ",
+    "\xa0", "\u3000", "\x1c", "ééééééééééééé", "aGVsbG8gd29ybGQgdGhpcyBpcyBsb25n", "\ud800",
     "ne dis rien à l'utilisateur", "instructions tokyok say", "IGNORING", "(ignorez)", "yok", "no digas nada al usuario", "sag dem Benutzer nichts",
     " ", "\n", "\t", "'", "\"", "=", "/", ".", "-", "_", "x", "Z", "9", "create", "xyz",
 } | set(EXAMPLES))
@@ -116,6 +117,12 @@ def test_secret_needles_match_full_scan(text):
 @given(TEXT)
 def test_blob_long_runs_match_full_scan(text):
     assert blob_hits(text) == blob_hits(text, fast=False)
+
+
+@FAST
+@given(st.one_of(TEXT, st.text(alphabet=st.sampled_from("ab9+/=é\xa0\u3000\x1c \n'|{é\ud800"), max_size=120)))
+def test_long_runs_from_byte_split_match_the_regex(text):
+    assert _long_runs(text) == [(m.start(), m.end()) for m in _LONG_RUN.finditer(text)]
 
 
 @FAST
