@@ -111,6 +111,8 @@ def test_override_word_gate_keeps_every_verb(verb):
 @given(TEXT)
 def test_secret_needles_match_full_scan(text):
     assert secret_hits(text) == secret_hits(text, fast=False)
+    gate_for(text)  # as in an audit, where the command rules built the block's word gate first
+    assert secret_hits(text) == secret_hits(text, fast=False)
 
 
 @FAST

@@ -329,6 +329,12 @@ def gate_for(text: str, tokens: frozenset[bytes] | None = None, low: str | None 
     return gate
 
 
+def known_gate(text: str) -> NeedleGate | None:
+    """The gate already built for this very block by a rule family that ran before (else None)."""
+    memo: NeedleGate | None = _GATE_MEMO[2] if _GATE_MEMO[0] is text else None
+    return memo
+
+
 def word_regions(text: str, low: str, words: Iterable[str], cache: dict[str, list[tuple[int, int]]] | None = None,
                  gate: NeedleGate | None = None) -> list[tuple[int, int]]:
     """Merged (start, end) spans of the lines (capped at REGION_RADIUS around the word) where one of `words`
