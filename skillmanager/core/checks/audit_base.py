@@ -312,16 +312,20 @@ def fold_lower(text: str) -> str | None:
     return low
 
 
+# Below this many characters searching every needle costs less than building the word gate (a
+# description: 0.02 ms without the gate, 0.05 ms with it).
+GATE_MIN_CHARS = 1024
 _GATE_MEMO: list[Any] = [None, None, None]  # (text, low, gate): the rule families of one block share one gate
 
 
 def gate_for(text: str, tokens: frozenset[bytes] | None = None, low: str | None = None) -> NeedleGate | None:
-    """The needle gate of a block (None where lowering makes ASCII letters: no gate, every needle searched)."""
+    """The needle gate of a block (None for short text, or where lowering makes ASCII letters: no gate, every
+    needle searched)."""
     if _GATE_MEMO[0] is text and _GATE_MEMO[1] == low:
         memo: NeedleGate | None = _GATE_MEMO[2]
         return memo
     gate = None
-    if not any(char in text for char in _FOLDS_TO_ASCII):
+    if len(text) >= GATE_MIN_CHARS and not any(char in text for char in _FOLDS_TO_ASCII):
         gate = NeedleGate(tokens if tokens is not None else block_tokens(text.encode("utf-8", "surrogatepass")), low)
     _GATE_MEMO[:] = [text, low, gate]
     return gate

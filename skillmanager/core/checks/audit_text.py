@@ -313,7 +313,7 @@ def description_hits(description: str) -> list[Hit]:
     """The description is in the model's context in every session: orders there act before any invocation."""
     hits = [Hit(h.rule, h.offset, h.executed, "critical" if h.instructed == "high" else "high",
                 h.message + " (in the description, read in every session)", h.evidence)
-            for h in injection_hits(description, fast=False)]  # a few hundred characters: no prefilter
+            for h in injection_hits(description)]
     for match in _DISCOVERY.finditer(description):
         hits.append(Hit("prompt-injection", match.start(), "medium", "medium",
                         f"the description claims every task: “{match.group(0)}”", ""))
