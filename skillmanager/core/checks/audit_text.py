@@ -224,8 +224,8 @@ _CLAUSES: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
 }
 
 
-def _ascii_forms(alternation: str) -> list[str]:
-    """The ASCII strings an alternation of words spells (`[xy]`, `[xy]?` and `\\s+` expanded)."""
+def _word_forms(alternation: str) -> list[str]:
+    """The strings an alternation of words spells (`[xy]`, `[xy]?` and `\\s+` expanded)."""
     forms: list[str] = []
     for alt in alternation.split("|"):
         pending = [alt.replace("\\s+", " ")]
@@ -233,20 +233,29 @@ def _ascii_forms(alternation: str) -> list[str]:
             form = pending.pop()
             found = re.search(r"\[([^]]+)\](\?)?", form)
             if found is None:
-                if form.isascii():
-                    if not re.fullmatch(r"[a-z ]+", form):
-                        raise ValueError(f"cannot expand {form!r}")  # syntax this expansion does not know
-                    forms.append(form)
+                if not re.fullmatch(r"[a-z ]+" if form.isascii() else r"[^\\()\[\]?*+{}.^$]+", form):
+                    raise ValueError(f"cannot expand {form!r}")  # syntax this expansion does not know
+                forms.append(form)
                 continue
             choices = list(found.group(1)) + ([""] if found.group(2) else [])
             pending += [form[:found.start()] + c + form[found.end():] for c in choices]
     return forms
 
 
-# ASCII text: an override verb is a whole word of the block (the regex's ASCII word edges), or a
-# noun-first verb occurs anywhere; without either the rule has nothing to search.
-_OVERRIDE_WORDS = frozenset(form.split()[0].encode() for form in _ascii_forms(_VERBS))
-_OVERRIDE_ANYWHERE = tuple(sorted({form.split()[0] for form in _ascii_forms(_VERBS_NOUN_FIRST)}))
+def _needle_in(form: str) -> str:
+    """The longest override needle inside `form` (every match of the form holds it)."""
+    inside = [n for n in _NEEDLES["override"] if n in form]
+    if not inside:
+        raise ValueError(f"no override needle inside {form!r}")
+    return max(inside, key=len)
+
+
+# An ASCII override verb is a whole word of the block (the regex's ASCII word edges); the other verbs
+# (non-ASCII, or noun-first without word edges) hold one of these needles. Neither: nothing to search.
+_OVERRIDE_WORDS = frozenset(form.split()[0].encode() for form in _word_forms(_VERBS) if form.isascii())
+_OVERRIDE_NEEDLES = tuple(sorted({_needle_in(form) for form in _word_forms(_VERBS) if not form.isascii()} |
+                                 {_needle_in(form) for form in _word_forms(_VERBS_NOUN_FIRST)}))
+_ASCII_OVERRIDE_NEEDLES = tuple(n for n in _OVERRIDE_NEEDLES if n.isascii())
 _CASE_SENSITIVE = {"fake_tag"}
 _ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
 # ASCII text holds no non-ASCII needle: a clause with a group of only such needles cannot hold
@@ -268,8 +277,8 @@ def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
         if low is None:
             yield from regex.finditer(text)
             return
-        if key == "override" and ascii_text and gate is not None and gate.tokens.isdisjoint(_OVERRIDE_WORDS) and \
-                not any(n in low for n in _OVERRIDE_ANYWHERE):
+        if key == "override" and gate is not None and gate.tokens.isdisjoint(_OVERRIDE_WORDS) and not any(
+                gate.may_hold(n) and n in low for n in (_ASCII_OVERRIDE_NEEDLES if ascii_text else _OVERRIDE_NEEDLES)):
             return
         if key in _CASE_SENSITIVE:
             regions = word_regions(text, text, table[key], exact_cache, gate)
