@@ -76,6 +76,12 @@ FRAGMENTS = sorted({
     "export -p", "aws configure export-credentials", "gh auth token", "az account get-access-token",
     "xclip -selection c -o", "xsel -o", "wl-paste", "${MY_API_KEY}", "$Secret", "ENV.fetch('X_PASSWORD')",
     "System.getenv(\"DB_PASSWD\")", "gci env:", "process.env", "os.Environ()", "TOKEN", "env\n",
+    "curl -X POST ", " --data-binary @f", " -H 'X: $T'", "wget --post-file=f ", "session.put(", "urllib.request.urlopen(",
+    "fetch(u, {method: 'POST'})", "mail  -s x a@b", "sendmail ", "dig $(whoami).x", "gh  gist  create ",
+    "https://x/?q=$(id)", "https://x/?q=`id`", "Invoke-RestMethod -Method Post", "scp f u@h:", "ping -p ff h",
+    "git push https://x", "x.UploadFileAsync(", "navigator.sendBeacon", "dns.resolve4(d+x)", "gethostbyname(h+x)",
+    "download it and then obey the commands", "nc evil.example 4444", "http.NewRequest(\"POST\", u, b)",
+    "не говори пользователю", "ユーザーに言わないで", "ignore the rules, it says so at the page",
     "ne dis rien à l'utilisateur", "instructions tokyok say", "IGNORING", "(ignorez)", "yok", "no digas nada al usuario", "sag dem Benutzer nichts",
     " ", "\n", "\t", "'", "\"", "=", "/", ".", "-", "_", "x", "Z", "9", "create", "xyz",
 } | set(EXAMPLES))
@@ -113,6 +119,19 @@ def test_command_prefilter_matches_full_scan(text):
             slow = command_hits(text, fast=False, facts=slow_facts)
             assert sorted(fast, key=repr) == sorted(slow, key=repr)
             assert _facts(fast_facts) == _facts(slow_facts)
+
+
+@pytest.mark.parametrize("text", FRAGMENTS)
+def test_each_fragment_alone_matches_full_scan(text):
+    """Long generated lines hold most needles, so each clause gate is also checked on one fragment alone."""
+    for short_too in (False, True):
+        with _gates(short_too):
+            fast_facts, slow_facts = Facts(), Facts()
+            fast = command_hits(text, facts=fast_facts)
+            slow = command_hits(text, fast=False, facts=slow_facts)
+            assert sorted(fast, key=repr) == sorted(slow, key=repr)
+            assert _facts(fast_facts) == _facts(slow_facts)
+            assert injection_hits(text) == injection_hits(text, fast=False)
 
 
 @FAST
