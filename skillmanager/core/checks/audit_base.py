@@ -367,8 +367,6 @@ def clause_regions(text: str, low: str, clauses: Iterable[tuple[tuple[str, ...],
     other group (a match lies inside the span of the needle it holds, so it holds the others there too)."""
     spans: list[tuple[int, int]] = []
     for first, *rest in clauses:
-        if gate is not None and not all(any(gate.may_hold(n) for n in group) for group in rest):
-            continue
         for start, end in word_regions(text, low, first, cache, gate):
             if all(any(low.find(n, start, end) != -1 for n in group) for group in rest):
                 spans.append((start, end))
