@@ -16,6 +16,16 @@ if "SKILLMANAGER_CACHE_DIR" not in os.environ:
     os.environ["SKILLMANAGER_CACHE_DIR"] = _cache_dir
     atexit.register(shutil.rmtree, _cache_dir, True)
 
+# History and backups go to a throw-away data dir too, never the user's ~/.local/share/skillmanager.
+if "SKILLMANAGER_DATA_DIR" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+
+    _data_dir = tempfile.mkdtemp(prefix="skillmanager-test-data-")
+    os.environ["SKILLMANAGER_DATA_DIR"] = _data_dir
+    atexit.register(shutil.rmtree, _data_dir, True)
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """`oracle` tests skip when the real CLIs are missing, except with SKILLMANAGER_REQUIRE_ORACLE=1 (CI): then a

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("PySide6")
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtGui import QColor  # noqa: E402
-from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QComboBox, QLineEdit  # noqa: E402
+from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QComboBox, QLineEdit, QPushButton  # noqa: E402
 
 from skillmanager.gui import states  # noqa: E402
 from skillmanager.gui.engine import skill_identity  # noqa: E402
@@ -413,16 +413,31 @@ def test_first_run_on_an_empty_home_welcomes_and_opens_the_demo(qtbot, tmp_path,
     workspace = Workspace.create(home=home, cwd=tmp_path / "project", managed_root=None, env={"HOME": str(home)})
     win = _window(qtbot, tmp_path, monkeypatch, workspace)
     qtbot.waitUntil(lambda: win.banner.isVisible(), timeout=LONG)
-    assert "Welcome" in win.banner_text.text()
+    assert "no skills of your own" in win.banner_text.text()
     buttons = [b.text() for b in (win.banner_personal, win.banner_open, win.banner_button)]
     assert buttons == ["My personal skills", "Open a project folder…", "Try the demo"]
     assert not _unnamed(win), _unnamed(win)
-    assert win.focusWidget() is win.registry_panel.view  # the first focus is the skills, not a path field
+    # a page of its own: it stands in for the pages, and the first focus is its first choice, not a path field
+    assert win.tabs.isHidden()
+    assert win.focusWidget() is win.banner_personal
+    # recent projects are one click each on the page
+    earlier = tmp_path / "earlier-project"
+    earlier.mkdir()
+    win._remember(str(earlier))
+    win._fill_recent_menu()
+    recent = [b for b in win.banner.findChildren(QPushButton) if b.text() == str(earlier)]
+    assert len(recent) == 1 and win.banner_recent_title.isVisibleTo(win.banner)
+    # "Show Claude Code's own skills" leaves the welcome for the pages; the welcome can come back
+    qtbot.mouseClick(win.banner_close, Qt.MouseButton.LeftButton)
+    assert win.banner.isHidden() and win.tabs.isVisible()
+    win.banner.show()
+    assert win.tabs.isHidden()
     qtbot.mouseClick(win.banner_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: getattr(win.context.workspace, "demo_paths", None) is not None, timeout=LONG)
     _settled(qtbot, win)
     names = {s.name for s in win.context.snapshot.skills}
     assert {"quick-setup", "standup-notes", "sql-review"} <= names and win.banner.isHidden()
+    assert win.tabs.isVisible()
     win.context.wait_for_scans(5000)
 
 

@@ -119,6 +119,31 @@ def test_filter_is_recursive_and_sort_by_tokens(qapp, demo):
     del tester
 
 
+def test_proxy_flags_are_the_models_flags_and_only_groups_can_have_children(qapp, demo):
+    """The proxy answers the first column's flags itself (a fast path); they must stay the model's."""
+    from PySide6.QtCore import QModelIndex
+
+    model = RegistryModel()
+    model.apply_snapshot(scan(demo))
+    proxy = RegistryFilterProxy()
+    proxy.setSourceModel(model)
+    never = Qt.ItemFlag.ItemNeverHasChildren
+    for setup in (lambda: None, lambda: proxy.sort(Column.Name, Qt.SortOrder.DescendingOrder),
+                  lambda: proxy.set_text("release"), lambda: proxy.set_text(""), lambda: proxy.sort(-1)):
+        setup()
+        checked = 0
+        for group in _rows(proxy):
+            assert not proxy.flags(group) & never and proxy.hasChildren(group)
+            for row in range(proxy.rowCount(group)):
+                for column in range(proxy.columnCount(group)):
+                    index = proxy.index(row, column, group)
+                    assert proxy.flags(index) == model.flags(proxy.mapToSource(index))
+                    checked += 1
+                assert proxy.flags(proxy.index(row, 0, group)) & never
+        assert checked > 0
+    assert proxy.flags(QModelIndex()) == model.flags(QModelIndex())
+
+
 def test_identity_lookup(qapp, demo):
     model = RegistryModel()
     snapshot = scan(demo)

@@ -185,7 +185,7 @@ def test_a_folder_without_own_skills_offers_the_demo(qtbot, make_window, tmp_pat
                                                      managed_root=False))
     assert win.context.snapshot.skills  # Claude Code's bundled skills are always there…
     qtbot.waitUntil(lambda: not win.banner.isHidden(), timeout=LONG)  # …so "no skills" means none of yours
-    assert "demo" in win.banner_text.text()
+    assert "no skills of your own" in win.banner_text.text() and win.banner_button.text() == "Try the demo"
     win.banner_button.click()  # non-modal offer: the demo opens in place
     qtbot.waitUntil(lambda: getattr(win.context.workspace, "demo_paths", None) is not None
                     and win.context.snapshot is not None and not win.context.scanning, timeout=LONG)

@@ -12,7 +12,7 @@ from skillmanager.gui.widgets.verify_dialog import VerifyDialog
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gui_support import demo_window  # noqa: E402
-from locations import CURRENT_CLI, ORACLE, build_fixture  # noqa: E402
+from locations import CURRENT_CLI, ORACLE, build_fixture, missing  # noqa: E402
 from verify_workspaces import build_hostile_workspace, tree_state, write  # noqa: E402
 
 RUN_TIMEOUT_MS = 120_000
@@ -52,7 +52,7 @@ def test_dialog_shows_the_refusal(qtbot, tmp_path):
 @pytest.mark.oracle
 def test_dialog_reports_a_match_with_the_real_cli(qtbot, tmp_path):
     if not CURRENT_CLI.is_file():
-        pytest.skip(f"Claude Code 2.1.332 is not installed at {CURRENT_CLI}")
+        missing(f"Claude Code 2.1.332 is not installed at {CURRENT_CLI}")
     if not probe_namespaces().available:
         pytest.skip("private namespaces unavailable")
     work = build_fixture(ORACLE / "build_fixture.py", tmp_path.resolve() / "w")

@@ -242,3 +242,43 @@ def test_conflicts_panel_shows_a_renamed_add_dir_copy(window):
     assert "is listed as extra:release-notes because ../.claude/skills/release-notes already has the name" in \
         panel.reason.text() and panel.reason.wordWrap()
     assert window.registry_panel.view.currentIndex().data(Role.Name) == "extra:release-notes"
+
+
+def test_no_skill_picked_shows_what_needs_attention_and_the_legend(qtbot, window):
+    from skillmanager.core.glossary import OVERVIEW_ATTENTION, STATE_LEGEND
+    from skillmanager.core.rules.buckets import Bucket
+
+    qtbot.waitUntil(lambda: bool(window.registry_panel.model.bucket_counts().get(Bucket.CONFLICTS)), timeout=LONG)
+    window.detail.show_skill(None)
+    text = window.detail.browser.toPlainText()
+    counts = window.registry_panel.model.bucket_counts()
+    assert OVERVIEW_ATTENTION in text
+    assert f"{Bucket.CONFLICTS.word}: {counts[Bucket.CONFLICTS]:,}" in text  # the demo has clashes
+    assert all(word in text for word, _sentence in STATE_LEGEND.values())
+    assert window.detail.toggle.isHidden()  # no empty, disabled toggle form while nothing is picked
+    # a count is a link to its filter chip
+    from PySide6.QtCore import QUrl
+
+    window.detail._on_link(QUrl("bucket:conflicts"))
+    assert window.registry_panel.chips[Bucket.CONFLICTS].isChecked()
+    assert window.registry_panel.model.bucket is Bucket.CONFLICTS
+
+
+def test_badge_icons_keep_their_colours_on_a_selected_row():
+    from PySide6.QtGui import QIcon
+
+    from skillmanager.gui import states
+
+    icon = states.badge_icon("warning")
+    normal = icon.pixmap(16, 16, QIcon.Mode.Normal).toImage()
+    selected = icon.pixmap(16, 16, QIcon.Mode.Selected).toImage()
+    assert normal == selected  # not blended into the highlight colour by the style
+
+
+def test_toggle_choice_shows_its_full_words_when_elided(qtbot, window):
+    assert window.registry_panel.select_skill(_skill(window, "env-check"))
+    choice = window.detail.toggle.choice
+    qtbot.waitUntil(lambda: choice.count() > 0, timeout=LONG)
+    assert choice.toolTip() == choice.currentText()
+    widest = max(choice.fontMetrics().horizontalAdvance(choice.itemText(i)) for i in range(choice.count()))
+    assert choice.view().minimumWidth() >= widest

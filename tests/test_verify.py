@@ -31,7 +31,7 @@ from skillmanager.core.verify.sandbox import (FAKE_API_KEY, PROXY_VARIABLES, RIS
                                               clean_environment, clean_settings, probe_namespaces)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from locations import CORPUS, CURRENT_CLI, LEGACY_CLI_JS, ORACLE, build_fixture  # noqa: E402
+from locations import CORPUS, CURRENT_CLI, LEGACY_CLI_JS, ORACLE, build_fixture, missing  # noqa: E402
 from verify_workspaces import build_corpus_workspace, build_hostile_workspace, tree_state, write  # noqa: E402
 
 CLIS = {"legacy": LEGACY_CLI_JS, "current": CURRENT_CLI}
@@ -234,7 +234,7 @@ def _reads(work: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def base_work(tmp_path_factory) -> Path:
     if not (ORACLE / "build_fixture.py").exists():
-        pytest.skip("oracle fixture builder missing")
+        missing(f"the oracle fixture builder is missing ({ORACLE / 'build_fixture.py'})")
     return build_fixture(ORACLE / "build_fixture.py", tmp_path_factory.mktemp("verify-base").resolve())
 
 
@@ -282,7 +282,7 @@ def test_corpus_workspace_matches(profile, tmp_path):
     Read), commands and a plugin; legacy's listing is over its budget, so its cut level is compared too."""
     namespaces_or_skip()
     if not CORPUS.is_dir():
-        pytest.skip("corpus not available")
+        missing(f"the corpus is missing ({CORPUS})")
     ws = build_corpus_workspace(tmp_path / "ws")
     before = tree_state(tmp_path / "ws")
     report = run_verify(VerifyOptions(claude=str(cli_for(profile)), reads=ws["reads"], home=str(ws["home"]),

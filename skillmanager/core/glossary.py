@@ -38,3 +38,22 @@ GUIDE = (
     "The chips above the list show only the skills that are on, off, shortened, in a name conflict, in need "
     "of review, or waiting; Esc clears the filter.",
 )
+
+# the skill pane while no skill is picked: what needs attention first, then the legend of states
+OVERVIEW_ATTENTION = "Worth a look first"
+OVERVIEW_CALM = ("Nothing needs attention",
+                 "No skill needs review, no description is shortened, no name is used twice.")
+OVERVIEW_LEGEND = "What the states mean"
+
+# the welcome page (first run, or a home with no skills of the user's own)
+WELCOME_TITLE = "Welcome to skillmanager"
+WELCOME_TEXT = ("See exactly which skills Claude Code finds, what it tells the model about each, and why. "
+                "There are no skills of your own here yet, only the ones that come with Claude Code.")
+WELCOME_CHOICES = {
+    "personal": ("My personal skills", "Your own skills in ~/.claude/skills, as every project sees them."),
+    "open": ("Open a project folder…", "A project's skills and yours together, as Claude Code sees them there."),
+    "demo": ("Try the demo", "A sample project with every kind of skill and conflict, copied to a temporary "
+                             "folder so nothing of yours changes."),
+}
+WELCOME_RECENT = "Recent projects"
+WELCOME_SKIP = "Show Claude Code's own skills"

@@ -316,7 +316,9 @@ def _unpack_group(item, workspace) -> tuple[str, str, list[Skill]]:
             root = Path(first.source_root)
             base = root.parent.parent if root.parent.name == ".claude" else root
             where = _scope_label(workspace, base)
-            where = {".": "working dir", "~": "home"}.get(where, where)
+            where = {".": "this folder", "~": "home"}.get(where, where)
+            if where and set(where.split("/")) == {".."}:  # "../.." reads as punctuation: name the folder
+                where = f"{base.name} (a folder above)"
             label = f"{first.source.label} — {where}"
         return str(key), str(label), skills
     key, skills = item if isinstance(item, tuple) and len(item) == 2 else (getattr(item, "key", None), None)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QLabel, QMainWindow, QMenu, QProgressBar, QPushButton, QSplitter, QTabWidget,
-                               QHBoxLayout, QVBoxLayout, QWidget, QFrame)
+                               QGridLayout, QHBoxLayout, QVBoxLayout, QWidget, QFrame)
 
+from skillmanager.core.glossary import WELCOME_CHOICES, WELCOME_RECENT, WELCOME_SKIP, WELCOME_TEXT, WELCOME_TITLE
 from skillmanager.core.model import SourceKind
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
@@ -40,30 +41,65 @@ class MainWindow(QMainWindow):
         self.workspace_bar = WorkspaceBar(self)
         self.workspace_bar.apply_requested.connect(self._on_spec_requested)
 
+        # the welcome page: where a new user's skills can be, each one click away; it stands in for the pages
+        # until the user picks one (or skills of their own appear)
         self.banner = QFrame(self)
-        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
-        banner_layout = QHBoxLayout(self.banner)
-        self.banner_text = QLabel(self.banner)
+        self.banner.setObjectName("welcome")
+        self.banner.setAccessibleName(WELCOME_TITLE)
+        page = QVBoxLayout(self.banner)
+        page.addStretch(1)
+        column = QVBoxLayout()
+        title = QLabel(WELCOME_TITLE, self.banner)
+        font = title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.8)
+        font.setBold(True)
+        title.setFont(font)
+        column.addWidget(title)
+        self.banner_text = QLabel(WELCOME_TEXT, self.banner)
         self.banner_text.setWordWrap(True)
-        # the welcome: where a new user's skills can be, each one click away
-        self.banner_personal = QPushButton("My personal skills", self.banner)
-        self.banner_personal.setToolTip("Your own skills in ~/.claude/skills, seen from your home folder")
+        column.addWidget(self.banner_text)
+        column.addSpacing(12)
+        choices = QGridLayout()
+        choices.setHorizontalSpacing(16)
+        self.banner_personal = QPushButton(WELCOME_CHOICES["personal"][0], self.banner)
         self.banner_personal.clicked.connect(self.open_personal)
-        self.banner_open = QPushButton("Open a project folder…", self.banner)
+        self.banner_open = QPushButton(WELCOME_CHOICES["open"][0], self.banner)
         self.banner_open.clicked.connect(lambda: self.open_project())
-        self.banner_button = QPushButton("Try the demo", self.banner)
-        self.banner_button.setToolTip("A demo monorepo with every kind of skill and conflict, copied to a "
-                                      "temporary folder")
+        self.banner_button = QPushButton(WELCOME_CHOICES["demo"][0], self.banner)
         self.banner_button.clicked.connect(self.open_demo)
-        self.banner_recent = QPushButton("Recent projects", self.banner)
+        for row, (key, button) in enumerate((("personal", self.banner_personal), ("open", self.banner_open),
+                                             ("demo", self.banner_button))):
+            button.setMinimumHeight(int(button.sizeHint().height() * 1.4))
+            button.setToolTip(WELCOME_CHOICES[key][1])
+            hint = QLabel(WELCOME_CHOICES[key][1], self.banner)
+            hint.setWordWrap(True)
+            choices.addWidget(button, row, 0)
+            choices.addWidget(hint, row, 1)
+        choices.setColumnStretch(1, 1)
+        column.addLayout(choices)
+        column.addSpacing(12)
+        self.banner_recent_title = QLabel(f"<b>{WELCOME_RECENT}</b>", self.banner)
+        column.addWidget(self.banner_recent_title)
+        self.banner_recent_list = QVBoxLayout()  # one flat button per recent folder (_fill_recent_menu)
+        column.addLayout(self.banner_recent_list)
+        self.banner_recent = QPushButton(WELCOME_RECENT, self.banner)  # the same folders, as a menu
         self.banner_recent.setMenu(QMenu(self.banner_recent))
-        self.banner_close = QPushButton("Dismiss", self.banner)
+        self.banner_recent.hide()
+        column.addSpacing(12)
+        self.banner_close = QPushButton(WELCOME_SKIP, self.banner)
         self.banner_close.clicked.connect(self.banner.hide)
-        banner_layout.addWidget(self.banner_text, 1)
-        for button in (self.banner_personal, self.banner_open, self.banner_button, self.banner_recent,
-                       self.banner_close):
-            banner_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+        column.addWidget(self.banner_close, 0, Qt.AlignmentFlag.AlignLeft)
+        centred = QHBoxLayout()
+        centred.addStretch(1)
+        holder = QWidget(self.banner)
+        holder.setLayout(column)
+        holder.setMaximumWidth(720)
+        centred.addWidget(holder, 3)
+        centred.addStretch(1)
+        page.addLayout(centred)
+        page.addStretch(2)
         self.banner.hide()
+        self.banner.installEventFilter(self)
         self._demo_offered = False
 
         self.message_bar = MessageBar(self)
@@ -76,6 +112,8 @@ class MainWindow(QMainWindow):
         self.registry_panel = RegistryPanel(context, self)
         self.detail = DetailPane(context, self, controller=self.toggles)
         self.registry_panel.problem_activated.connect(self.detail.show_problem)
+        self.registry_panel.model.buckets_changed.connect(self.detail.set_counts)
+        self.detail.set_counts(self.registry_panel.model.bucket_counts())
         self.registry_panel.switch_requested.connect(self.toggles.switch)
         self.registry_panel.remedy_requested.connect(self.toggles.apply_remedy)
         self.registry_panel.show_in_listing.connect(self._show_in_listing)
@@ -455,10 +493,30 @@ class MainWindow(QMainWindow):
     def _fill_recent_menu(self) -> None:
         menu = self.banner_recent.menu()
         menu.clear()
+        while self.banner_recent_list.count():
+            old = self.banner_recent_list.takeAt(0).widget()
+            if old is not None:
+                old.deleteLater()
         shown = str(self.context.spec.cwd) if self.context.spec is not None else None
-        for folder in (f for f in self._recent() if f != shown):  # the folder on screen is no offer
+        for folder in [f for f in self._recent() if f != shown][:5]:  # the folder on screen is no offer
             menu.addAction(folder).triggered.connect(lambda _c=False, f=folder: self.open_folder(f))
-        self.banner_recent.setVisible(bool(menu.actions()))
+            button = QPushButton(folder, self.banner)
+            button.setFlat(True)
+            button.setAccessibleName(f"Open {folder}")
+            button.setToolTip(folder)
+            button.clicked.connect(lambda _c=False, f=folder: self.open_folder(f))
+            self.banner_recent_list.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
+        self.banner_recent_title.setVisible(bool(menu.actions()))
+
+    def eventFilter(self, watched, event) -> bool:
+        # the welcome page stands in for the pages: showing one hides the other
+        if watched is getattr(self, "banner", None) and event.type() in (QEvent.Type.Show, QEvent.Type.Hide):
+            welcoming = event.type() == QEvent.Type.Show
+            if hasattr(self, "tabs"):
+                self.tabs.setVisible(not welcoming)
+            if welcoming:
+                self.banner_personal.setFocus(Qt.FocusReason.OtherFocusReason)
+        return super().eventFilter(watched, event)
 
     def _recent(self) -> list[str]:
         value = self.context.settings.value(RECENT_KEY, [])
@@ -524,10 +582,6 @@ class MainWindow(QMainWindow):
         if not own and not self._demo_offered and snapshot.registry is not None and demo is None:
             # Claude Code's bundled skills are always there: "no skills" means none of the user's own
             self._demo_offered = True
-            self.banner_text.setText("<b>Welcome.</b> No skills of your own here yet, only the ones bundled with "
-                                     "Claude Code. Look at your personal skills, open a project folder, or try "
-                                     "the demo: a monorepo with every kind of skill and conflict, copied to a "
-                                     "temporary folder so nothing of yours changes.")
             self._fill_recent_menu()
             self.banner.show()
         self.workspace_bar.set_shown_profile(getattr(snapshot.registry, "profile", None))

@@ -40,6 +40,10 @@ def main(argv: list[str] | None = None) -> int:
     from skillmanager.gui import temp_dirs
 
     settings_dir = temp_dirs.register(tempfile.mkdtemp(prefix="skillmanager-shots-"))
+    from skillmanager.core.app_dirs import DATA_DIR_ENV
+
+    # History shows this run's change only, not the journal of whoever renders
+    os.environ.setdefault(DATA_DIR_ENV, str(settings_dir / "data"))
     settings = QSettings(str(settings_dir / "settings.ini"), QSettings.Format.IniFormat)
     options.out.mkdir(parents=True, exist_ok=True)
     context, window = app_module.build_window(demo=True, settings=settings, watch=False)

@@ -151,7 +151,8 @@ def _glyph_icon(fill: QColor, glyph: str, draw_shape, glyph_scale: float, glyph_
         pixmap.fill(Qt.GlobalColor.transparent)
         painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
+        # a darker rim keeps the shape distinct on a selected (highlight-coloured) row and on dark palettes
+        painter.setPen(QPen(fill.darker(170), max(1.0, size / 16)))
         painter.setBrush(fill)
         draw_shape(painter, size)
         painter.setPen(QPen(QColor("white")))
@@ -163,6 +164,8 @@ def _glyph_icon(fill: QColor, glyph: str, draw_shape, glyph_scale: float, glyph_
         painter.drawText(QRectF(0, top, size, size - top), Qt.AlignmentFlag.AlignCenter, glyph)
         painter.end()
         result.addPixmap(pixmap)
+        # as drawn on a selected row too: the style's generated "selected" pixmap blends it into the highlight
+        result.addPixmap(pixmap, QIcon.Mode.Selected)
     return result
 
 
@@ -218,6 +221,8 @@ def app_icon() -> QIcon:
         painter.drawLine(QPointF(size * 0.25, size * 0.75), QPointF(size * 0.5, size * 0.75))
         painter.end()
         result.addPixmap(pixmap)
+        # as drawn on a selected row too: the style's generated "selected" pixmap blends it into the highlight
+        result.addPixmap(pixmap, QIcon.Mode.Selected)
     return result
 
 

@@ -55,6 +55,10 @@ class Column(enum.IntEnum):
 
 _COLUMNS = len(Column)
 _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+# skill and problem rows are leaves: saying so spares the tree view a hasChildren() call per row per layout
+_LEAF_FLAGS = _ROW_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
+_STATE_COLUMN = int(Column.State)
+_NO_INDEX = QModelIndex()
 
 
 HEADERS = {Column.Name: "Skill", Column.State: "State", Column.Checks: "Checks", Column.Tokens: "Tokens",
@@ -133,16 +137,17 @@ class RegistryModel(QAbstractItemModel):
     def _item(self, index: QModelIndex) -> TreeItem:
         return index.internalPointer() if index.isValid() else self._root
 
-    def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
-        # called for every visible row at every layout: constants only, no enum arithmetic
-        if column < 0 or column >= _COLUMNS or row < 0:
-            return QModelIndex()
-        if parent.isValid() and parent.column() != 0:
-            return QModelIndex()
-        item = self._item(parent)
-        if row >= len(item.children):
-            return QModelIndex()
-        return self.createIndex(row, column, item.children[row])
+    def index(self, row: int, column: int, parent: QModelIndex = _NO_INDEX) -> QModelIndex:
+        # called several times for every visible row at every layout (through the sort proxy): kept flat
+        if parent.isValid():
+            if parent.column():
+                return QModelIndex()
+            children = parent.internalPointer().children
+        else:
+            children = self._root.children
+        if 0 <= row < len(children) and 0 <= column < _COLUMNS:
+            return self.createIndex(row, column, children[row])
+        return QModelIndex()
 
     def parent(self, index: QModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
         if not index.isValid():
@@ -153,26 +158,28 @@ class RegistryModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(parent.row(), 0, parent)
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        if parent.isValid() and parent.column() != 0:
-            return 0
-        return len(self._item(parent).children)
+    def rowCount(self, parent: QModelIndex = _NO_INDEX) -> int:
+        if parent.isValid():
+            return 0 if parent.column() else len(parent.internalPointer().children)
+        return len(self._root.children)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex = _NO_INDEX) -> int:
         return _COLUMNS
 
-    def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:
+    def hasChildren(self, parent: QModelIndex = _NO_INDEX) -> bool:
         return self.rowCount(parent) > 0
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        flags = _ROW_FLAGS
-        if index.column() == Column.State:
-            facts = self._switch(index.internalPointer())
+        item: TreeItem = index.internalPointer()
+        if item.parent is self._root:
+            return _ROW_FLAGS
+        if index.column() == _STATE_COLUMN:
+            facts = self._switch(item)
             if facts is not None and facts.enabled:
-                flags |= Qt.ItemFlag.ItemIsUserCheckable
-        return flags
+                return _LEAF_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
+        return _LEAF_FLAGS
 
     def _switch(self, item: TreeItem):
         if item.skill is None or self._snapshot is None or item.simulated is not None:
@@ -460,6 +467,10 @@ class RegistryModel(QAbstractItemModel):
     def group_keys(self) -> list[Hashable]:
         return [g.key for g in self._root.children]
 
+    def shown_rows(self) -> int:
+        """Rows under the groups (skills and problems) the filter lets through; the sort proxy hides none."""
+        return sum(len(group.children) for group in self._root.children)
+
     # --- incremental update --------------------------------------------------------------------
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         """Bring the tree in line with `snapshot` using row inserts/removes/moves and dataChanged."""
@@ -529,8 +540,19 @@ class RegistryModel(QAbstractItemModel):
         snapshot = self._snapshot
         targets = []
         filtering = self.filtering
+        # _matches inlined: this pass runs over every skill at every keystroke
+        needle, bucket, haystacks, buckets, cached = self._needle, self._bucket, self._haystacks, self._buckets, self._cached
         for group in self._groups:
-            skills = group.skills if not filtering else [s for s in group.skills if self._matches(s)]
+            if filtering:
+                skills = []
+                for skill in group.skills:
+                    entry = haystacks.get(id(skill))
+                    if entry is None or entry[0] is not skill:
+                        entry = cached(skill)
+                    if needle in entry[1] and (bucket is None or bucket in buckets.get(entry[2], ())):
+                        skills.append(skill)
+            else:
+                skills = group.skills
             if skills or not filtering:
                 targets.append((group.key, SkillGroup(group.key, group.label, skills, group.tooltip)))
         problems = self._shown_problems()
@@ -756,7 +778,11 @@ class RegistryModel(QAbstractItemModel):
         def make(key, skill):
             return self._skill_item(item, key, skill)
 
+        filter_only = self._filter_only  # the snapshot is unchanged: a kept row holding its skill is current
+
         def update(child: TreeItem, skill: Skill):
+            if filter_only and child.skill is skill:
+                return
             if self._fill(child, skill):
                 row = child.row()
                 self.dataChanged.emit(self.createIndex(row, 0, child), self.createIndex(row, len(Column) - 1, child))
@@ -861,12 +887,26 @@ class RegistryFilterProxy(QSortFilterProxyModel):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self._registry_source = False  # the flags fast path knows RegistryModel's rows
         self.setSortRole(Role.SortKey)
 
     def set_text(self, text: str) -> None:
         model = self.sourceModel()
         if isinstance(model, RegistryModel):
             model.set_filter(text)
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        # the tree view asks the first column's flags twice per visible row at every layout (does it have
+        # children?); through the base class that is index() + flags() in Python per call. The first column's
+        # flags only depend on the depth: the proxy gives every row under one parent the same internal id
+        # (its mapping), so a row is a group when it shares the id of the first top-level row.
+        if not index.column() and self._registry_source and index.isValid():
+            return _ROW_FLAGS if index.internalId() == self.index(0, 0).internalId() else _LEAF_FLAGS
+        return super().flags(index)
+
+    def setSourceModel(self, model) -> None:  # noqa: N802 - Qt API
+        self._registry_source = isinstance(model, RegistryModel)
+        super().setSourceModel(model)
 
     def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
         model = self.sourceModel()

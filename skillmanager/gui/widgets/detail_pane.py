@@ -133,8 +133,9 @@ class DetailPane(QWidget):
         if skill is None:
             self.title.setText("No skill selected")
             self.sentence.setText("Pick a skill on the left to see what Claude sees of it and why.")
-            self.browser.setHtml("")
+            self.browser.setHtml(self._overview_html())
             self.toggle.show_skill(None)
+            self.toggle.hide()  # an empty, disabled form says nothing: the overview takes the room
             self._show_badge(None)
             self.simulated.hide()
             self.reveal_button.hide()
@@ -302,8 +303,41 @@ class DetailPane(QWidget):
             parts.append("<p>No findings" + (" beyond the diagnostics above" if skill.diagnostics else "") + ".</p>")
         return parts
 
+    def set_counts(self, counts: dict) -> None:
+        """The filter chips' counts ({Bucket: n}, decided by core): the overview shown while no skill is picked."""
+        self.counts = dict(counts)
+        if self.skill is None and self.problem is None:
+            self.browser.setHtml(self._overview_html())
+
+    def _overview_html(self) -> str:
+        """With no skill picked: what needs attention first (each a link to its filter), then the legend."""
+        from skillmanager.core.glossary import OVERVIEW_ATTENTION, OVERVIEW_CALM, OVERVIEW_LEGEND, STATE_LEGEND
+        from skillmanager.core.rules.buckets import Bucket
+
+        counts = getattr(self, "counts", {})
+        attention = [b for b in (Bucket.NEEDS_REVIEW, Bucket.SHORTENED, Bucket.CONFLICTS) if counts.get(b)]
+        if attention:
+            items = "".join(f"<li><a href='bucket:{b.value}'>{html.escape(b.word)}: {counts[b]:,}</a> — "
+                            f"{html.escape(b.meaning)}</li>" for b in attention)
+            parts = [f"<h3>{html.escape(OVERVIEW_ATTENTION)}</h3><ul>{items}</ul>"]
+        elif counts:
+            parts = [f"<h3>{html.escape(OVERVIEW_CALM[0])}</h3><p>{html.escape(OVERVIEW_CALM[1])}</p>"]
+        else:
+            parts = []
+        rows = "".join(f"<tr><td style='color:{states.colour(v).name()}'><b>{html.escape(STATE_LEGEND[v.value][0])}"
+                       f"</b></td><td>{html.escape(STATE_LEGEND[v.value][1])}</td></tr>" for v in states.Visual)
+        parts.append(f"<h3>{html.escape(OVERVIEW_LEGEND)}</h3><table cellspacing='4'>{rows}</table>")
+        return "".join(parts)
+
     def _on_link(self, url: QUrl) -> None:
         text = url.toString()
+        if text.startswith("bucket:"):
+            from skillmanager.core.rules.buckets import Bucket
+
+            window = self.window()
+            if hasattr(window, "registry_panel"):
+                window.registry_panel.choose_bucket(Bucket(text[len("bucket:"):]))
+            return
         if text.startswith("skill:"):
             identity = tuple(json.loads(text[len("skill:"):]))
             window = self.window()

@@ -4,7 +4,10 @@ refused when a file changed since). Expired entries stay listed as "no longer re
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem,
+                               QVBoxLayout)
+
+from skillmanager.gui.plural import counted
 
 
 class HistoryDialog(QDialog):
@@ -20,6 +23,10 @@ class HistoryDialog(QDialog):
         self.tree.setColumnWidth(0, 150)
         self.tree.setColumnWidth(1, 80)
         self.tree.setColumnWidth(2, 320)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # file paths differ at their ends
+        self.tree.header().setStretchLastSection(False)
+        self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the summary takes the room
+        self.tree.setColumnWidth(3, 220)
         self.tree.currentItemChanged.connect(lambda *_: self._update_buttons())
         self.status = QLabel(self)
         self.status.setWordWrap(True)
@@ -62,7 +69,7 @@ class HistoryDialog(QDialog):
                 item.setDisabled(True)
             self.tree.addTopLevelItem(item)
         self.status.setText("; ".join(journal.diagnostics) if journal.diagnostics else
-                            f"{len(entries)} changes. Backups live in the app's data folder, never beside your files.")
+                            f"{counted(len(entries), 'change')}. Backups live in the app's data folder, never beside your files.")
         if self.tree.topLevelItemCount():
             self.tree.setCurrentItem(self.tree.topLevelItem(0))
         self._update_buttons()

@@ -226,9 +226,16 @@ class RegistryPanel(QWidget):
         QTimer.singleShot(0, self._span_groups)  # for changes that do not end in _expand_new_groups
 
     def _expand_new_groups(self) -> None:
-        self._span_groups()
+        # expansions first, spans after: the first setFirstColumnSpanned runs the pending layout, which then
+        # includes the groups opened here (spans first cost a second layout of every visible row)
         opening = []
-        for row in range(self.proxy.rowCount()):
+        keys = self.model.group_keys()
+        known, collapsed = self._known, self._collapsed
+        if all(key in known or key in collapsed for key in keys):
+            rows = range(0)  # no group to open (most keystrokes): no pass over the proxy's rows
+        else:
+            rows = range(self.proxy.rowCount())
+        for row in rows:
             index = self.proxy.index(row, 0)
             key = index.data(Role.Identity)
             if key not in self._known and key not in self._collapsed:
@@ -239,7 +246,8 @@ class RegistryPanel(QWidget):
             self.view.scheduleDelayedItemsLayout()
         for index in opening:
             self.view.expand(index)
-        self._known = set(self.model.group_keys()) | self._known
+        self._span_groups()
+        self._known = set(keys) | self._known
 
     def _span_groups(self) -> None:
         if not self._span_pending:
@@ -271,7 +279,7 @@ class RegistryPanel(QWidget):
         """Under the tree: what the workspace holds (the status bar says what the app is doing)."""
         total, conflicts, waiting, invalid, shortened = self._counts(snapshot)
         if self.model.filtering:
-            shown = sum(self.proxy.rowCount(self.proxy.index(r, 0)) for r in range(self.proxy.rowCount()))
+            shown = self.model.shown_rows()
             parts = [f"{shown:,} of {total:,} shown"]
         else:
             parts = [f"{total:,} skills and commands"]
@@ -321,7 +329,7 @@ class RegistryPanel(QWidget):
 
     def _after_filter(self) -> None:
         self._expand_new_groups()  # groups that come back with the filter open (unless closed by hand)
-        shown = sum(self.proxy.rowCount(self.proxy.index(r, 0)) for r in range(self.proxy.rowCount()))
+        shown = self.model.shown_rows()
         empty = self.model.filtering and shown == 0
         if empty:
             bucket = self.model.bucket

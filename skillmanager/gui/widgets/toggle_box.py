@@ -230,6 +230,11 @@ class ToggleBox(QGroupBox):
                      and (c.enabled or c.active)), None)
         self.choice.setCurrentIndex((current if kept is None else kept) if controls else -1)
         self.choice.blockSignals(False)
+        # a narrow pane elides the closed box: the list opens wide enough for every choice in full
+        metrics = self.choice.view().fontMetrics()
+        widest = max((metrics.horizontalAdvance(self.choice.itemText(i)) for i in range(self.choice.count())),
+                     default=0)
+        self.choice.view().setMinimumWidth(widest + 32)
         self._on_choice()
         if kept is not None and keep is not None and keep[1] is not None and self.scope.isEnabled():
             index = self.scope.findData(keep[1])
@@ -244,6 +249,7 @@ class ToggleBox(QGroupBox):
     def _on_choice(self) -> None:
         """A new choice starts from its own scope: the file that decides now, else the default."""
         control = self._selected_control()
+        self.choice.setToolTip(self.choice.currentText())  # the full words when the box is too narrow for them
         if control is not None and control.scope in ("user", "project", "local"):
             self.scope.blockSignals(True)
             self.scope.setCurrentIndex(self.scope.findData(control.scope))
