@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .audit_base import Hit, anchor_regions, block_tokens, gate_for, one_line, word_regions
+from .audit_base import Hit, anchor_regions, block_tokens, clause_regions, fold_lower, gate_for, one_line, word_regions
 
 _F = re.I | re.A
 def _w(text: str) -> frozenset[bytes]:
@@ -423,6 +423,46 @@ _NEEDLES_BY_MESSAGE = {
         "defaultmode", "dangerously-skip-permissions", "bypasspermissions", "allow", "additionaldirectories",
         "enableallprojectmcpservers", "disableallhooks", "config set", "permissions.allow"),
 }
+# Patterns whose every match holds a needle of each group of one clause (one clause per branch): only
+# the lines holding a whole clause are searched (secret variables: 5,018 -> 492 corpus lines).
+_CLAUSES_BY_MESSAGE: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
+    "reads secrets from the environment": (
+        (("$",), ("token", "secret", "password", "passwd", "key", "credential", "auth")),  # $…TOKEN
+        (("env",),),  # env, printenv, os.environ, process.env, getenv(…), ENV[…], $env:…, gci env:
+        (("export",), ("-p", "credential")),  # export -p, aws configure export-credentials
+        (("auth",), ("token",)),  # gcloud auth print-access-token, gh auth token
+        (("token",), ("account",)),  # az account get-access-token
+        (("pbpaste", "xclip", "xsel", "wl-paste", "get-clipboard"),),
+    ),
+    "sends data over the network": (  # 2,076 -> ~250 corpus lines
+        (("curl",), ("-d", "--data", "-f", "--form", "-t", "--upload-file", "-x", "--json", "-g", "-h")),
+        (("--post-",),),  # wget --post-…
+        ((".post", ".put", ".patch"),),  # requests/httpx/session/client/axios .post(
+        (("urllib.request.",),),
+        (("method", "body"), ("fetch",)),  # fetch(u, {method…
+        (("fetch",), (",",), ("{",)),  # fetch(u, {⏎
+        (("nc ", "ncat ", "netcat "),),
+        (("/dev/tcp/", "/dev/udp/"),),
+        (("invoke-webrequest", "invoke-restmethod"), ("-body", "-infile", "-method")),
+        (("scp ",), ("@",)),
+        (("sendmail", "smtplib.smtp"),),
+        (("mail ",), ("-s",)),
+        (("nslookup", "dig", "host"), ("$",)),
+        (("gist",), ("create",)),
+        (("http.post",),),
+        (("=$", "=`"), ("http",)),  # a URL query built from a command's output
+        ((".request",),),  # http(s).request(
+        (("net::http",),),
+        (("newrequest",),),
+        ((".upload",),),
+        (("xmlhttprequest", "sendbeacon"),),
+        (("resolve-dnsname",), ("$",)),
+        (("gethostbyname",),),
+        (("dns.",),),
+        (("ping",), ("-p",)),
+        (("push",), ("http",)),
+    ),
+}
 _ANCHOR_BY_MESSAGE = {"talks to a raw public IP address": _IPV4}
 _WRITE_VERB = re.compile(r">>?|\b(?:tee|cp|mv|ln|sed\s+-i|jq|write\w*|dump|json\.dump|writeFileSync|Set-Content|"
                          r"Add-Content|Out-File|echo|printf|cat\s*<<|install|add|append|insert|update|modify|edit|"
@@ -552,9 +592,7 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
     if tokens is None:
         tokens = block_tokens(text.encode("utf-8", "surrogatepass"))
     hits: list[Hit] = []
-    low = text.lower() if fast else None
-    if low is not None and len(low) != len(text):
-        low = None
+    low = fold_lower(text) if fast else None
     seen: set[tuple[int, int]] = set()
     cache: dict[str, list[tuple[int, int]]] = {}
     gate = gate_for(text, tokens, low) if low is not None else None
@@ -567,7 +605,9 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
             anchor = _ANCHOR_BY_MESSAGE.get(pattern.message)
             if anchor is not None and not any(t.isdigit() for t in tokens):
                 continue  # an IPv4 address has all-digit words
-            regions = anchor_regions(text, anchor) if anchor else word_regions(
+            clauses = _CLAUSES_BY_MESSAGE.get(pattern.message)
+            regions = anchor_regions(text, anchor) if anchor else clause_regions(
+                text, low, clauses, cache, gate) if clauses else word_regions(
                 text, low, pattern.needles or _NEEDLES_BY_MESSAGE.get(pattern.message) or
                 [w.decode() for w in pattern.words & tokens] + list(pattern.also), cache, gate)
             matches = (m for start, end in regions for m in pattern.regex.finditer(text, start, end))

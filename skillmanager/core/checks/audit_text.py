@@ -13,7 +13,7 @@ import re
 import unicodedata
 from typing import Callable, Iterator
 
-from .audit_base import Hit, gate_for, one_line, word_regions
+from .audit_base import Hit, clause_regions, fold_lower, gate_for, one_line, word_regions
 
 # --- hidden Unicode ------------------------------------------------------------------------------
 
@@ -197,25 +197,78 @@ _NEEDLES = {
                  "无视", "忘记", "無視", "忘れ", "무시", "잊어", "تجاهل", "انس", "अनदेखा", "नज़रअंदाज़", "bỏ", "görmezden"),
     # case-sensitive like its regex, searched in the text as written: every match holds one of these
     "fake_tag": ("<", "[INST", "[/INST", "[SYS", "[/SYS", "SYSTEM", "ADMIN", "DEVELOPER"),
-    "conceal": ("not", "don", "never", "without", "hide", "conceal", "keep", "silently", "secretly", "quietly",
-                "covertly", "utilisateur", "usuario", "nichts", "пользовател", "不要", "ユーザーに"),
-    "fetched": ("instruction", "command", "directive", "step", "says", "say", "follow", "obey", "execute", "do what",
-                "carry out"),
     "role": ("mode", "from now", "henceforth", "instruction", "act as", "pretend as"),
     "autonomy": ("permission", "confirmation", "approval", "consent"),
 }
 
 
+# Rules whose every match holds a needle of each group of one clause (one clause per branch of the regex):
+# only the lines holding a whole clause are searched, far fewer than the lines holding any one needle.
+_NOT = ("not", "don", "never")
+_ORDERS = ("instruction", "command", "directive", "step", "say")
+_CLAUSES: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
+    "conceal": (
+        (_NOT, ("user",)),
+        (("without",), ("user", "them", "anyone", "human")),
+        (("hide", "conceal", "keep"), ("user",)),
+        (("silently", "secretly", "quietly", "covertly"),),
+        (_NOT, ("mention", "show", "print", "display", "log", "echo", "output"),
+         ("step", "command", "request", "call", "upload", "instruction")),
+        (("utilisateur",),), (("usuario",),), (("nichts",),), (("пользовател",),), (("不要",),), (("ユーザーに",),),
+    ),
+    "fetched": (
+        (_ORDERS, ("url", "response", "remote", "server", "page", "endpoint", "gist", "pastebin", "http")),
+        (_ORDERS, ("follow", "obey", "execute", "do", "carry"), ("fetch", "download", "retrieve", "curl", "wget", "load",
+                                                                 "read")),
+    ),
+}
+
+
+def _word_forms(alternation: str) -> list[str]:
+    """The strings an alternation of words spells (`[xy]`, `[xy]?` and `\\s+` expanded)."""
+    forms: list[str] = []
+    for alt in alternation.split("|"):
+        pending = [alt.replace("\\s+", " ")]
+        while pending:
+            form = pending.pop()
+            found = re.search(r"\[([^]]+)\](\?)?", form)
+            if found is None:
+                if not re.fullmatch(r"[a-z ]+" if form.isascii() else r"[^\\()\[\]?*+{}.^$]+", form):
+                    raise ValueError(f"cannot expand {form!r}")  # syntax this expansion does not know
+                forms.append(form)
+                continue
+            choices = list(found.group(1)) + ([""] if found.group(2) else [])
+            pending += [form[:found.start()] + c + form[found.end():] for c in choices]
+    return forms
+
+
+def _needle_in(form: str) -> str:
+    """The longest override needle inside `form` (every match of the form holds it)."""
+    inside = [n for n in _NEEDLES["override"] if n in form]
+    if not inside:
+        raise ValueError(f"no override needle inside {form!r}")
+    return max(inside, key=len)
+
+
+# An ASCII override verb is a whole word of the block (the regex's ASCII word edges); the other verbs
+# (non-ASCII, or noun-first without word edges) hold one of these needles. Neither: nothing to search.
+_OVERRIDE_WORDS = frozenset(form.split()[0].encode() for form in _word_forms(_VERBS) if form.isascii())
+_OVERRIDE_NEEDLES = tuple(sorted({_needle_in(form) for form in _word_forms(_VERBS) if not form.isascii()} |
+                                 {_needle_in(form) for form in _word_forms(_VERBS_NOUN_FIRST)}))
+_ASCII_OVERRIDE_NEEDLES = tuple(n for n in _OVERRIDE_NEEDLES if n.isascii())
 _CASE_SENSITIVE = {"fake_tag"}
 _ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
+# ASCII text holds no non-ASCII needle: a clause with a group of only such needles cannot hold
+_ASCII_CLAUSES = {key: tuple(clause for clause in clauses if all(any(n.isascii() for n in g) for g in clause))
+                  for key, clauses in _CLAUSES.items()}
 
 
 def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
             ) -> Callable[[re.Pattern[str], str], Iterator[re.Match[str]]]:
-    low = text.lower() if fast else None
-    if low is not None and len(low) != len(text):
-        low = None  # lower() changed lengths (İ → i̇): offsets would not line up, scan whole
-    table = _ASCII_NEEDLES if text.isascii() else _NEEDLES  # ASCII text holds no non-ASCII needle
+    low = fold_lower(text) if fast else None  # None: lower() changed lengths (İ → i̇), scan whole
+    ascii_text = text.isascii()
+    table = _ASCII_NEEDLES if ascii_text else _NEEDLES  # ASCII text holds no non-ASCII needle
+    clauses = _ASCII_CLAUSES if ascii_text else _CLAUSES
     cache: dict[str, list[tuple[int, int]]] = {}
     exact_cache: dict[str, list[tuple[int, int]]] = {}
     gate = gate_for(text, tokens, low) if low is not None else None
@@ -224,8 +277,13 @@ def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
         if low is None:
             yield from regex.finditer(text)
             return
+        if key == "override" and gate is not None and gate.tokens.isdisjoint(_OVERRIDE_WORDS) and not any(
+                gate.may_hold(n) and n in low for n in (_ASCII_OVERRIDE_NEEDLES if ascii_text else _OVERRIDE_NEEDLES)):
+            return
         if key in _CASE_SENSITIVE:
             regions = word_regions(text, text, table[key], exact_cache, gate)
+        elif key in clauses:
+            regions = clause_regions(text, low, clauses[key], cache, gate)
         else:
             regions = word_regions(text, low, table[key], cache, gate)
         for start, end in regions:
@@ -264,7 +322,7 @@ def description_hits(description: str) -> list[Hit]:
     """The description is in the model's context in every session: orders there act before any invocation."""
     hits = [Hit(h.rule, h.offset, h.executed, "critical" if h.instructed == "high" else "high",
                 h.message + " (in the description, read in every session)", h.evidence)
-            for h in injection_hits(description, fast=False)]  # a few hundred characters: no prefilter
+            for h in injection_hits(description)]
     for match in _DISCOVERY.finditer(description):
         hits.append(Hit("prompt-injection", match.start(), "medium", "medium",
                         f"the description claims every task: “{match.group(0)}”", ""))
