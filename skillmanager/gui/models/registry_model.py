@@ -618,13 +618,17 @@ class RegistryModel(QAbstractItemModel):
         if needle == self._needle:
             return False
         self._needle = needle
+        self._refilter()
+        return True
+
+    def _refilter(self) -> None:
+        """Re-show rows for the current text and chip: rows only, the snapshot's values are unchanged."""
         if self._snapshot is not None:
             self._filter_only = True
             try:
                 self._sync()
             finally:
                 self._filter_only = False
-        return True
 
     @property
     def filter_text(self) -> str:
@@ -644,12 +648,7 @@ class RegistryModel(QAbstractItemModel):
         if bucket == self._bucket:
             return False
         self._bucket = bucket
-        if self._snapshot is not None:
-            self._filter_only = True
-            try:
-                self._sync()
-            finally:
-                self._filter_only = False
+        self._refilter()
         return True
 
     def bucket_counts(self) -> dict:
