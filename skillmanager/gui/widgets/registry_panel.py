@@ -82,6 +82,10 @@ class RegistryPanel(QWidget):
 
         # quick filters: which skills are on, off, cut, contested, need review, wait (core decides the buckets)
         self.chip_box = QWidget(self)
+        # the chosen chip in the selection colours: a pressed tool button is barely darker in a dark palette
+        self.chip_box.setStyleSheet("QToolButton:checked { background: palette(highlight); "
+                                    "color: palette(highlighted-text); border: 1px solid palette(highlight); "
+                                    "border-radius: 3px; padding: 3px 6px; }")
         chips = FlowLayout(self.chip_box)
         self.chips: dict[Bucket, QToolButton] = {}
         for bucket in Bucket:
