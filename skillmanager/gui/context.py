@@ -76,8 +76,9 @@ class RefreshWorker(ScanWorker):
         self.snapshot, self.paths = snapshot, paths
 
     def run(self) -> None:
+        snapshot, self.snapshot = self.snapshot, None  # a finished worker the context still lists keeps no skills
         try:
-            result = refresh_incremental(self.snapshot, self.paths, self.generation,
+            result = refresh_incremental(snapshot, self.paths, self.generation,
                                          on_rows=lambda snap, delta: self.emit("rows", self.generation, snap, delta))
         except Exception:  # noqa: BLE001 - an incremental refresh that fails falls back to a full scan
             super().run()
@@ -108,6 +109,12 @@ class ChecksWorker(QRunnable):
     PROGRESS_EVERY = 100  # skill files between two progress reports
 
     def run(self) -> None:
+        try:
+            self._check_all()
+        finally:
+            self.snapshot = None  # the context keeps the last few workers: they must not keep old skills alive
+
+    def _check_all(self) -> None:
         registry = self.snapshot.registry
         profile = getattr(registry, "profile", None) or default_profile()
         results = {}
