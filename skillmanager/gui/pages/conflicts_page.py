@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QPushButton, QS
 
 from skillmanager.gui import states
 from skillmanager.gui.context import AppContext
+from skillmanager.gui.pages.catch_up import CatchUpPage
 from skillmanager.gui.engine import Snapshot, skill_identity
 
 _IDENTITY = Qt.ItemDataRole.UserRole
@@ -23,7 +24,7 @@ _NAME = Qt.ItemDataRole.UserRole + 1
 _WORDS = Qt.ItemDataRole.UserRole + 2  # (ConflictWords, LoserWords | None)
 
 
-class ConflictsPage(QWidget):
+class ConflictsPage(CatchUpPage):
     identity_clicked = Signal(object)  # a copy was picked: select it in the registry
     reveal_requested = Signal(object)  # "Reveal in tree": show the Skills page with this copy selected
 
@@ -106,13 +107,6 @@ class ConflictsPage(QWidget):
 
     def contested_names(self) -> list[str]:
         return [self.tree.topLevelItem(i).data(0, _NAME) for i in range(self.tree.topLevelItemCount())]
-
-    _stale: Snapshot | None = None
-
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
-        super().showEvent(event)
-        if self._stale is not None:
-            self.apply_snapshot(self._stale)
 
     def _untouched_by(self, snapshot: Snapshot) -> bool:
         """An incremental refresh that kept every row in place and changed no copy of a contested name leaves

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QFile
 from skillmanager.core.load.watch_targets import HEAVY_DIRS
 from skillmanager.core.simulator.session import OPS, TRIGGER_OPS
 from skillmanager.gui.context import AppContext
+from skillmanager.gui.pages.catch_up import CatchUpPage
 from skillmanager.gui.engine import Snapshot
 from skillmanager.gui.plural import counted
 from skillmanager.gui.tasks import TaskRunner
@@ -101,7 +102,7 @@ def _dimmed() -> QColor:
     return QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
 
 
-class SimulatorPage(QWidget):
+class SimulatorPage(CatchUpPage):
     def __init__(self, context: AppContext, parent=None):
         super().__init__(parent)
         self.context = context
@@ -219,13 +220,6 @@ class SimulatorPage(QWidget):
         self._update_buttons()
 
     # --- workspace -----------------------------------------------------------------------------
-    _stale: Snapshot | None = None
-
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
-        super().showEvent(event)
-        if self._stale is not None:
-            self.apply_snapshot(self._stale)
-
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         if snapshot.partial:
             return  # only rows changed; the full snapshot follows
