@@ -53,6 +53,8 @@ def test_dialog_shows_the_refusal(qtbot, tmp_path):
 def test_dialog_reports_a_match_with_the_real_cli(qtbot, tmp_path):
     if not CURRENT_CLI.is_file():
         missing(f"Claude Code 2.1.332 is not installed at {CURRENT_CLI}")
+    if not (ORACLE / "build_fixture.py").is_file():
+        missing(f"the oracle fixture builder is missing ({ORACLE / 'build_fixture.py'})")
     if not probe_namespaces().available:
         pytest.skip("private namespaces unavailable")
     work = build_fixture(ORACLE / "build_fixture.py", tmp_path.resolve() / "w")
