@@ -61,7 +61,9 @@ def anchor_ms(registry, repeat: int) -> float:
 
 
 def tokens(mb: float) -> None:
-    from skillmanager.core.layers.tokens import count_tokens
+    import unicodedata
+
+    from skillmanager.core.layers.tokens import count_tokens, get_encoding
     texts = [text for _name, text in realistic.corpus_files()]
     body = "\n\n".join(texts)
     need = int(mb * 1_000_000)
@@ -70,15 +72,17 @@ def tokens(mb: float) -> None:
     t0 = time.perf_counter()
     ours = count_tokens(text)
     seconds = time.perf_counter() - t0
-    try:
-        import tiktoken
-        encoding = tiktoken.get_encoding("cl100k_base")
-        t0 = time.perf_counter()
-        direct = len(encoding.encode(text, disallowed_special=()))
-        direct_s = time.perf_counter() - t0
-        anchor = f"; tiktoken cl100k_base direct: {direct:,} tokens in {direct_s:.2f} s ({seconds / direct_s:.2f}x)"
-    except Exception as error:  # noqa: BLE001 - the anchor is optional (no encoding data offline)
-        anchor = f"; tiktoken direct not available ({type(error).__name__})"
+    # Anchor: tiktoken's public encode on the same vocabulary and text, as @anthropic-ai/tokenizer calls it
+    # (NFKC, every special token allowed). tiktoken.get_encoding("cl100k_base") would download its data;
+    # the shipped vocabulary is already a tiktoken.Encoding.
+    encoding = get_encoding("claude")
+    normalised = unicodedata.normalize("NFKC", text)
+    t0 = time.perf_counter()
+    direct = len(encoding.encode(normalised, allowed_special="all"))
+    direct_s = time.perf_counter() - t0
+    same = "same count" if direct == ours else f"DIFFERENT count {direct:,}"
+    anchor = (f"; tiktoken direct (Encoding.encode on the NFKC text, same vocabulary): {direct_s:.2f} s, "
+              f"{seconds / direct_s:.2f}x, {same}")
     size = len(text.encode("utf-8")) / 1e6
     print(f"token counting: {ours:,} tokens in {seconds:.2f} s = {size / seconds:.1f} MB/s{anchor}")
 
