@@ -271,6 +271,10 @@ def _insert_in_load_order(registry: Registry, skills: list[Skill], add: list[Ski
     kind_rank = {kind: order.index(kind) if kind in order else len(order) for kind in SourceKind}
     dir_rank = {str(d.base): d.rank for d in skills_dirs(registry.workspace)}
 
+    order_keys = _ENTRY_ORDER_KEYS.setdefault(profile.features, {})
+    if len(order_keys) > _ENTRY_ORDER_KEYS_LIMIT:
+        order_keys.clear()
+
     def rank(skill: Skill) -> tuple[object, ...]:
         key = _dir_key(skill)
         if key is None:
@@ -278,12 +282,27 @@ def _insert_in_load_order(registry: Registry, skills: list[Skill], add: list[Ski
         base = str(key[0])
         if base not in dir_rank:
             raise _NeedsFullReload(f"the skills dir {base} is no longer read")
-        return (kind_rank[skill.source], dir_rank[base], entry_order_key(key[1], profile))
+        entry = key[1]
+        order = order_keys.get(entry)
+        if order is None:
+            order = order_keys[entry] = entry_order_key(entry, profile)
+        return (kind_rank[skill.source], dir_rank[base], order)
 
+    # every rank once (a bisect with key= recomputes it at each probe: 50,000 collation keys per refresh when
+    # most skills are renamed --add-dir copies); the same probes on the same keys, so the same places
     out = list(skills)
+    ranks = [rank(skill) for skill in out]
     for fresh in sorted(add, key=rank):  # the scan order is sorted by rank: after the last equal or lower one
-        out.insert(bisect.bisect_right(out, rank(fresh), key=rank), fresh)
+        fresh_rank = rank(fresh)
+        at = bisect.bisect_right(ranks, fresh_rank)
+        out.insert(at, fresh)
+        ranks.insert(at, fresh_rank)
     return out
+
+
+# entry name -> entry_order_key, per feature set (the key reads only the name and the profile's features)
+_ENTRY_ORDER_KEYS: dict[frozenset[Feature], dict[str, tuple[object, ...]]] = {}
+_ENTRY_ORDER_KEYS_LIMIT = 100_000
 
 
 def _scan_order(registry: Registry) -> list[Skill]:
