@@ -301,3 +301,25 @@ def test_each_release_parses_into_its_own_cache():
     legacy, current = (parse_cache.parse_context(get_profile(name)) for name in ("legacy", "current"))
     assert legacy != current
     assert parse_cache.parse_context(get_profile("legacy")) == legacy
+
+
+def test_loading_and_listing_read_no_body(tmp_path, monkeypatch):
+    """Bodies stay on disk through the load, the `dir:name` copies of clashing --add-dir skills (they share
+    the scanned skill's lazy body) and the listing; the copy reads the same body when asked."""
+    from skillmanager.core.layers.listing import build_listing
+    from skillmanager.core.load import skill_file
+    for folder in (tmp_path / "home" / ".claude" / "skills", tmp_path / "extra" / ".claude" / "skills"):
+        (folder / "clash").mkdir(parents=True)
+        (folder / "clash" / "SKILL.md").write_text(f"---\ndescription: d\n---\nbody of {folder}\n", encoding="utf-8")
+    reads: list[object] = []
+    real_load_body = skill_file.load_body
+    monkeypatch.setattr(skill_file, "load_body", lambda source: reads.append(source) or real_load_body(source))
+    workspace = Workspace.create(home=tmp_path / "home", cwd=tmp_path / "home", managed_root=None, env={},
+                                 profile="current", add_dirs=[tmp_path / "extra"])
+    registry = load_registry(workspace)
+    build_listing(registry)
+    assert reads == []
+    copy = registry.find("extra:clash")
+    assert copy is not None and copy.scoped_original is not None
+    assert copy.body == copy.scoped_original.body == f"body of {tmp_path / 'extra' / '.claude' / 'skills'}\n"
+    assert len(reads) == 2

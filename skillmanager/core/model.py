@@ -287,9 +287,9 @@ class Skill(_SkillCaches):
     def shallow_copy(self) -> "Skill":
         """A copy of the same class sharing every value (fields, caches, anything set beside them)."""
         copy = object.__new__(type(self))
-        for name in _SKILL_SLOTS:
+        for slot in _SKILL_SLOTS:  # the raw slots: a property such as FileBodySkill.body must not read the file
             try:
-                setattr(copy, name, getattr(self, name))
+                slot.__set__(copy, slot.__get__(self))
             except AttributeError:  # a cache slot never set
                 pass
         extra = getattr(self, "__dict__", None)
@@ -307,7 +307,9 @@ class Skill(_SkillCaches):
         return hash(self.body)
 
 
-_SKILL_SLOTS = tuple(Skill.__slots__) + tuple(n for n in _SkillCaches.__slots__ if not n.startswith("__"))
+_SKILL_SLOTS: tuple[Any, ...] = tuple(  # the slots' member descriptors, which subclass properties cannot shadow
+    [vars(Skill)[n] for n in Skill.__slots__]
+    + [vars(_SkillCaches)[n] for n in _SkillCaches.__slots__ if not n.startswith("__")])
 
 
 class FileBodySkill(Skill):
