@@ -471,3 +471,16 @@ def test_listing_rows_from_the_row_cache_equal_fresh_rows():
 def test_ascii_display_name_check_equals_the_unicode_pattern(display):
     from skillmanager.core.layers import listing
     assert listing._clean_display_name(display) == (listing._DISPLAY_NAME_OK.match(display) is not None)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7e), max_size=12), max_size=12))
+def test_ascii_entry_order_equals_the_locale_order(names):
+    """Skills dirs of printable-ASCII names sort by ascii_compare_key: the same order as entry_order_key."""
+    from types import SimpleNamespace
+    from skillmanager.core.load.sources import entry_order_key, sorted_entries
+    from skillmanager.core.versions.profiles import get_profile
+    for profile in (get_profile("current"), get_profile("legacy")):
+        entries = [SimpleNamespace(name=n) for n in names]
+        expected = sorted(entries, key=lambda e: entry_order_key(e.name, profile))
+        assert [e.name for e in sorted_entries(entries, profile)] == [e.name for e in expected]

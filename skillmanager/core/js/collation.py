@@ -119,3 +119,19 @@ def _ascii_tables() -> tuple[dict[int, float], dict[int, int]]:
 
 
 _ASCII_PRIMARY, _ASCII_TERTIARY = _ascii_tables()
+
+
+def _rank_table(weights: dict[int, float] | dict[int, int]) -> dict[int, str]:
+    ranks = {w: chr(0x100 + i) for i, w in enumerate(sorted(set(weights.values())))}
+    return {code: ranks[w] for code, w in weights.items()}
+
+
+_ASCII_PRIMARY_RANK, _ASCII_TERTIARY_RANK = _rank_table(_ASCII_PRIMARY), _rank_table(_ASCII_TERTIARY)
+
+
+def ascii_compare_key(text: str) -> tuple[str, str]:
+    """For printable ASCII only: orders such strings exactly as locale_compare_key does, several times faster
+    to make and compare. Each character's one primary and tertiary weight become a character of the same rank
+    (the second level is the same for every printable ASCII character), so string comparison is the tuple
+    comparison. Never mix with locale_compare_key keys in one sort."""
+    return text.translate(_ASCII_PRIMARY_RANK), text.translate(_ASCII_TERTIARY_RANK)

@@ -20,7 +20,7 @@ from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..versions.profiles import Profile
 from .safe_read import read_regular_bytes
 from .skill_file import load_skill_file
-from .sources import scandir_sorted, entry_order_key
+from .sources import scandir_sorted, sorted_entries
 from ..versions.features import Feature
 
 
@@ -231,7 +231,7 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
             entries = scandir_sorted(root, diagnostics, sort=not read_order) or []
             # current, `localeCompare` (fuzz-reg seed 20: `dup` < `Kappa`)
             if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
-                entries.sort(key=lambda e: entry_order_key(e.name, profile))
+                entries = sorted_entries(entries, profile)
             candidates = [(e.name, root / e.name) for e in entries
                           if e.is_symlink() or e.is_dir(follow_symlinks=False)]
         for name, skill_dir in candidates:

@@ -111,9 +111,10 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
         except OSError:
             known = None
         if known is not None and _stat.S_ISREG(known.st_mode):
-            payload = cache.get(where, parse_cache.stat_key(known))
+            key = parse_cache.stat_key(known)
+            payload = cache.get(where, key)
             if payload is not None:
-                skill = _skill_from_payload(payload, where, known, options)
+                skill = _skill_from_payload(payload, where, key, options)
                 if skill is not None:
                     if plain:
                         skill._plain_file = where
@@ -164,16 +165,16 @@ def _body_line(body: str) -> str | None:
     return None if line == _NO_LINE else line
 
 
-def _skill_from_payload(payload: parse_cache.Payload, where: str, known: os.stat_result,
+def _skill_from_payload(payload: parse_cache.Payload, where: str, key: parse_cache.StatKey,
                         options: _SkillOptions) -> Skill | None:
     try:
+        recorded = payload["dg"]
         diagnostics = [Diagnostic(Severity(sev), code, message, options["path"], line)
-                       for sev, code, message, line in payload["dg"]]
+                       for sev, code, message, line in recorded] if recorded else []
         front_matter = payload["fm"]
         if not isinstance(front_matter, dict):
             return None
         profile = options["profile"]
-        key = parse_cache.stat_key(known)
         skill = skill_from_document(front_matter, None, diagnostics=diagnostics, size=payload["sz"],
                                     skill_class=FileBodySkill, body_line=payload["bd"], **options)
         assert isinstance(skill, FileBodySkill)  # made by skill_class
@@ -218,8 +219,9 @@ def skill_from_document(front_matter: dict[str, Any], body: str | None, *, name:
     description, if it has one."""
     fm = front_matter
     lenient = profile.supports(Feature.LENIENT_BOOLEANS)
-    given = coerce_description(fm.get("description"))
-    if given is None and fm.get("description") is not None:
+    raw_description = fm.get("description")
+    given = coerce_description(raw_description)
+    if given is None and raw_description is not None:
         (diagnostics if diagnostics is not None else []).append(Diagnostic(
             Severity.WARNING, "description-not-text",
             "The description is a list or mapping; Claude Code ignores it and uses the first body line.", path))
@@ -234,17 +236,21 @@ def skill_from_document(front_matter: dict[str, Any], body: str | None, *, name:
         # fuzz-reg seed 30); the listing's per-entry cap later gives U+FFFD instead (parse-edges emoji-cap).
         description = _LONE_SURROGATE.sub(" ", description)
     when = fm.get("when_to_use")
-    user_inv_raw = fm.get("user-invocable")  # present-but-null counts as false, as in Claude Code
-    display = js_string(fm["name"]) if display_names and fm.get("name") is not None else None
+    display = fm.get("name")
+    if display is not None:
+        display = js_string(display) if display_names else None
+    # the keys most front matter lacks are not looked at (each rule gives its default for a missing key)
     skill = skill_class(
         name=name, kind=kind, source=source, source_root=source_root, path=path, skill_dir=skill_dir,
         front_matter=fm, body=body if body is not None else "", description=description, description_from_body=given is None,
         when_to_use=when if isinstance(when, str) else (js_string(when) if when is not None else None),
         display_name=display if display and display != name else None,
-        paths=effective_paths(fm) if allow_paths else None,
-        disable_model_invocation=parse_boolean(fm.get("disable-model-invocation"), lenient=lenient),
-        user_invocable=True if "user-invocable" not in fm else parse_boolean(user_inv_raw, lenient=lenient),
-        arguments=parse_argument_names(fm.get("arguments")),
-        plugin=plugin, scope_dir=scope_dir, size_bytes=size, diagnostics=list(diagnostics or []),
+        paths=effective_paths(fm) if allow_paths and "paths" in fm else None,
+        disable_model_invocation=("disable-model-invocation" in fm
+                                  and parse_boolean(fm["disable-model-invocation"], lenient=lenient)),
+        # present-but-null counts as false, as in Claude Code
+        user_invocable=True if "user-invocable" not in fm else parse_boolean(fm["user-invocable"], lenient=lenient),
+        arguments=parse_argument_names(fm["arguments"]) if "arguments" in fm else [],
+        plugin=plugin, scope_dir=scope_dir, size_bytes=size, diagnostics=list(diagnostics) if diagnostics else [],
     )
     return skill
