@@ -281,11 +281,15 @@ class EffectiveSettings:
 
     def decide(self, skill: Skill) -> list[SettingDecision]:
         """Every setting that changes this skill's state, with the file it came from."""
+        return self.decisions(skill, self.deny_rule_for(skill.name, display_names(skill)), self.override_for_skill(skill))
+
+    def decisions(self, skill: Skill, rule: DenyRule | None,
+                  override: tuple[str, str, Path | None] | None) -> list[SettingDecision]:
+        """`decide` for a caller that already has the skill's deny rule and override (the registry needs them
+        for its other decisions too)."""
         decisions: list[SettingDecision] = []
-        rule = self.deny_rule_for(skill.name, display_names(skill))
         if rule is not None:
             decisions.append(SettingDecision(DecisionKind.DENY, "deny", rule.scope, rule.file, rule.text))
-        override = self.override_for_skill(skill)
         if override is not None:
             decisions.append(SettingDecision(DecisionKind.SKILL_OVERRIDES, override[0], override[1], override[2]))
         off = skill.state.bundled_off  # decided first by the registry (rules/registry.py bundled_off)

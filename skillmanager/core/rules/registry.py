@@ -18,7 +18,7 @@ from ..model import (BundledOff, BundledOffCause, Diagnostic, Invoker, Listed, S
                      SkillKind, SkillState, SourceKind)
 from ..load.plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
 from ..versions.profiles import Profile
-from ..load.settings import EffectiveSettings, display_names, load_settings
+from ..load.settings import DenyRule, EffectiveSettings, display_names, load_settings
 from ..load.sources import collect_file_sources
 from ..load.workspace import Workspace
 from ..versions.features import Feature
@@ -276,10 +276,8 @@ def arrange_load_order(scanned: list[Skill], profile: Profile,
 
 def _scoped_copy(skill: Skill, base: str) -> Skill:
     copy = skill.shallow_copy()  # a FileBodySkill keeps reading its body on demand
-    try:
+    if getattr(skill, "_key", None) is not None:
         del copy._key  # the key cache of the scanned skill
-    except AttributeError:
-        pass
     bare = skill.name
     copy.state = SkillState()
     copy.name = f"{base}:{bare}"
@@ -298,7 +296,9 @@ def decide_states(registry: Registry) -> None:
     for skill in registry.skills:
         state = skill.state
         state.bundled_off = bundled_off(skill, settings, profile, env)
-        state.decided_by = settings.decide(skill)
+        rule = settings.deny_rule_for(skill.name, display_names(skill))  # looked up once for every decision
+        override = settings.override_for_skill(skill)
+        state.decided_by = settings.decisions(skill, rule, override)
         state.conditional = bool(skill.paths)
         state.active = not state.conditional
         if state.duplicate_of is not None:
@@ -322,8 +322,8 @@ def decide_states(registry: Registry) -> None:
         else:
             state.shadowed_by = winner
             state.shadow_reason = _shadow_reason(skill, winner)
-        _decide_invocation(skill, settings)
-        _decide_listing(skill, settings, profile)
+        _decide_invocation(skill, rule, override)
+        _decide_listing(skill, settings, profile, rule, override)
 
 
 def _shadow_reason(loser: Skill, winner: Skill) -> str:
@@ -359,7 +359,7 @@ def _bundled_off_words(off: BundledOff) -> str:
     return "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS" if off.cause is BundledOffCause.ENVIRONMENT else "disableBundledSkills"
 
 
-def _decide_invocation(skill: Skill, settings: EffectiveSettings) -> None:
+def _decide_invocation(skill: Skill, rule: DenyRule | None, override: tuple[str, str, Path | None] | None) -> None:
     state = skill.state
     if state.shadowed_by is not None:
         state.invocable_by = Invoker.NONE
@@ -372,12 +372,10 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings) -> None:
     if skill.disable_model_invocation:
         model_ok = False
         reasons.append("disable-model-invocation: true keeps the model from calling it")
-    rule = settings.deny_rule_for(skill.name, display_names(skill))
     if rule is not None:
         model_ok = False
         reasons.append(f"the deny rule {rule.text} in {rule.scope} settings ({rule.file}) blocks the Skill tool")
-    override = settings.override_for_skill(skill)  # None for plugin skills (settings.py, overrides-* goldens)
-    if override is not None:
+    if override is not None:  # None for plugin skills (settings.py, overrides-* goldens)
         value, scope, file = override
         if value == "off":
             model_ok = user_ok = False
@@ -399,7 +397,8 @@ def _decide_invocation(skill: Skill, settings: EffectiveSettings) -> None:
         state.invocable_reason = state.invocable_reason[0].upper() + state.invocable_reason[1:]
 
 
-def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile) -> None:
+def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile, rule: DenyRule | None,
+                    override: tuple[str, str, Path | None] | None) -> None:
     state = skill.state
     if state.shadowed_by is not None and not profile.supports(Feature.LISTING_KEEPS_EVERY_COPY):
         state.listed, state.listed_reason = Listed.NO, "Shadowed: this version lists only the first copy of a name."
@@ -420,7 +419,6 @@ def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile)
         state.listed = Listed.NO
         state.listed_reason = f"{_bundled_off_words(off)} hides built-in commands from the listing."
         return
-    override = settings.override_for_skill(skill)
     if override is not None and override[0] != "on":
         value, scope, file = override
         if value == "name-only":
@@ -433,7 +431,7 @@ def _decide_listing(skill: Skill, settings: EffectiveSettings, profile: Profile)
     state.listed = Listed.FULL
     if state.shadowed_by is not None:
         state.listed_reason = "Listed although shadowed: this version lists every copy of a name."
-    elif settings.deny_rule_for(skill.name, display_names(skill)) is not None:
+    elif rule is not None:
         state.listed_reason = "Listed: a deny rule blocks invocation but does not hide the skill."
     elif profile.supports(Feature.SKILL_OVERRIDES) and _ignored_plugin_override(skill, settings):
         state.listed_reason = ("Listed in full: its skillOverrides key has no effect on plugin skills (Claude Code "
