@@ -21,7 +21,8 @@ from skillmanager.core.versions.profiles import get_profile
 from skillmanager.core.load.sources import load_skills_dir, realpath_dedupe
 from skillmanager.core.model import SourceKind
 from skillmanager.core.load import parse_cache, yaml12
-from skillmanager.core.load.yaml12 import load_simple_mapping, load_yaml12_full
+from skillmanager.core.load.yaml12 import load_simple_mapping
+from skillmanager.core.load.yaml12_loader import load_yaml12_full
 
 DATA = Path(__file__).parent / "data"
 CORPORA = [DATA / "corpus_sample", CORPUS]
@@ -180,6 +181,7 @@ def _corpus_files() -> list[Path]:
 def _slow_parse(text: str, strip_bom: bool, monkeypatch) -> frontmatter.ParsedDocument:
     with monkeypatch.context() as patch:
         patch.setattr(frontmatter, "_split_simple", lambda _text: None)
+        patch.setattr(frontmatter, "load_simple_mapping", lambda _text: None)
         patch.setattr(frontmatter, "load_yaml12", load_yaml12_full)
         return parse_document(text, strip_bom=strip_bom)
 

@@ -69,6 +69,16 @@ def test_list_does_not_import_shutil_for_the_help_width(tmp_path: Path) -> None:
     assert "shutil" not in _modules_after(tmp_path, "list", "--no-managed")
 
 
+def test_repeat_listing_and_simple_front_matter_need_no_pyyaml(tmp_path: Path) -> None:
+    """The parse cache serves a repeat run, and the fast path reads plain front matter: PyYAML (~10 ms to
+    import) is loaded only for front matter that needs the full parser."""
+    assert "yaml" not in _modules_after(tmp_path, "listing", "--no-managed")  # first run: the fast path
+    assert "yaml" not in _modules_after(tmp_path, "listing", "--no-managed")  # repeat run: the cache
+    skill_md = tmp_path / "home" / ".claude" / "skills" / "demo" / "SKILL.md"
+    skill_md.write_text("---\nname: demo\ndescription: &d anchored\n---\nBody\n", encoding="utf-8")
+    assert "yaml" in _modules_after(tmp_path, "listing", "--no-managed")  # an anchor: the full parser
+
+
 @pytest.mark.parametrize("columns", ["60", "133", "", "x"])
 def test_help_width_is_what_shutil_gives(columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil

@@ -20,7 +20,8 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 from skillmanager.core.load.frontmatter import parse_document
-from skillmanager.core.load.yaml12 import MAX_DEPTH, MAX_EXPANDED_NODES, YamlLimitError, load_yaml12
+from skillmanager.core.load.yaml12 import load_yaml12
+from skillmanager.core.load.yaml12_loader import MAX_DEPTH, MAX_EXPANDED_NODES, YamlLimitError
 from skillmanager.core.simulator import ignore_rules
 from skillmanager.core.simulator.ignore_rules import IgnoreOracle, TooManyRulesError, parse_gitignore
 

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from .json_text_edit import strict_equal
-from ..load.yaml12 import load_bounded
+from ..load.yaml12_loader import load_bounded
 
 __all__ = ["FrontMatterEditError", "set_front_matter_bool", "find_front_matter"]
 

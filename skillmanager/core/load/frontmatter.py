@@ -12,11 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..js.strings import JS_DOT, JS_WHITESPACE_SET, JS_WS_CLASS_BODY, js_trim
 from ..model import Diagnostic, Severity
-from .yaml12 import load_yaml12
+from .yaml12 import load_simple_mapping, load_yaml12
 from ..js.lazy_pattern import lazy_re
 
 # JavaScript's \s (includes U+FEFF and the Unicode spaces), which Python's \s does not match exactly.
@@ -105,11 +103,16 @@ def parse_document(text: str, *, strip_bom: bool, path: Path | None = None,
         fm_text = match.group(1) or ""
         body = text[match.end():]
     doc = ParsedDocument({}, body, True, fm_text)
+    simple = load_simple_mapping(fm_text)  # most front matter: no PyYAML (nor its import) needed
+    if simple is not None:
+        doc.front_matter = simple
+        return doc
+    from .yaml12_loader import YAMLError, load_yaml12_full
     try:
-        parsed = _mapping_or_none(load_yaml12(fm_text, unique_keys=unique_keys))
+        parsed = _mapping_or_none(load_yaml12_full(fm_text, unique_keys=unique_keys))
         doc.front_matter = parsed or {}
         return doc
-    except (yaml.YAMLError, ValueError, RecursionError) as first_error:
+    except (YAMLError, ValueError, RecursionError) as first_error:
         first = _short_yaml_error(first_error)
         first_line = _yaml_line(first_error)  # `first_error` is unbound after the except block
     try:
@@ -120,7 +123,7 @@ def parse_document(text: str, *, strip_bom: bool, path: Path | None = None,
             Severity.WARNING, "yaml-recovered",
             f"The front matter is not valid YAML ({first}); Claude Code recovers it by quoting values "
             "that contain special characters, and so does skillmanager.", path, first_line))
-    except (yaml.YAMLError, ValueError, RecursionError) as second_error:
+    except (YAMLError, ValueError, RecursionError) as second_error:
         doc.yaml_error = _short_yaml_error(second_error)
         doc.diagnostics.append(Diagnostic(
             Severity.ERROR, "yaml-invalid",
