@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, Union
 
 from ..load.settings import EffectiveSettings
 from ..js.lazy_pattern import LazyPattern, lazy_re
@@ -338,8 +338,8 @@ def shown_name(entry: ListingEntry, profile: Profile, all_entries: Sequence[List
         return entry.name
     if len(display) > 256 or not _clean_display_name(display):
         return entry.name
-    # all_entries may hold other ListingEntry objects for the same skill
-    found = index.resolve(display) if index is not None else _resolve(display, all_entries)
+    # all_entries (or the index) may hold other objects for the same skill: the key tells
+    found: Named | None = index.resolve(display) if index is not None else _resolve(display, all_entries)
     if found is None or (found is not entry and (found.key is None or found.key != entry.key)):
         return entry.name
     return f"{entry.name} ({display})"
@@ -356,17 +356,28 @@ def _resolve(name: str, entries: Sequence[ListingEntry]) -> ListingEntry | None:
     return None
 
 
+class Named(Protocol):
+    """What name resolution reads: a ListingEntry, or the registry Skill it is adapted from (same values)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def display_name(self) -> str | None: ...
+    @property
+    def key(self) -> str | None: ...
+
+
 class NameIndex:
     """`_resolve` over a fixed list in O(1): the first entry with each name, then with each display name."""
 
-    def __init__(self, entries: Sequence[ListingEntry]) -> None:
-        self.by_name: dict[str, ListingEntry] = {}
-        self.by_display: dict[str, ListingEntry] = {}
-        for candidate in entries:
-            self.by_name.setdefault(candidate.name, candidate)
-            self.by_display.setdefault(candidate.display_name or candidate.name, candidate)
+    def __init__(self, entries: Sequence[Named]) -> None:
+        # built from the end, so the first candidate with a name is the one kept (as setdefault from the start)
+        backwards = entries[::-1]
+        self.by_name: dict[str, Named] = {candidate.name: candidate for candidate in backwards}
+        self.by_display: dict[str, Named] = {candidate.display_name or candidate.name: candidate
+                                             for candidate in backwards}
 
-    def resolve(self, name: str) -> ListingEntry | None:
+    def resolve(self, name: str) -> Named | None:
         found = self.by_name.get(name)
         return found if found is not None else self.by_display.get(name)
 
@@ -394,10 +405,9 @@ class _Row:
 
 
 def _rows(entries: Sequence[ListingEntry], profile: Profile, cap: int,
-          all_entries: Sequence[ListingEntry]) -> list[_Row]:
+          all_entries: Sequence[ListingEntry], index: NameIndex | None = None) -> list[_Row]:
     rows: list[_Row] = []
     append = rows.append
-    index = None
     overrides = profile.supports(Feature.SKILL_OVERRIDES)
     display_names = profile.supports(Feature.DISPLAY_NAME_IN_BRACKETS)
     profile_id = id(_ROW_PROFILES.setdefault(id(profile), profile))
@@ -456,6 +466,7 @@ def build_listing(skills_or_registry: Registry | list[ListingEntry] | tuple[List
 def _build_listing(skills_or_registry: Any, profile: Profile | None, *, model: str | None,
                    context_window: int | None, budget: int | None, settings: Any,
                    all_entries: Sequence[ListingEntry] | None) -> ListingResult:
+    name_index: NameIndex | None = None
     if isinstance(skills_or_registry, (list, tuple)):
         entries = list(skills_or_registry)
         if profile is None:
@@ -471,20 +482,25 @@ def _build_listing(skills_or_registry: Any, profile: Profile | None, *, model: s
             context_window = workspace.context_window
         if budget is None:
             budget = workspace.budget
-        adapted: dict[int, ListingEntry] = {}  # one entry per skill, shared by both lists
-        entries = entries_from_registry(registry, profile, adapted=adapted)
-        if all_entries is None:
-            all_entries = entries_from_registry(registry, profile, listed_only=False, adapted=adapted)
+        entries = entries_from_registry(registry, profile)
+        if all_entries is None and profile.supports(Feature.DISPLAY_NAME_IN_BRACKETS) \
+                and any(entry.display_name for entry in entries):
+            # display names resolve against the registry's skills themselves (what entries_from_registry
+            # with listed_only=False would adapt, with the same names, display names and keys)
+            name_index = NameIndex(name_candidates(registry, profile))
     facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings)
-    return format_listing(entries, profile, facts, settings=settings, all_entries=all_entries, model=model)
+    return format_listing(entries, profile, facts, settings=settings, all_entries=all_entries, model=model,
+                          name_index=name_index)
 
 
 def format_listing(entries: Sequence[ListingEntry], profile: Profile, facts: BudgetFacts, *,
                    settings: SettingsLike = None, all_entries: Sequence[ListingEntry] | None = None,
-                   model: str | None = None, placement: str | None = None) -> ListingResult:
+                   model: str | None = None, placement: str | None = None,
+                   name_index: NameIndex | None = None) -> ListingResult:
+    """`name_index`: display names resolve through it instead of `all_entries` (or `entries`)."""
     placement = placement or facts.placement
     cap = per_entry_cap(profile, settings)
-    rows = _rows(entries, profile, cap, all_entries if all_entries is not None else entries)
+    rows = _rows(entries, profile, cap, all_entries if all_entries is not None else entries, name_index)
     if not profile.supports(Feature.LISTING_PRIORITY_MODE):
         shown, reasons, level, max_desc = _legacy_levels(rows, facts.budget)
     else:
@@ -493,32 +509,44 @@ def format_listing(entries: Sequence[ListingEntry], profile: Profile, facts: Bud
     return _result(rows, shown, reasons, level, max_desc, profile, facts, placement, model)
 
 
-def _legacy_levels(rows: list[_Row], budget: int) -> tuple[list[str], list[list[CutReason]], ListingLevel, int | None]:
+# Why an entry's shown text is shorter, as the level functions hand it to _result (which makes each a list).
+_Reasons = tuple[CutReason, ...]
+_NO_REASON: _Reasons = ()
+_CAPPED: _Reasons = (CUT_PER_ENTRY_CAP,)
+_OVERRIDDEN: _Reasons = (CUT_NAME_ONLY_OVERRIDE,)
+_NAMES_ONLY: _Reasons = (CUT_NAMES_ONLY_LEVEL,)
+_NAMES_ONLY_CAPPED: _Reasons = (CUT_NAMES_ONLY_LEVEL, CUT_PER_ENTRY_CAP)
+_BUDGET: _Reasons = (CUT_BUDGET,)
+_BUDGET_CAPPED: _Reasons = (CUT_BUDGET, CUT_PER_ENTRY_CAP)
+
+
+def _legacy_levels(rows: list[_Row], budget: int) -> tuple[list[str], list[_Reasons], ListingLevel, int | None]:
     """prompt.ts formatCommandsWithinBudget: full → common maxDescLen → names only (bundled always full)."""
-    full_texts = [r.full for r in rows]
-    cap_reasons = [[CUT_PER_ENTRY_CAP] if r.cap_cut else [] for r in rows]
     if not rows:
         return [], [], ListingLevel.FULL, None
+    cap_reasons = [_CAPPED if r.cap_cut else _NO_REASON for r in rows]
     full_total = sum(r.width for r in rows) + len(rows) - 1
     if full_total <= budget:
-        return full_texts, cap_reasons, ListingLevel.FULL, None
+        return [r.full for r in rows], cap_reasons, ListingLevel.FULL, None
     bundled = [r.entry.kind == BUNDLED for r in rows]
     rest = [r for r, b in zip(rows, bundled) if not b]
     if not rest:
-        return full_texts, cap_reasons, ListingLevel.FULL, None
+        return [r.full for r in rows], cap_reasons, ListingLevel.FULL, None
     bundled_chars = sum(r.width + 1 for r, b in zip(rows, bundled) if b)
     remaining = budget - bundled_chars
     overhead = sum(entry_width(r.entry.name) + 4 for r in rest) + len(rest) - 1
     max_desc = (remaining - overhead) // len(rest)  # Math.floor
-    shown, reasons = [], []
+    shown: list[str] = []
+    reasons: list[_Reasons] = []
     if max_desc < LEGACY_MIN_DESC_LENGTH:
         for r, b, cap_r in zip(rows, bundled, cap_reasons):
             if b:
                 shown.append(r.full)
                 reasons.append(cap_r)
             else:
-                shown.append(f"- {r.entry.name}")
-                reasons.append([CUT_NAMES_ONLY_LEVEL] + cap_r)
+                # `- {name}`: the row already holds it when its shown name is the entry's name
+                shown.append(r.name_only if r.name == r.entry.name else f"- {r.entry.name}")
+                reasons.append(_NAMES_ONLY_CAPPED if cap_r else _NAMES_ONLY)
         return shown, reasons, ListingLevel.NAMES_ONLY, max_desc
     for r, b, cap_r in zip(rows, bundled, cap_reasons):
         if b:
@@ -527,54 +555,62 @@ def _legacy_levels(rows: list[_Row], budget: int) -> tuple[list[str], list[list[
             continue
         cut = cut_to_width(r.desc, max_desc)
         shown.append(f"- {r.entry.name}: {cut}")
-        reasons.append(([CUT_BUDGET] if cut != r.desc else []) + cap_r)
+        reasons.append((_BUDGET_CAPPED if cap_r else _BUDGET) if cut != r.desc else cap_r)
     return shown, reasons, ListingLevel.TRUNCATED, max_desc
 
 
-def _current_priority(rows: list[_Row], budget: int) -> tuple[list[str], list[list[CutReason]], ListingLevel]:
+def _current_priority(rows: list[_Row], budget: int) -> tuple[list[str], list[_Reasons], ListingLevel]:
     """current `q3n`: fixed entries full, the rest kept full by score while the spare budget allows."""
-    reasons = [[CUT_NAME_ONLY_OVERRIDE] if r.override else ([CUT_PER_ENTRY_CAP] if r.cap_cut else []) for r in rows]
+    reasons = [_OVERRIDDEN if r.override else (_CAPPED if r.cap_cut else _NO_REASON) for r in rows]
     if not rows:
         return [], [], ListingLevel.FULL
     full_total = sum(r.width for r in rows) + len(rows) - 1
     if full_total <= budget:
         return [r.full for r in rows], reasons, ListingLevel.FULL
-    fixed = {i for i, r in enumerate(rows) if r.override or r.entry.kind == BUNDLED}
-    others = [i for i in range(len(rows)) if i not in fixed]
+    fixed = [r.override or r.entry.kind == BUNDLED for r in rows]
+    others = [i for i, is_fixed in enumerate(fixed) if not is_fixed]
     if not others:
         return [r.full for r in rows], reasons, ListingLevel.FULL
-    base = sum(rows[i].width if i in fixed else rows[i].name_only_width for i in range(len(rows))) + len(rows) - 1
+    base = sum(r.width if is_fixed else r.name_only_width for r, is_fixed in zip(rows, fixed)) + len(rows) - 1
     spare = budget - base
-    kept = set()
-    for i in sorted(others, key=lambda i: -rows[i].entry.score):  # stable, like Array.prototype.sort
-        extra = rows[i].width - rows[i].name_only_width
+    kept = fixed.copy()  # shown full: the fixed entries, then those the spare budget takes
+    negated_scores = [-r.entry.score for r in rows]
+    for i in sorted(others, key=negated_scores.__getitem__):  # stable, like Array.prototype.sort
+        row = rows[i]
+        extra = row.width - row.name_only_width
         if extra <= spare:
-            kept.add(i)
+            kept[i] = True
             spare -= extra
     shown = []
-    for i, r in enumerate(rows):
-        if i in fixed or i in kept:
+    for i, (r, full) in enumerate(zip(rows, kept)):
+        if full:
             shown.append(r.full)
         else:
             shown.append(r.name_only)
-            reasons[i] = [CUT_BUDGET] + reasons[i]
+            reasons[i] = _BUDGET_CAPPED if r.cap_cut else _BUDGET  # not fixed, so not overridden
     return shown, reasons, ListingLevel.PRIORITY
 
 
-def _result(rows: list[_Row], shown: list[str], reasons: list[list[CutReason]], level: ListingLevel, max_desc: int | None,
+def _result(rows: list[_Row], shown: list[str], reasons: list[_Reasons], level: ListingLevel, max_desc: int | None,
             profile: Profile, facts: BudgetFacts, placement: str, model: str | None) -> ListingResult:
-    results = []
+    results: list[EntryResult] = []
+    append = results.append
+    used = full_total = minimal = 0
     for r, text, why in zip(rows, shown, reasons):
         shown_width = r.width if text == r.full else (r.name_only_width if text == r.name_only else entry_width(text, profile))
-        fixed = r.override or r.entry.kind == BUNDLED
-        results.append(EntryResult(r.entry.name, r.name, r.entry.kind, r.full, text, r.width, shown_width, r.length,
-                                   bool(why), why[0] if why else None, list(why), fixed, r.placeholder, r.entry.key))
+        entry = r.entry
+        fixed = r.override or entry.kind == BUNDLED
+        placeholder = entry.bundled_width is not None and entry.is_placeholder
+        append(EntryResult(entry.name, r.name, entry.kind, r.full, text, r.width, shown_width, r.length,
+                           bool(why), why[0] if why else None, list(why), fixed, placeholder, entry.key))
+        used += shown_width
+        full_total += r.width
+        # The smallest listing Claude Code can send: bundled (and overridden) entries full, the rest `- name`.
+        minimal += r.width if fixed else _plain_name_width(r, profile)
     n = len(rows)
-    used = sum(e.shown_width for e in results) + max(n - 1, 0)
-    full_total = sum(r.width for r in rows) + max(n - 1, 0)
-    # The smallest listing Claude Code can send: bundled (and overridden) entries full, the rest `- name`.
-    minimal = sum(r.width if (r.override or r.entry.kind == BUNDLED) else _plain_name_width(r, profile)
-                  for r in rows) + max(n - 1, 0)
+    used += max(n - 1, 0)
+    full_total += max(n - 1, 0)
+    minimal += max(n - 1, 0)
     over = used > facts.budget
     totals = ListingTotals(
         budget=facts.budget, used=used, full_total=full_total, level=level, entries=n, max_desc_len=max_desc,
@@ -591,6 +627,8 @@ def _result(rows: list[_Row], shown: list[str], reasons: list[list[CutReason]], 
 
 def _plain_name_width(row: _Row, profile: Profile) -> int:
     """Width of `- {name}` (legacy's names-only form; current's collapsed form is row.name_only)."""
+    if row.name == row.entry.name:  # row.name_only is `- {row.name}`
+        return row.name_only_width
     plain = f"- {row.entry.name}"
     return row.name_only_width if plain == row.name_only else entry_width(plain, profile)
 
@@ -720,6 +758,16 @@ def entry_from_skill(skill: Skill, *, score: float = 0.0) -> ListingEntry:
                         skill.bundled_length, skill.state.listed is Listed.NAME_ONLY, score, skill.key)
 
 
+def name_candidates(registry: Registry, profile: Profile) -> list[Skill]:
+    """The commands names are looked up in: loaded (active, not a duplicate), and in current one per name
+    (registry.model_command_list); fuzz-reg seed 1017: an inactive `paths:` skill and a realpath duplicate
+    with display name UPPER do not keep `pre:x (UPPER)` from being shown."""
+    loaded = [s for s in registry.skills if s.state.active and s.state.duplicate_of is None]
+    if profile.supports(Feature.SKILL_TOOL_ONE_COMMAND_PER_NAME):
+        loaded = model_command_list(loaded)
+    return loaded
+
+
 def entries_from_registry(registry: Registry, profile: Profile | None = None, *,
                           listed_only: bool = True, adapted: dict[int, ListingEntry] | None = None) -> list[ListingEntry]:
     """Listable skills of a Registry in load order (`listed_only=False`: every command names resolve against):
@@ -728,12 +776,8 @@ def entries_from_registry(registry: Registry, profile: Profile | None = None, *,
     lists every copy (legacy). The registry has already applied disable-model-invocation, skillOverrides
     and the plugin/MCP description rule to `state.listed`."""
     profile = profile or registry.profile
-    if not listed_only:  # the commands names are looked up in: loaded (active, not a duplicate), and in current
-        # one per name (registry.model_command_list); fuzz-reg seed 1017: an inactive `paths:` skill and a realpath
-        # duplicate with display name UPPER do not keep `pre:x (UPPER)` from being shown
-        loaded = [s for s in registry.skills if s.state.active and s.state.duplicate_of is None]
-        if profile.supports(Feature.SKILL_TOOL_ONE_COMMAND_PER_NAME):
-            loaded = model_command_list(loaded)
+    if not listed_only:
+        loaded = name_candidates(registry, profile)
         if adapted is not None:
             return [adapted.get(id(s)) or adapted.setdefault(id(s), entry_from_skill(s)) for s in loaded]
         return [entry_from_skill(s) for s in loaded]
