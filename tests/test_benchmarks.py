@@ -109,3 +109,24 @@ def test_benchmark_scripts_start(script):
                                                          "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
     assert "usage" in result.stdout.lower()
+
+
+def test_listing_from_a_registry_equals_the_listing_of_its_adapted_entries(tmp_path):
+    """build_listing resolves display names against the registry's skills; the general path adapts every
+    loaded skill into a ListingEntry and scans them. Every skill has a display name here."""
+    workspace = realistic.build(tmp_path / "ws", skills=300, packages=12, display_share=1.0).workspace()
+    workspace.managed_root = None
+    registry = load_registry(workspace)
+    for profile in map(get_profile, ("legacy", "current")):
+        fast = listing_module.build_listing(registry, profile)
+        entries = listing_module.entries_from_registry(registry, profile)
+        every = listing_module.entries_from_registry(registry, profile, listed_only=False)
+        facts = listing_module.budget_facts(profile, model=registry.model or None,
+                                            context_window=workspace.context_window, budget=workspace.budget,
+                                            settings=registry.settings)
+        general = listing_module.format_listing(entries, profile, facts, settings=registry.settings,
+                                                all_entries=every, model=registry.model or None)
+        assert fast.text == general.text
+        assert [e.to_json() for e in fast.entries] == [e.to_json() for e in general.entries]
+        assert [e.shown_name for e in fast.entries] == [listing_module.shown_name(e, profile, every) for e in entries]
+        assert " (" in fast.body or profile.name == "legacy"  # display names shown in current

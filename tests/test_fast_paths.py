@@ -486,3 +486,42 @@ def test_ascii_entry_order_equals_the_locale_order(names):
         entries = [SimpleNamespace(name=n) for n in names]
         expected = sorted(entries, key=lambda e: entry_order_key(e.name, profile))
         assert [e.name for e in sorted_entries(entries, profile)] == [e.name for e in expected]
+
+
+# --- listing: display names resolved through the index, from a registry ------------------------------
+_ENTRY_NAMES = st.sampled_from(["a", "b", "a:b", "x", "é", "pkg:a"])
+_DISPLAY_NAMES = st.none() | st.sampled_from(["a", "b", "B", "b:x", "é", "x y", "A", "pkg:a"])
+
+
+@st.composite
+def _listing_entries(draw):
+    from skillmanager.core.layers.listing import BUNDLED, COMMAND, SKILL, ListingEntry
+    out = []
+    for i in range(draw(st.integers(min_value=0, max_value=8))):
+        kind = draw(st.sampled_from([SKILL, SKILL, COMMAND, BUNDLED]))
+        out.append(ListingEntry(draw(_ENTRY_NAMES), draw(st.sampled_from(["d", "long " * 30, "é" * 40])),
+                                draw(st.none() | st.just("when")), draw(_DISPLAY_NAMES), kind,
+                                bundled_width=12 if kind == BUNDLED else None, bundled_length=12 if kind == BUNDLED else None,
+                                force_name_only=draw(st.booleans()), score=draw(st.sampled_from([0.0, 1.0, 2.5])),
+                                key=draw(st.sampled_from([None, f"k{i}", "k0"]))))
+    return out
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_listing_entries(), _listing_entries(), st.sampled_from([None, 40, 120, 100_000]))
+def test_listing_with_a_name_index_equals_the_scan_of_all_entries(listed, unlisted, budget):
+    from skillmanager.core.layers.listing import NameIndex, budget_facts, format_listing, shown_name
+    from skillmanager.core.versions.features import Feature
+    every = listed + unlisted
+    for profile in map(get_profile, ("legacy", "current")):
+        facts = budget_facts(profile, budget=budget)
+        index = NameIndex(every)
+        scanned = [shown_name(e, profile, every) for e in listed]  # the linear `$s` scan
+        assert [shown_name(e, profile, every, index) for e in listed] == scanned
+        indexed = format_listing(listed, profile, facts, all_entries=every, name_index=index)
+        assert [e.shown_name for e in indexed.entries if e.shown_name != e.name] == \
+            [s for e, s in zip(listed, scanned) if s != e.name and not (profile.supports(Feature.SKILL_OVERRIDES) and e.force_name_only)]
+        plain = format_listing(listed, profile, facts, all_entries=every)
+        assert indexed.text == plain.text
+        assert [e.to_json() for e in indexed.entries] == [e.to_json() for e in plain.entries]
+        assert indexed.totals.to_json() == plain.totals.to_json()
