@@ -17,7 +17,7 @@ from typing import Any
 
 from ..js.lazy_pattern import lazy_re
 
-_RESOLVERS = [
+CORE_SCHEMA_RESOLVERS = [
     ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", list("~nN") + [""]),
     ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
     ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
@@ -68,12 +68,12 @@ def js_string(value: Any) -> str:
     return str(value)
 
 
-def _to_js(value: Any) -> Any:
+def with_js_object_keys(value: Any) -> Any:
     """Object keys become strings, as in a JS object."""
     if isinstance(value, dict):
-        return {js_string(k): _to_js(v) for k, v in value.items()}
+        return {js_string(k): with_js_object_keys(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_to_js(v) for v in value]
+        return [with_js_object_keys(v) for v in value]
     return value
 
 
@@ -89,8 +89,8 @@ _PLAIN_MID = "\x20-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\u
 _PLAIN_LAST = "\x21-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
 _PLAIN_FIRST = "\x24\x28-\x29\x2b\x2e-\x39\x3b-\x3d\x41-\x5a\x5c\x5e-\x5f\x61-\x7a\x7e" \
     "\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
-_RESOLVED = lazy_re("|".join(f"(?:{pattern})" for _, pattern, _ in _RESOLVERS))
-_RESOLVER_FIRST = frozenset(ch for _, _, first in _RESOLVERS for ch in first if ch)  # as PyYAML's resolve()
+_RESOLVED = lazy_re("|".join(f"(?:{pattern})" for _, pattern, _ in CORE_SCHEMA_RESOLVERS))
+_RESOLVER_FIRST = frozenset(ch for _, _, first in CORE_SCHEMA_RESOLVERS for ch in first if ch)  # as PyYAML's resolve()
 _NON_STRING_KEYS = frozenset(("null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"))
 
 
@@ -304,7 +304,7 @@ def _stand_in(ch: str, base: int) -> str:
     return chr(base + (cp if cp < 0x100 else 0x100 + (cp & 0xFF) if cp < 0xFFFE else 0x200 + cp - 0xFFFE))
 
 
-def _stand_ins(text: str) -> tuple[str, dict[str, str]] | None:
+def stand_ins_for_pyyaml(text: str) -> tuple[str, dict[str, str]] | None:
     found = set(_PYYAML_OFF_LIMITS.findall(text))
     if not found:
         return None
@@ -316,11 +316,11 @@ def _stand_ins(text: str) -> tuple[str, dict[str, str]] | None:
     return _PYYAML_OFF_LIMITS.sub(lambda m: _stand_in(m.group(0), base), text), originals
 
 
-def _restore(value: Any, originals: dict[str, str]) -> Any:
+def restore_stand_ins(value: Any, originals: dict[str, str]) -> Any:
     if isinstance(value, str):
         return "".join(originals.get(ch, ch) for ch in value) if any(ch in originals for ch in value) else value
     if isinstance(value, list):
-        return [_restore(v, originals) for v in value]
+        return [restore_stand_ins(v, originals) for v in value]
     if isinstance(value, dict):
-        return {_restore(k, originals): _restore(v, originals) for k, v in value.items()}
+        return {restore_stand_ins(k, originals): restore_stand_ins(v, originals) for k, v in value.items()}
     return value

@@ -10,7 +10,7 @@ import yaml
 
 from ..js.json_parse import js_int
 from ..js.lazy_pattern import lazy_re
-from .yaml12 import _RESOLVERS, _restore, _stand_ins, _to_js
+from .yaml12 import CORE_SCHEMA_RESOLVERS, restore_stand_ins, stand_ins_for_pyyaml, with_js_object_keys
 
 YAMLError = yaml.YAMLError
 
@@ -103,7 +103,7 @@ class Yaml12Loader(_BaseLoader):
 
 Yaml12Loader.yaml_implicit_resolvers = {}
 
-for _tag, _pattern, _first in _RESOLVERS:
+for _tag, _pattern, _first in CORE_SCHEMA_RESOLVERS:
     Yaml12Loader.add_implicit_resolver(_tag, lazy_re(_pattern), _first)
 
 
@@ -176,10 +176,10 @@ def load_yaml12_full(text: str, *, unique_keys: bool = True) -> Any:
     loader = Yaml12Loader if unique_keys else Yaml12LastWinsLoader
     if not unique_keys and "\x00" in text:  # Bun.YAML refuses NUL; `yaml` keeps it (probe-yaml-controls)
         raise yaml.YAMLError("a NUL character is not allowed in YAML")
-    stand_ins = _stand_ins(text)
+    stand_ins = stand_ins_for_pyyaml(text)
     if stand_ins is None:
-        return _to_js(load_bounded(text, loader))
+        return with_js_object_keys(load_bounded(text, loader))
     placed, originals = stand_ins
-    return _restore(_to_js(load_bounded(placed, loader)), originals)
+    return restore_stand_ins(with_js_object_keys(load_bounded(placed, loader)), originals)
 
 
