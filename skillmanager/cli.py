@@ -162,6 +162,14 @@ def _resume_collector(paused: bool) -> None:
 
 
 def _run_command(args: argparse.Namespace, out: TextIO) -> int:
+    """A REPLAYABLE command's answer comes from its memo when nothing it read has changed (commands/output_memo)."""
+    if getattr(args._module, "REPLAYABLE", False) and not getattr(args, "no_cache", False):
+        from skillmanager.commands.output_memo import run_or_replay
+        return run_or_replay(args, out, _run_command_now)
+    return _run_command_now(args, out)
+
+
+def _run_command_now(args: argparse.Namespace, out: TextIO) -> int:
     """One error path for every command: usage errors exit 2, problems 1, everything on stderr
     (stdout keeps only the command's documented output, so --json/--sarif stay parseable)."""
     from skillmanager.commands import errors

@@ -87,3 +87,16 @@ def test_help_width_is_what_shutil_gives(columns: str, monkeypatch: pytest.Monke
 
     monkeypatch.setenv("COLUMNS", columns)
     assert cli._terminal_columns() == shutil.get_terminal_size().columns
+
+
+def test_a_replayed_listing_imports_neither_the_loader_nor_the_listing(tmp_path: Path) -> None:
+    """A repeat `listing` with nothing changed stats the traced paths and prints the stored answer."""
+    first = _modules_after(tmp_path, "listing", "--no-managed")  # writes the tree
+    assert "skillmanager.core.rules.registry" in first  # the first run loads and stores the answer…
+    time.sleep(2.1)  # …but not for a tree written within 2 s (racily clean): age the tree, record again
+    _modules_after(tmp_path, "listing", "--no-managed")
+    replayed = _modules_after(tmp_path, "listing", "--no-managed")
+    heavy = {"skillmanager.core.rules.registry", "skillmanager.core.load.sources", "skillmanager.core.layers.listing",
+             "skillmanager.core.model", "yaml", "regex"}
+    assert not heavy & replayed, heavy & replayed
+    assert list((tmp_path / "cache" / "skillmanager").glob("memo-*.json"))

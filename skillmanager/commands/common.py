@@ -4,14 +4,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from skillmanager.core.model import Skill
-from skillmanager.core.versions.profiles import DEFAULT_PROFILE, PROFILE_NAMES
-from skillmanager.core.rules.registry import load_registry
-from skillmanager.core.load.workspace import Workspace, WorkspaceError
+from skillmanager.core.versions.release_names import DEFAULT_PROFILE, PROFILE_NAMES
 
 from .errors import UsageError, remember_registry
+
+if TYPE_CHECKING:  # the loader is imported when a command runs, not to build its parser (or replay it)
+    from skillmanager.core.load.workspace import Workspace
+    from skillmanager.core.model import Skill
 
 
 def add_workspace_options(parser: argparse.ArgumentParser) -> None:
@@ -34,13 +35,15 @@ def add_workspace_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--context-window", type=int, metavar="TOKENS", help="context window in tokens (listing budget)")
     group.add_argument("--budget", type=int, metavar="CHARS", help="listing budget in characters (as SLASH_COMMAND_TOOL_CHAR_BUDGET)")
     group.add_argument("--no-cache", action="store_true",
-                       help="read every skill file again instead of using the parse and audit caches "
-                            "($XDG_CACHE_HOME/skillmanager)")
+                       help="read every skill file again instead of using the parse and audit caches and "
+                            "the stored answer of `listing` ($XDG_CACHE_HOME/skillmanager)")
 
 
 def workspace_from_args(args: argparse.Namespace) -> Workspace:
     """The workspace of the shared options. Raises UsageError (exit 2) with a one-line message for a
     missing, unusable or unreadable directory or file."""
+    from skillmanager.core.load.workspace import Workspace, WorkspaceError
+
     managed: Any = True
     if getattr(args, "no_managed", False):
         managed = None
@@ -126,6 +129,8 @@ def _ref(other: Skill | None) -> dict[str, Any] | None:
 def registry_or_exit(args: argparse.Namespace):
     """The loaded registry for the shared workspace options (its workspace diagnostics are reported on
     stderr, and turn the exit code to 1 when one is an error, after the command's output)."""
+    from skillmanager.core.rules.registry import load_registry
+
     workspace = workspace_from_args(args)
     registry = load_registry(workspace)
     remember_registry(registry)

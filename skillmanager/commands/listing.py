@@ -5,12 +5,12 @@ import argparse
 import json
 from typing import TextIO
 
-from skillmanager.core.layers.listing import build_listing
-from skillmanager.core.js.textwidth import safe_for_output
-
-from .common import add_workspace_options, registry_or_exit
+from .common import add_workspace_options
 
 NAME = "listing"
+# the answer depends only on the options, the environment and the files read: a repeat run with nothing
+# changed replays it (commands/output_memo.py)
+REPLAYABLE = True
 HELP = ("print the skill listing exactly as Claude Code sends it (wrapper and header included); "
         "--model / --context-window / --budget set the budget")
 
@@ -22,6 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
+    from skillmanager.core.js.textwidth import safe_for_output
+    from skillmanager.core.layers.listing import build_listing
+
+    from .common import registry_or_exit
+
     registry, code = registry_or_exit(args)
     if registry is None:
         return code

@@ -17,13 +17,11 @@ from typing import Any
 from ..model import SourceKind
 from ..resources import resource_path
 from .features import VALUE_NAMES, Feature
+from .release_names import CURRENT as CURRENT, DEFAULT_PROFILE as DEFAULT_PROFILE  # their home; named here too
+from .release_names import LEGACY as LEGACY, PROFILE_NAMES as PROFILE_NAMES
 
 log = logging.getLogger(__name__)
 
-LEGACY = "legacy"
-CURRENT = "current"
-PROFILE_NAMES = (LEGACY, CURRENT)
-DEFAULT_PROFILE = CURRENT  # what a workspace uses when nothing names a release
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,141 @@
+"""A command's whole answer replayed when nothing it read has changed (repeat runs of `listing`).
+
+A command whose output depends only on its options, the environment and the files it reads declares
+`REPLAYABLE = True`. Its first run records every path it reads (core.load.input_trace) and stores stdout,
+stderr and the exit code beside that trace in the app's cache dir; a later run with the same options,
+working dir, environment, user and skillmanager code stats the traced paths again and, when every key is
+unchanged, writes the stored answer instead of loading the workspace. Anything else (a changed, added or
+removed file or folder, a racily clean key, a damaged memo) runs the command. `--no-cache` skips it.
+"""
+from __future__ import annotations
+
+import argparse
+import binascii
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from skillmanager import __version__
+from skillmanager.core.load.input_trace import STAT, InputTrace, recording, still_valid
+from skillmanager.core.load.parse_cache import app_cache_dir
+
+FORMAT = 1
+KEPT_MEMOS = 16  # one per distinct command line; the oldest beyond these are removed
+
+
+def memo_key(args: argparse.Namespace, out: TextIO) -> dict[str, Any]:
+    """Everything besides the files read that decides the answer."""
+    options = {name: value for name, value in sorted(vars(args).items()) if not name.startswith("_")}
+    isatty = getattr(out, "isatty", None)
+    return {"format": FORMAT, "version": __version__, "python": sys.version, "executable": sys.executable,
+            "options": json.loads(json.dumps(options, default=str)), "cwd": os.getcwd(),
+            "env": dict(os.environ), "uid": os.getuid() if hasattr(os, "getuid") else None,
+            "tty": bool(isatty and isatty())}
+
+
+class _Tee:
+    """Writes go through to `inner` and are kept."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self._inner = inner
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        return self._inner.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def run_or_replay(args: argparse.Namespace, out: TextIO, run: Callable[[argparse.Namespace, TextIO], int],
+                  directory: Path | None = None) -> int:
+    directory = directory if directory is not None else app_cache_dir()
+    key = memo_key(args, out)
+    file = directory / f"memo-{binascii.crc32(json.dumps(key, sort_keys=True).encode('utf-8', 'surrogatepass')):08x}.json"
+    stored = _load(file, key)
+    if stored is not None:
+        out.write(stored["stdout"])
+        sys.stderr.write(stored["stderr"])
+        return int(stored["code"])
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe_fd, temp = tempfile.mkstemp(prefix=".memo-", suffix=".tmp", dir=directory)
+    except OSError:
+        return run(args, out)  # no cache dir: run without a memo
+    trace = InputTrace(ignored_prefixes=(os.fspath(directory),))
+    tee_out, tee_err, real_err = _Tee(out), _Tee(sys.stderr), sys.stderr
+    stored_ok = False
+    try:
+        sys.stderr = tee_err  # type: ignore[assignment]
+        try:
+            with recording(trace, probe_fd):
+                code = run(args, tee_out)
+        finally:
+            sys.stderr = real_err
+        if code in (0, 1):
+            _note_own_code(trace)
+            if trace.reusable():
+                document = {"format": FORMAT, "key": key, "inputs": trace.to_json(),
+                            "stdout": "".join(tee_out.parts), "stderr": "".join(tee_err.parts), "code": code}
+                stored_ok = _store(probe_fd, temp, file, document)
+        return code
+    finally:
+        if not stored_ok:
+            _discard(probe_fd, temp)
+        else:
+            _prune(directory)
+
+
+def _note_own_code(trace: InputTrace) -> None:
+    """skillmanager's own modules are inputs too: an edited checkout must not replay an old answer."""
+    for name, module in list(sys.modules.items()):
+        if name == "skillmanager" or name.startswith("skillmanager."):
+            file = getattr(module, "__file__", None)
+            if file:
+                trace.note(STAT, file)
+
+
+def _load(file: Path, key: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        with open(file, "rb") as handle:
+            data = json.loads(handle.read())
+    except (OSError, ValueError, RecursionError):
+        return None  # none yet, or damaged: the command runs and a new memo replaces it
+    if (type(data) is not dict or data.get("format") != FORMAT or data.get("key") != key
+            or type(data.get("stdout")) is not str or type(data.get("stderr")) is not str
+            or type(data.get("code")) is not int):
+        return None
+    return data if still_valid(data.get("inputs")) else None
+
+
+def _store(fd: int, temp: str, file: Path, document: dict[str, Any]) -> bool:
+    try:
+        text = json.dumps(document, separators=(",", ":"))
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass") as handle:
+            handle.write(text)
+        os.replace(temp, file)
+        return True
+    except (OSError, ValueError, TypeError, UnicodeError):
+        return False
+
+
+def _discard(fd: int, temp: str) -> None:
+    for action in (lambda: os.close(fd), lambda: os.unlink(temp)):
+        try:
+            action()
+        except OSError:
+            pass
+
+
+def _prune(directory: Path) -> None:
+    try:
+        memos = sorted((entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(directory)
+                       if entry.name.startswith("memo-") and entry.name.endswith(".json"))
+        for _mtime, path in memos[:-KEPT_MEMOS]:
+            os.unlink(path)
+    except OSError:
+        pass
