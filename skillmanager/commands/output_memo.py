@@ -3,7 +3,7 @@
 A command whose output depends only on its options, the environment and the files it reads declares
 `REPLAYABLE = True`. Its first run records every path it reads (core.load.input_trace) and stores stdout,
 stderr and the exit code beside that trace in the app's cache dir; a later run with the same options,
-working dir, environment, user and skillmanager code stats the traced paths again and, when every key is
+working dir, environment, user and code (every loaded module's file) stats the traced paths again and, when every key is
 unchanged, writes the stored answer instead of loading the workspace. Anything else (a changed, added or
 removed file or folder, a racily clean key, a damaged memo) runs the command. `--no-cache` skips it.
 """
@@ -77,7 +77,7 @@ def run_or_replay(args: argparse.Namespace, out: TextIO, run: Callable[[argparse
         finally:
             sys.stderr = real_err
         if code in (0, 1):
-            _note_own_code(trace)
+            _note_code(trace)
             if trace.reusable():
                 document = {"format": FORMAT, "key": key, "inputs": trace.to_json(),
                             "stdout": "".join(tee_out.parts), "stderr": "".join(tee_err.parts), "code": code}
@@ -90,13 +90,12 @@ def run_or_replay(args: argparse.Namespace, out: TextIO, run: Callable[[argparse
             _prune(directory)
 
 
-def _note_own_code(trace: InputTrace) -> None:
-    """skillmanager's own modules are inputs too: an edited checkout must not replay an old answer."""
-    for name, module in list(sys.modules.items()):
-        if name == "skillmanager" or name.startswith("skillmanager."):
-            file = getattr(module, "__file__", None)
-            if file:
-                trace.note(STAT, file)
+def _note_code(trace: InputTrace) -> None:
+    """The code that ran is an input too (an edited checkout, an upgraded PyYAML): every loaded module's file."""
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if isinstance(file, str):
+            trace.note(STAT, file)
 
 
 def _load(file: Path, key: dict[str, Any]) -> dict[str, Any] | None:
