@@ -44,8 +44,9 @@ def run(argv: list[str]) -> tuple[int, str, str]:
 
 
 def deny_listing(monkeypatch, *victims: Path) -> None:
-    """os.scandir of `victims` raises PermissionError, as for a folder without read permission."""
-    real_scandir = os.scandir
+    """os.scandir and os.open of `victims` raise PermissionError, as for a folder without read permission
+    (the test runs as root, which the OS would let through)."""
+    real_scandir, real_open = os.scandir, os.open
     blocked = {os.fsencode(v) for v in victims}
 
     def fake_scandir(path="."):
@@ -53,7 +54,13 @@ def deny_listing(monkeypatch, *victims: Path) -> None:
             raise PermissionError(13, "Permission denied", str(path))
         return real_scandir(path)
 
+    def fake_open(path, flags, *args, **kwargs):
+        if os.fsencode(os.path.abspath(path)) in blocked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
     monkeypatch.setattr(os, "scandir", fake_scandir)
+    monkeypatch.setattr(os, "open", fake_open)
 
 
 JSON_COMMANDS = (["list", "--json"], ["conflicts", "--json"], ["show", "user-skill", "--json"], ["listing", "--json"],

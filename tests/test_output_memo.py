@@ -299,3 +299,19 @@ def test_paths_at_the_root_and_relative_paths_are_traced_as_absolute_paths(tmp_p
     assert still_valid(grouped)
     os.chdir("/")  # the trace holds absolute paths: it does not depend on the working dir
     assert still_valid(grouped)
+
+
+def test_files_coming_and_going_beside_the_skills_do_not_spoil_the_stored_answer(tmp_path, cache_dir, no_margin,
+                                                                                 monkeypatch):
+    """Shell history lock files in the home folder, a build in the repository: no path the answer read."""
+    argv = _tree(tmp_path)
+    home, repo = tmp_path / "ws" / "home", tmp_path / "ws" / "home" / "repo"
+    time.sleep(TICK)
+    first = _run(argv)
+    (home / ".zsh_history.LOCK").write_text("1")
+    (repo / "pkg" / "build.log").write_text("ok")
+    (repo / "pkg" / "app" / "node_modules").mkdir()
+    (home / ".zsh_history.LOCK").unlink()
+    replays = _Replays(monkeypatch)
+    assert _run(argv) == first == _run(argv + ["--no-cache"])
+    assert replays.count == 1

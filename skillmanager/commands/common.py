@@ -67,8 +67,11 @@ def _readable_dir_or_error(path, what: str) -> None:
     """Claude Code reads everything under the home dir: one it cannot list is a usage error, not an
     empty workspace (which would make `audit` say clean)."""
     try:
-        with os.scandir(path) as entries:
-            next(entries, None)
+        if hasattr(os, "O_DIRECTORY"):  # opendir's permission check, without reading entries: a stored
+            os.close(os.open(path, os.O_RDONLY | os.O_DIRECTORY))  # answer need not vouch for the home's files
+        else:
+            with os.scandir(path) as entries:
+                next(entries, None)
     except OSError as error:
         raise UsageError(f"{what} cannot be read ({error.strerror or error}): {path}") from None
 
