@@ -116,7 +116,7 @@ def test_space_turns_three_off_in_one_undoable_step(qtbot, demo, profile):
     selection = panel.view.selectionModel()
     selection.clearSelection()
     for name in names:
-        index = panel.proxy.mapFromSource(_index(win, name))
+        index = panel.proxy.from_registry(_index(win, name))
         selection.select(index, selection.SelectionFlag.Select | selection.SelectionFlag.Rows)
     panel.view.setFocus()
     qtbot.keyClick(panel.view, Qt.Key.Key_Space)
@@ -364,7 +364,7 @@ def test_row_menu_and_the_listing_follow_each_other(qtbot, demo, tmp_path):
     panel = win.registry_panel
     listing = win.preview.listing
     skill = next(s for s in win.context.snapshot.skills if s.name == "standup-notes")
-    index = panel.proxy.mapFromSource(_index(win, "standup-notes", "user"))
+    index = panel.proxy.from_registry(_index(win, "standup-notes", "user"))
     panel.select_skill(skill)
     # selecting a skill highlights its entry in the listing and scrolls it into view
     assert listing.current_key == skill.key
@@ -390,7 +390,7 @@ def test_row_menu_and_the_listing_follow_each_other(qtbot, demo, tmp_path):
     actions["Show in listing"].trigger()
     assert win.tabs.currentWidget() is win.preview and listing.current_key == skill.key
     hidden = next(s for s in win.context.snapshot.skills if s.name == "scaffold-component")
-    hidden_index = panel.proxy.mapFromSource(_index(win, "scaffold-component"))
+    hidden_index = panel.proxy.from_registry(_index(win, "scaffold-component"))
     {a.text(): a for a in panel._row_menu(hidden, hidden_index).actions()}["Show in listing"].trigger()
     reason = win.context.snapshot.outcomes[skill_identity(hidden)].reason
     assert listing.current_key is None and win.message_bar.message() == f"scaffold-component is not in the listing: {reason}"

@@ -120,7 +120,7 @@ def test_filter_is_recursive_and_sort_by_tokens(qapp, demo):
 
 
 def test_proxy_flags_are_the_models_flags_and_only_groups_can_have_children(qapp, demo):
-    """The proxy answers the first column's flags itself (a fast path); they must stay the model's."""
+    """The view walks RegistryRows (Qt's item tree, flags kept in its items): they must stay the model's."""
     from PySide6.QtCore import QModelIndex
 
     model = RegistryModel()
@@ -137,7 +137,7 @@ def test_proxy_flags_are_the_models_flags_and_only_groups_can_have_children(qapp
             for row in range(proxy.rowCount(group)):
                 for column in range(proxy.columnCount(group)):
                     index = proxy.index(row, column, group)
-                    assert proxy.flags(index) == model.flags(proxy.mapToSource(index))
+                    assert proxy.flags(index) == model.flags(proxy.to_registry(index))
                     checked += 1
                 assert proxy.flags(proxy.index(row, 0, group)) & never
         assert checked > 0
@@ -293,3 +293,166 @@ def test_a_file_edit_refills_only_the_rows_the_engine_names(qapp, demo):
     row = model.index_for_identity(skill_identity(edited))
     assert row.data(Role.Outcome) == final.outcomes[skill_identity(edited)]
     assert row.data(Role.Tokens) == final.tokens[skill_identity(edited)]
+
+
+def _assert_view_is_registry(proxy, model):
+    """Unsorted, the proxy (over RegistryRows) shows the registry's rows in its order, with its flags and data."""
+    from PySide6.QtCore import QModelIndex
+
+    roles = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.CheckStateRole, Qt.ItemDataRole.ToolTipRole,
+             Role.Identity, Role.Tokens)
+
+    def same(view_parent, model_parent):
+        assert proxy.rowCount(view_parent) == model.rowCount(model_parent)
+        for row in range(model.rowCount(model_parent)):
+            for column in range(len(Column)):
+                view, source = proxy.index(row, column, view_parent), model.index(row, column, model_parent)
+                assert proxy.to_registry(view) == source
+                assert proxy.from_registry(source) == view
+                assert proxy.flags(view) == model.flags(source)
+                assert [view.data(r) for r in roles] == [source.data(r) for r in roles]
+            if not model_parent.isValid():
+                same(proxy.index(row, 0, view_parent), model.index(row, 0, model_parent))
+
+    same(QModelIndex(), QModelIndex())
+
+
+class _Reordered:
+    """A registry whose groups come in another order (the last first) and whose skills are reversed in
+    each group: applying it moves rows, top-level and inside groups, without adding or removing any."""
+
+    def __init__(self, registry):
+        self._registry = registry
+
+    def __getattr__(self, name):
+        return getattr(self._registry, name)
+
+    def by_source(self):
+        groups = [(key, label, list(reversed(skills))) for key, label, skills in self._registry.by_source()]
+        return groups[-1:] + groups[:-1]
+
+
+def test_view_rows_follow_the_registry_through_filters_edits_moves_and_checks(qapp, demo):
+    """The view walks RegistryRows, Qt's own item tree that follows RegistryModel's row signals: after
+    every kind of change it has the registry's rows, flags and data (Qt's model tester watches both)."""
+    import dataclasses
+
+    from skillmanager.core.rules.buckets import Bucket
+
+    model = RegistryModel()
+    model.apply_snapshot(scan(demo))
+    proxy = RegistryFilterProxy()
+    proxy.setSourceModel(model)
+    testers = [QAbstractItemModelTester(m, QAbstractItemModelTester.FailureReportingMode.Fatal)
+               for m in (proxy, proxy.sourceModel())]
+    _assert_view_is_registry(proxy, model)
+    for text in ("release", "RELEASE", "a", "au", "zz-no-such-skill", "", "deploy"):
+        model.set_filter(text)
+        _assert_view_is_registry(proxy, model)
+    model.set_filter("")
+    for bucket in (Bucket.OFF, None):
+        model.set_bucket(bucket)
+        _assert_view_is_registry(proxy, model)
+
+    # a persistent index (the selection, an expanded group) stays on its row through moves
+    snapshot = scan(demo)
+    model.apply_snapshot(snapshot)
+    group = proxy.index(1, 0)
+    first_child = proxy.index(0, 0, group)
+    keep_group, keep_child = QPersistentModelIndex(group), QPersistentModelIndex(first_child)
+    group_key, child_key = group.data(Role.Identity), first_child.data(Role.Identity)
+    assert proxy.rowCount(group) > 1  # reversing it moves rows
+    model.apply_snapshot(dataclasses.replace(snapshot, registry=_Reordered(snapshot.registry)))
+    _assert_view_is_registry(proxy, model)
+    assert keep_group.isValid() and keep_group.data(Role.Identity) == group_key
+    assert keep_child.isValid() and keep_child.data(Role.Identity) == child_key
+    assert keep_child.row() == proxy.rowCount(keep_group) - 1  # reversed: the first is now the last
+    model.apply_snapshot(snapshot)  # and back
+    _assert_view_is_registry(proxy, model)
+    assert keep_child.row() == 0 and keep_child.data(Role.Identity) == child_key
+
+    # skills added and removed on disk; the filter on while the snapshot changes
+    skills_dir = demo.cwd / ".claude" / "skills"
+    (skills_dir / "aaa-new").mkdir()
+    (skills_dir / "aaa-new" / "SKILL.md").write_text("---\ndescription: Added later.\n---\nBody\n", encoding="utf-8")
+    shutil.rmtree(skills_dir / "scratchpad")
+    model.set_filter("a")
+    model.apply_snapshot(scan(demo))
+    _assert_view_is_registry(proxy, model)
+    model.set_filter("")
+    _assert_view_is_registry(proxy, model)
+
+    # the checks badges arrive (only the Checks cells change) and a simulated session adds groups
+    model.set_checks({})
+    _assert_view_is_registry(proxy, model)
+    del testers
+
+
+def test_the_filter_through_the_panel_shows_matches_in_their_groups_and_clearing_restores_rows_and_expansion(
+        qtbot, demo):
+    """What the tree view shows for filter texts: the registry's matching skills under their groups, whatever
+    the case; clearing shows every skill again, with the groups open except the one the user closed."""
+    from PySide6.QtCore import QSettings
+
+    from skillmanager.gui.context import AppContext
+    from skillmanager.gui.widgets.registry_panel import RegistryPanel
+
+    panel = RegistryPanel(AppContext(QSettings(str(demo.cwd / "settings.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(panel)
+    panel.resize(700, 600)
+    panel.show()
+    snapshot = scan(demo)
+    panel.apply_snapshot(snapshot)
+    view, proxy = panel.view, panel.proxy
+
+    def shown() -> dict:
+        """group label -> skill names, as the tree view lays them out (rows it would paint)."""
+        rows, index = {}, view.model().index(0, 0)
+        while index.isValid():
+            if index.parent().isValid():
+                rows[index.parent().data(Role.Name)].append(index.data(Role.Name))
+            else:
+                rows[index.data(Role.Name)] = []
+            index = view.indexBelow(index)
+        return rows
+
+    every = shown()
+    assert sum(len(names) for names in every.values()) == len(snapshot.skills)
+    assert all(view.isExpanded(proxy.index(g, 0)) for g in range(proxy.rowCount()))
+    closed = proxy.index(2, 0)
+    closed_label, closed_key = closed.data(Role.Name), closed.data(Role.Identity)
+    view.collapse(closed)
+
+    panel.filter_edit.setText("release-notes")
+    matches = shown()
+    assert matches and all(names and all(n.endswith("release-notes") for n in names) for names in matches.values())
+    panel.filter_edit.setText("RELEASE-Notes")
+    assert shown() == matches  # case-insensitive
+    panel.filter_edit.setText("zz-no-such-skill")
+    assert not any(shown().values()) and panel.no_results.isVisible()
+    def model_rows() -> dict:
+        model = panel.model
+        return {model.index(g, 0).data(Role.Name): [model.index(r, 0, model.index(g, 0)).data(Role.Name)
+                                                    for r in range(model.rowCount(model.index(g, 0)))]
+                for g in range(model.rowCount())}
+
+    before = None
+    for text in ("d", "de", "dep", "depl", "deploy"):  # typed one key at a time
+        panel.filter_edit.setText(text)
+        rows, expected = shown(), model_rows()
+        if closed_label in expected:
+            expected[closed_label] = []  # a closed group's rows are not laid out
+        assert rows == expected and any(rows.values())
+        names = {n for names in rows.values() for n in names}
+        assert before is None or names <= before  # each key narrows
+        before = names
+        assert all(view.isExpanded(proxy.index(g, 0)) for g in range(proxy.rowCount())
+                   if proxy.index(g, 0).data(Role.Name) != closed_label)
+
+    panel.filter_edit.clear()
+    restored = shown()
+    del every[closed_label], restored[closed_label]  # its rows are not laid out while it is closed
+    assert restored == every
+    assert not view.isExpanded(panel.proxy.from_registry(panel.model.index_for_identity(closed_key)))
+    assert all(view.isExpanded(proxy.index(g, 0)) for g in range(proxy.rowCount())
+               if proxy.index(g, 0).data(Role.Name) != closed_label)

@@ -131,7 +131,7 @@ def test_simulator_step_shows_in_the_tree_and_step_back_reverts(qtbot, make_wind
     qtbot.waitUntil(lambda: not simulator.busy, timeout=LONG)
     keys = panel.model.group_keys()
     assert SESSION_DISCOVERED_KEY in keys and SESSION_ACTIVATED_KEY in keys
-    group = panel.proxy.mapFromSource(panel.model.index_for_identity(SESSION_DISCOVERED_KEY))
+    group = panel.proxy.from_registry(panel.model.index_for_identity(SESSION_DISCOVERED_KEY))
     assert panel.view.isExpanded(group)
     assert "simulated" in group.data(Qt.ItemDataRole.DisplayRole)
     assert "simulated session: 2 discovered, 1 activated" in panel.summary.text()

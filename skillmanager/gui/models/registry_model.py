@@ -3,7 +3,9 @@
 
 A custom QAbstractItemModel over the engine's own objects. `apply_snapshot()` updates the tree
 in place — rows are inserted, removed and moved, changed rows emit dataChanged — so that
-persistent indexes (the selection, the expanded groups) survive a rescan.
+persistent indexes (the selection, the expanded groups) survive a rescan. The view does not walk it
+directly: RegistryRows mirrors its rows in Qt's own item tree (structure in C++, data from here), and
+RegistryFilterProxy sorts that.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any, Callable, Hashable, Sequence
 
 from PySide6.QtCore import (QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt,
                             Signal)
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 
 from skillmanager.core.model import Skill, SourceKind
 from skillmanager.core.rules.buckets import REVIEW_BADGES, bucket_counts, skill_buckets
@@ -138,7 +140,6 @@ class RegistryModel(QAbstractItemModel):
         return index.internalPointer() if index.isValid() else self._root
 
     def index(self, row: int, column: int, parent: QModelIndex = _NO_INDEX) -> QModelIndex:
-        # called several times for every visible row at every layout (through the sort proxy): kept flat
         if parent.isValid():
             if parent.column():
                 return QModelIndex()
@@ -172,14 +173,23 @@ class RegistryModel(QAbstractItemModel):
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        item: TreeItem = index.internalPointer()
+        return self._flags(index.internalPointer(), index.column())
+
+    def _flags(self, item: TreeItem, column: int) -> Qt.ItemFlag:
         if item.parent is self._root:
             return _ROW_FLAGS
-        if index.column() == _STATE_COLUMN:
+        if column == _STATE_COLUMN:
             facts = self._switch(item)
             if facts is not None and facts.enabled:
                 return _LEAF_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
         return _LEAF_FLAGS
+
+    def item_flags(self, item: TreeItem) -> list[Qt.ItemFlag]:
+        """flags() of every column of an item's row."""
+        return [self._flags(item, column) for column in range(_COLUMNS)]
+
+    def index_of(self, item: TreeItem, column: int = 0) -> QModelIndex:
+        return QModelIndex() if item is self._root else self.createIndex(item.row(), column, item)
 
     def _switch(self, item: TreeItem):
         if item.skill is None or self._snapshot is None or item.simulated is not None:
@@ -209,8 +219,11 @@ class RegistryModel(QAbstractItemModel):
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        item: TreeItem = index.internalPointer()
-        column = Column(index.column())
+        return self.cell_data(index.internalPointer(), index.column(), role)
+
+    def cell_data(self, item: TreeItem, column: int, role: int) -> Any:
+        """data() of an item's cell."""
+        column = Column(column)
         if item.group is not None:
             return self._group_data(item, column, role)
         if item.problem is not None:
@@ -881,31 +894,189 @@ def _tooltip(skill: Skill, visual: states.Visual) -> str:
     return "\n".join(parts)
 
 
+class RegistryRows(QStandardItemModel):
+    """RegistryModel's rows as Qt's own item tree: what the sort proxy and the tree view walk.
+
+    A filter keystroke makes the tree view lay out every visible row again. Over a Python model each row
+    costs about four calls into Python (the row's index, its flags twice, the span check): ~35 ms for 5,000
+    rows, more than a keystroke may take. Qt's item tree answers index(), parent(), rowCount() and flags()
+    in C++. The items hold only each cell's flags and, in the first column, RegistryModel's TreeItem of the
+    row, whose data() and setData() answer for every cell. RegistryModel's row signals are followed one by
+    one, so both trees have the same shape between changes."""
+
+    _ITEM = _USER + 100  # the first cell's TreeItem
+    _ORDER = _USER + 101  # a top-level row's new position while one is moved (see _moved)
+
+    def __init__(self, registry: RegistryModel, parent=None):
+        super().__init__(0, _COLUMNS, parent)
+        self.registry = registry
+        self._prototypes: dict[Qt.ItemFlag, QStandardItem] = {}  # flags -> an item to clone
+        self.setSortRole(self._ORDER)
+        self.invisibleRootItem().setFlags(Qt.ItemFlag.NoItemFlags)  # as RegistryModel's root
+        registry.rowsInserted.connect(self._inserted)
+        registry.rowsRemoved.connect(self._removed)
+        registry.rowsMoved.connect(self._moved)
+        registry.dataChanged.connect(self._changed)
+        registry.modelReset.connect(self._rebuild)
+        registry.layoutChanged.connect(self._rebuild)
+        registry.headerDataChanged.connect(self.headerDataChanged)
+        self._rebuild()
+
+    # --- what the view reads: RegistryModel's ---------------------------------------------------
+    def _tree_item(self, index: QModelIndex) -> TreeItem:
+        return self.itemFromIndex(index.siblingAtColumn(0)).data(self._ITEM)
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        return self.registry.cell_data(self._tree_item(index), index.column(), role)
+
+    def setData(self, index: QModelIndex, value, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+        return self.registry.setData(self.to_registry(index), value, role)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        return self.registry.headerData(section, orientation, role)
+
+    def to_registry(self, index: QModelIndex) -> QModelIndex:
+        return self.registry.index_of(self._tree_item(index), index.column()) if index.isValid() else QModelIndex()
+
+    def from_registry(self, index: QModelIndex) -> QModelIndex:
+        if not index.isValid():
+            return QModelIndex()
+        parent = index.parent()
+        return self.index(index.row(), index.column(), self.index(parent.row(), 0) if parent.isValid() else QModelIndex())
+
+    # --- following RegistryModel's changes ------------------------------------------------------
+    def _cells(self, item: TreeItem) -> list[QStandardItem]:
+        cells = []
+        for flags in self.registry.item_flags(item):
+            prototype = self._prototypes.get(flags)
+            if prototype is None:
+                prototype = self._prototypes[flags] = QStandardItem()
+                prototype.setFlags(flags)
+            cells.append(prototype.clone())
+        cells[0].setData(item, self._ITEM)
+        return cells
+
+    def _row_cells(self, item: TreeItem) -> list[QStandardItem]:
+        """A row's cells; a top-level row's with its children, built before it joins the tree (no signal
+        per child)."""
+        cells = self._cells(item)
+        if item.parent is not None and item.parent.parent is None:  # a top-level row
+            group = cells[0]
+            group.setColumnCount(_COLUMNS)
+            for child in item.children:
+                group.appendRow(self._cells(child))
+        return cells
+
+    def _parent_cell(self, parent: QModelIndex) -> QStandardItem:
+        return self.item(parent.row(), 0) if parent.isValid() else self.invisibleRootItem()
+
+    def _rebuild(self) -> None:
+        self.beginResetModel()
+        self.blockSignals(True)  # one reset for the whole tree, not a signal per row
+        try:
+            self.setRowCount(0)
+            root = self.invisibleRootItem()
+            for row in range(self.registry.rowCount()):
+                root.appendRow(self._row_cells(self.registry.index(row, 0).internalPointer()))
+        finally:
+            self.blockSignals(False)
+        self.endResetModel()
+
+    def _inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        target = self._parent_cell(parent)
+        for row in range(first, last + 1):
+            target.insertRow(row, self._row_cells(self.registry.index(row, 0, parent).internalPointer()))
+
+    def _removed(self, parent: QModelIndex, first: int, last: int) -> None:
+        self._parent_cell(parent).removeRows(first, last - first + 1)
+
+    def _moved(self, parent: QModelIndex, start: int, end: int, destination: QModelIndex, row: int) -> None:
+        """A row moved within its parent (RegistryModel never moves a row to another parent)."""
+        if parent.isValid():
+            # rows of a group hold nothing but flags and their TreeItem: move the indexes (the selection
+            # follows), then give the rows in between their TreeItems and flags
+            mirror_parent = self.index(parent.row(), 0)
+            self.beginMoveRows(mirror_parent, start, end, mirror_parent, row)
+            self._refresh(parent, min(start, row), max(end, row - 1), range(_COLUMNS))
+            self.endMoveRows()
+            return
+        # a top-level row carries its children: Qt's own sort moves whole rows and keeps every persistent
+        # index (expanded groups, the selection), as a row move does
+        root = self.invisibleRootItem()
+        count = end - start + 1
+        self.blockSignals(True)
+        try:
+            for old in range(root.rowCount()):
+                if start <= old <= end:  # the moved rows
+                    new = old - start + (row if row < start else row - count)
+                elif row <= old < start:  # moved up: the rows they pass go down
+                    new = old + count
+                elif end < old < row:  # moved down: the rows they pass go up
+                    new = old - count
+                else:
+                    new = old
+                root.child(old, 0).setData(new, self._ORDER)
+        finally:
+            self.blockSignals(False)
+        root.sortChildren(0, Qt.SortOrder.AscendingOrder)
+
+    def _changed(self, top_left: QModelIndex, bottom_right: QModelIndex, roles=()) -> None:
+        parent = top_left.parent()
+        if parent.isValid() and top_left.column() <= _STATE_COLUMN <= bottom_right.column():
+            self._refresh(parent, top_left.row(), bottom_right.row(), (_STATE_COLUMN,))
+        mirror_parent = self.index(parent.row(), 0) if parent.isValid() else QModelIndex()
+        self.dataChanged.emit(self.index(top_left.row(), top_left.column(), mirror_parent),
+                              self.index(bottom_right.row(), bottom_right.column(), mirror_parent), roles)
+
+    def _refresh(self, parent: QModelIndex, first: int, last: int, columns) -> None:
+        """Rows first..last of a group take the TreeItems and flags RegistryModel has there now."""
+        group = self.item(parent.row(), 0)
+        self.blockSignals(True)  # the caller's dataChanged (or the move) repaints the rows
+        try:
+            for row in range(first, last + 1):
+                item = self.registry.index(row, 0, parent).internalPointer()
+                flags = self.registry.item_flags(item)
+                group.child(row, 0).setData(item, self._ITEM)
+                for column in columns:
+                    cell = group.child(row, column)
+                    if cell.flags() != flags[column]:
+                        cell.setFlags(flags[column])
+        finally:
+            self.blockSignals(False)
+
+
 class RegistryFilterProxy(QSortFilterProxyModel):
-    """Sort by name or tokens via Role.SortKey; `set_text` filters in the source model (see set_filter)."""
+    """Sort by name or tokens via Role.SortKey; `set_text` filters in the source model (see set_filter).
+    Over a RegistryModel the proxy's source is that model's RegistryRows (see there); from_registry and
+    to_registry convert indexes between the proxy and the RegistryModel."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._registry_source = False  # the flags fast path knows RegistryModel's rows
+        self.registry: RegistryModel | None = None
         self.setSortRole(Role.SortKey)
 
     def set_text(self, text: str) -> None:
-        model = self.sourceModel()
-        if isinstance(model, RegistryModel):
-            model.set_filter(text)
-
-    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
-        # the tree view asks the first column's flags twice per visible row at every layout (does it have
-        # children?); through the base class that is index() + flags() in Python per call. The first column's
-        # flags only depend on the depth: the proxy gives every row under one parent the same internal id
-        # (its mapping), so a row is a group when it shares the id of the first top-level row.
-        if not index.column() and self._registry_source and index.isValid():
-            return _ROW_FLAGS if index.internalId() == self.index(0, 0).internalId() else _LEAF_FLAGS
-        return super().flags(index)
+        if self.registry is not None:
+            self.registry.set_filter(text)
 
     def setSourceModel(self, model) -> None:  # noqa: N802 - Qt API
-        self._registry_source = isinstance(model, RegistryModel)
+        if isinstance(model, RegistryModel):
+            self.registry = model
+            model = RegistryRows(model, self)
         super().setSourceModel(model)
+
+    def from_registry(self, index: QModelIndex) -> QModelIndex:
+        """The proxy's index of a RegistryModel index."""
+        source = self.sourceModel()
+        return self.mapFromSource(source.from_registry(index) if isinstance(source, RegistryRows) else index)
+
+    def to_registry(self, index: QModelIndex) -> QModelIndex:
+        """The RegistryModel index of one of the proxy's indexes."""
+        source = self.sourceModel()
+        index = self.mapToSource(index)
+        return source.to_registry(index) if isinstance(source, RegistryRows) else index
 
     def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
         model = self.sourceModel()
@@ -917,4 +1088,4 @@ class RegistryFilterProxy(QSortFilterProxyModel):
         return a < b
 
 
-__all__ = ["Role", "Column", "RegistryModel", "RegistryFilterProxy", "TreeItem", "QPersistentModelIndex"]
+__all__ = ["Role", "Column", "RegistryModel", "RegistryRows", "RegistryFilterProxy", "TreeItem", "QPersistentModelIndex"]

@@ -217,7 +217,7 @@ class RegistryPanel(QWidget):
             self.select_identity(selected)
         for key in (SESSION_DISCOVERED_KEY, SESSION_ACTIVATED_KEY):
             if key not in before and key in self.model.group_keys():  # a new simulated group: bring it into view
-                index = self.proxy.mapFromSource(self.model.index_for_identity(key))
+                index = self.proxy.from_registry(self.model.index_for_identity(key))
                 self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
                 break
         if self.model.snapshot is not None:
@@ -454,7 +454,7 @@ class RegistryPanel(QWidget):
             group = self.model.index_for_identity(PROBLEMS_KEY)
         if not group.isValid():
             return False
-        index = self.proxy.mapFromSource(group)
+        index = self.proxy.from_registry(group)
         self.view.expand(index)
         first = self.proxy.index(0, 0, index)
         target = first if first.isValid() else index
@@ -471,7 +471,7 @@ class RegistryPanel(QWidget):
             source = self.model.index_for_identity(identity)
         if not source.isValid():
             return False
-        index = self.proxy.mapFromSource(source)
+        index = self.proxy.from_registry(source)
         self.view.expand(index.parent())
         self.view.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
