@@ -32,7 +32,9 @@ from skillmanager.core.checks.audit import audit_skill, level_index  # noqa: E40
 ROOT = Path(__file__).resolve().parents[1]
 LABELLED = ROOT / "tests" / "data" / "audit_corpus"
 BLIND = ROOT / "tests" / "data" / "audit_blind"  # second blind set, written before the rules it exercises
-REAL = ROOT.parent / "shared" / "corpus"
+REAL = Path(os.environ.get("SKILLMANAGER_CORPUS", ROOT.parent / "shared" / "corpus"))
+if not REAL.is_dir():  # a worktree elsewhere: the machine's shared corpus
+    REAL = Path("/work/shared/corpus")
 
 
 def labelled() -> list[tuple[Path, dict]]:
