@@ -26,7 +26,7 @@ from ..load.frontmatter import parse_document
 from ..load.yaml12 import js_string
 from .audit_base import (DOC, EXAMPLE, EXEC, INSTRUCTION, LEVELS, RULE_BY_NAME, RULES, SCRIPT, AuditFinding, Hit,
                          Rule, SkillAudit, clip, level_index, lower, severity_at)
-from .audit_base import block_tokens
+from .audit_base import block_tokens, block_words, fold_lower
 from .audit_commands import Facts, command_hits, executed_files
 from .audit_scan import (BLOCK_BYTES, MarkdownMap, MarkdownState, Stamp, kind_of, list_intro_warns, read_blocks,
                          walk_skill)
@@ -74,6 +74,7 @@ class _FileScan:
         if text is None:
             text = data.decode("utf-8", errors="replace")
         tokens = block_tokens(data)
+        block_words(text, tokens, fold_lower(text), data)  # the rule families below share them
         facts = Facts()
         hits = command_hits(text, tokens, facts=facts)
         hits += hidden_unicode_hits(text, at_file_start=first_line == 1)
@@ -179,8 +180,14 @@ def _allowed_tools(value: Any) -> list[str]:
     return re.findall(r"[A-Za-z_][\w-]*(?:\([^)]*\))?", js_string(value))
 
 
+_KEY_LINE: dict[str, re.Pattern[str]] = {}
+
+
 def _fm_line(text: str, key: str) -> int:
-    match = re.search(rf"^{re.escape(key)}[ \t]*:", text[:65536], re.M)
+    regex = _KEY_LINE.get(key)
+    if regex is None:
+        regex = _KEY_LINE[key] = re.compile(rf"^{re.escape(key)}[ \t]*:", re.M)
+    match = regex.search(text, 0, 65536)  # the first 64 KiB, without copying them
     return text.count("\n", 0, match.start()) + 1 if match else 1
 
 
@@ -193,7 +200,7 @@ _DOWNLOADER = re.compile(r"^(?:Bash|PowerShell)\(\s*(?:curl|wget|iwr|irm|invoke-
 def _front_matter(fm: dict[str, Any], text: str, skill_md: Path, name: str, out: _Collector) -> None:
     tools = _allowed_tools(fm.get("allowed-tools"))
     broad = [t for t in tools if re.fullmatch(r"(?:Bash|PowerShell)(?:\(\s*(?::?\*)?\s*\))?", t)]
-    line = _fm_line(text, "allowed-tools")
+    line = _fm_line(text, "allowed-tools") if tools else 1
     if broad:
         out.add("unrestricted-bash", "medium", skill_md, line,
                 f"allowed-tools pre-approves any shell command: {', '.join(broad)}", ", ".join(tools)[:200], INSTRUCTION)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from .audit_words import FOLDS_TO_ASCII, BlockWords, non_ascii_chars
+
 LEVELS = ("info", "low", "medium", "high", "critical")
 EXEC, SCRIPT, INSTRUCTION, EXAMPLE = "exec", "script", "instruction", "example"
 DOC = INSTRUCTION  # older name of the instruction position
@@ -301,14 +303,22 @@ _FOLDS_TO_ASCII = "\u212a\u017f\u0131"
 _ASCII_FOLD = str.maketrans({"\u017f": "s", "\u0131": "i"})
 
 
+_LOWER_MEMO: list[Any] = [None, None]  # (text, fold_lower(text)): the rule families of one block lower it once
+
+
 def fold_lower(text: str) -> str | None:
     """text.lower() with ſ and ı folded like re.IGNORECASE folds them, so every case-insensitive match
     of an ASCII needle is found in it; None where lowering changes the length (offsets would not line up)."""
-    low = text.lower()
+    if _LOWER_MEMO[0] is text:
+        memo: str | None = _LOWER_MEMO[1]
+        return memo
+    low: str | None = text.lower()
+    assert low is not None
     if len(low) != len(text):
-        return None
-    if not low.isascii() and ("\u017f" in low or "\u0131" in low):
+        low = None
+    elif not low.isascii() and ("\u017f" in low or "\u0131" in low):
         low = low.translate(_ASCII_FOLD)
+    _LOWER_MEMO[:] = [text, low]
     return low
 
 
@@ -329,6 +339,39 @@ def gate_for(text: str, tokens: frozenset[bytes] | None = None, low: str | None 
         gate = NeedleGate(tokens if tokens is not None else block_tokens(text.encode("utf-8", "surrogatepass")), low)
     _GATE_MEMO[:] = [text, low, gate]
     return gate
+
+
+_WORDS_MEMO: list[Any] = [None, None]  # (text, its BlockWords): the rule families of one block share them
+
+
+def block_words(text: str, tokens: frozenset[bytes] | None, low: str | None, data: bytes | None = None
+                ) -> BlockWords | None:
+    """The block's words and characters when a rule's word gate (audit_words) may rule it out, else None:
+    not where lowering changes lengths or a letter re.IGNORECASE folds to ASCII occurs (a word there may be
+    spelled with letters the gate does not see). `data`: the bytes `text` was decoded from, when at hand."""
+    if _WORDS_MEMO[0] is text:
+        memo: BlockWords | None = _WORDS_MEMO[1]
+        return memo
+    words = None
+    if low is not None:
+        if len(text) >= GATE_MIN_CHARS:
+            gate = gate_for(text, tokens, low)  # built once per block, only where no such letter occurs
+            reliable = gate is not None
+            tokens = gate.tokens if gate is not None else tokens
+        else:
+            reliable = not any(char in text for char in FOLDS_TO_ASCII)
+        if reliable:
+            data = data if data is not None else text.encode("utf-8", "surrogatepass")
+            words = BlockWords(tokens if tokens is not None else block_tokens(data),
+                               frozenset() if text.isascii() else non_ascii_chars(data))
+    _WORDS_MEMO[:] = [text, words]
+    return words
+
+
+def known_words(text: str) -> BlockWords | None:
+    """The BlockWords already worked out for this very block (else None)."""
+    memo: BlockWords | None = _WORDS_MEMO[1] if _WORDS_MEMO[0] is text else None
+    return memo
 
 
 def known_gate(text: str) -> NeedleGate | None:

@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .audit_base import Hit, anchor_regions, block_tokens, clause_regions, fold_lower, gate_for, one_line, word_regions
+from .audit_base import (Hit, anchor_regions, block_tokens, block_words, clause_regions, fold_lower, gate_for, one_line,
+                         word_regions)
+from .audit_words import WordGate
 
 _F = re.I | re.A
 def _w(text: str) -> frozenset[bytes]:
@@ -32,6 +34,7 @@ class Pattern:
     fact: str = ""  # a fact kind recorded for each match (see Facts)
     needles: tuple[str, ...] = ()  # substrings every match contains, when it has no whole word
     also: tuple[str, ...] = ()  # substrings that also let the pattern run (matches without any of `words`)
+    gate: WordGate = field(default=WordGate(re.compile("")), compare=False)  # whole words its regex requires
 
 
 _DL = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|http)"
@@ -335,8 +338,8 @@ PATTERNS: tuple[Pattern, ...] = (
 )
 
 
-PATTERNS = tuple(Pattern(p.rule, one_line(p.regex), p.executed, p.instructed, p.message, p.words, p.fact, p.needles,
-                         p.also) for p in PATTERNS)
+PATTERNS = tuple(Pattern(p.rule, regex, p.executed, p.instructed, p.message, p.words, p.fact, p.needles, p.also,
+                         WordGate(regex)) for p in PATTERNS for regex in (one_line(p.regex),))
 _DL_NEEDLES = ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "http")
 _DECODE_NEEDLES = ("base64", "xxd", "openssl", "gunzip", "zcat", "uudecode", "n-za-m", "rev")
 _IPV4 = re.compile(r"\.\d{1,3}\.\d{1,3}\.\d")  # inside every IPv4 address; starts with a literal (fast scan)
@@ -586,9 +589,10 @@ def _basename(path: str) -> str:
 
 
 def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: bool = True,
-                 facts: Facts | None = None) -> list[Hit]:
+                 facts: Facts | None = None, word_gates: bool = True) -> list[Hit]:
     """Command findings in one block. `tokens`: block_tokens of the block's bytes (computed when None).
-    `fast=False` runs every pattern regardless of its words (the reference for the property test)."""
+    `fast=False` runs every pattern regardless of its words (the reference for the property test);
+    `word_gates=False` leaves out the words derived from the regexes (audit_words; the reference for theirs)."""
     if tokens is None:
         tokens = block_tokens(text.encode("utf-8", "surrogatepass"))
     hits: list[Hit] = []
@@ -596,9 +600,13 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
     seen: set[tuple[int, int]] = set()
     cache: dict[str, list[tuple[int, int]]] = {}
     gate = gate_for(text, tokens, low) if low is not None else None
+    words = block_words(text, tokens, low) if word_gates else None
     for pattern in PATTERNS:
-        if fast and pattern.words and tokens.isdisjoint(pattern.words) and not any(a in text for a in pattern.also):
+        if fast and pattern.words and tokens.isdisjoint(pattern.words) and not (
+                pattern.also and any(a in text for a in pattern.also)):
             continue
+        if words is not None and not pattern.gate.possible(words):
+            continue  # a whole word every match of the regex holds is missing
         if low is None:
             matches = pattern.regex.finditer(text)
         else:

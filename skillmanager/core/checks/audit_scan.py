@@ -61,7 +61,7 @@ def _inside(target: str, root: str) -> bool:
 def walk_skill(skill_dir: Path) -> Walk:
     """Every entry of the folder, links not followed; links leaving it are collected, not read."""
     walk = Walk()
-    root = os.path.realpath(skill_dir)
+    root = ""  # the folder's real path, worked out at the first link (most folders have none)
     base = len(os.fspath(skill_dir).rstrip(os.sep)) + 1  # entry paths start with skill_dir + os.sep
     stack: list[tuple[Path, int]] = [(skill_dir, 0)]
     count = 0
@@ -84,6 +84,7 @@ def walk_skill(skill_dir: Path) -> Walk:
                 continue
             walk.stamps.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, rel))
             if stat.S_ISLNK(st.st_mode):
+                root = root or os.path.realpath(skill_dir)
                 target = os.path.realpath(path)
                 if not _inside(target, root):
                     walk.escaping_links.append((path, rel, os.readlink(path) if os.path.islink(path) else target))

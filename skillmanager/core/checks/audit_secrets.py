@@ -12,13 +12,14 @@ import math
 import re
 from collections import Counter
 
-from .audit_base import Hit, known_gate, word_regions
+from .audit_base import Hit, fold_lower, known_gate, known_words, one_line, word_regions
+from .audit_words import WordGate
 
-_SECRETS = (
+_SECRETS: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "AWS access key id", ("AKIA", "ASIA")),
     (re.compile(r"(?i:aws_secret_access_key|secret_?access_?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"),
-     "AWS secret access key", ("ccess",)),
-    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36}\b"), "GitHub token", ("gh",)),
+     "AWS secret access key", ("access",)),
+    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36}\b"), "GitHub token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
     (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"), "GitHub fine-grained token", ("github_pat_",)),
     (re.compile(r"\bglpat-[A-Za-z0-9_-]{20}\b"), "GitLab token", ("glpat-",)),
     (re.compile(r"\bxox[baprs]-[A-Za-z0-9-]{10,}\b"), "Slack token", ("xox",)),
@@ -36,8 +37,14 @@ _SECRETS = (
     (re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}"), "JSON Web Token", ("eyJ",)),
     (re.compile(r"(?i:\b(?:password|passwd|secret|api_?key|access_?token|auth_?token|client_?secret)[\"']?\s*[:=]\s*)"
                 r"[\"']([A-Za-z0-9!#$%&*+/=?@^_~.-]{16,80})[\"']"), "password or key in an assignment",
-     ("ass", "ecret", "key", "oken", "KEY", "OKEN", "ASS", "ECRET")),
+     ("passw", "secret", "key", "token")),
 )
+# rules matching their key name in any case: their needles are lowercase, searched in the lowercased text
+_ANY_CASE = {"AWS secret access key", "password or key in an assignment"}
+# Each rule but the private key sees one line at a time: the fast path searches the lines holding a needle, so
+# a key name and its value split across lines (`\s*` over a newline) were found only by the slow path.
+_SECRETS = tuple((regex if what == "private key" else one_line(regex), what, needles) for regex, what, needles in _SECRETS)
+_WORD_GATES = tuple(WordGate(regex) for regex, _, _ in _SECRETS)
 # documentation keys published by their vendors, and placeholder shapes
 _PUBLISHED = ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
               "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "AKIAI44QH8DHBEXAMPLE",
@@ -68,15 +75,21 @@ def is_sample(token: str) -> bool:
 def secret_hits(text: str, *, fast: bool = True) -> list[Hit]:
     hits: list[Hit] = []
     gate = known_gate(text) if fast else None  # rules out needles from the block's words, before the text search
-    for regex, what, needles in _SECRETS:
+    words = known_words(text) if fast else None
+    for (regex, what, needles), word_gate in zip(_SECRETS, _WORD_GATES):
         if fast:
-            present = [n for n in needles if (gate is None or gate.may_hold(n)) and n in text]
-            if not present:
+            if words is not None and not word_gate.possible(words):
+                continue  # a whole word every match holds is missing
+            where = fold_lower(text) if what in _ANY_CASE else text
+            present = [n for n in needles if (gate is None or gate.may_hold(n)) and n in where] if where else []
+            if where is None:  # lowering changed lengths: offsets would not line up, so it is scanned whole
+                matches = regex.finditer(text)
+            elif not present:
                 continue
-            if what == "private key":  # spans two lines; starts with a literal, so a whole scan is cheap
+            elif what == "private key":  # spans two lines; starts with a literal, so a whole scan is cheap
                 matches = regex.finditer(text)
             else:
-                matches = (m for start, end in word_regions(text, text, present)
+                matches = (m for start, end in word_regions(text, where, present)
                            for m in regex.finditer(text, start, end))
         else:
             matches = regex.finditer(text)
@@ -140,9 +153,7 @@ def _long_runs(text: str) -> list[tuple[int, int]]:
     data = text.encode("utf-8", "surrogatepass")
     spans: list[tuple[int, int]] = []
     cursor = 0
-    for piece in data.translate(_SEPARATORS_TO_SPACE).split():
-        if len(piece) < 24:
-            continue
+    for piece in [piece for piece in data.translate(_SEPARATORS_TO_SPACE).split() if len(piece) >= 24]:
         run = piece.decode("utf-8", "surrogatepass")
         # only shorter runs lie between the cursor and this run, so its first occurrence is the run
         at = text.find(run, cursor)

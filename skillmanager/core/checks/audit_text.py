@@ -13,7 +13,8 @@ import re
 import unicodedata
 from typing import Callable, Iterator
 
-from .audit_base import Hit, clause_regions, fold_lower, gate_for, one_line, word_regions
+from .audit_base import Hit, block_words, clause_regions, fold_lower, gate_for, known_words, one_line, word_regions
+from .audit_words import WordGate
 
 # --- hidden Unicode ------------------------------------------------------------------------------
 
@@ -28,6 +29,7 @@ _ZW_NAMES = {"\u200b": "ZWSP", "\u200c": "ZWNJ", "\u200d": "ZWJ", "\u2060": "WJ"
              "\u2064": "INVISIBLE PLUS", "\u180e": "MVS", "\u3164": "HANGUL FILLER", "\u115f": "HANGUL CHOSEONG FILLER",
              "\u1160": "HANGUL JUNGSEONG FILLER", "\uffa0": "HALFWIDTH HANGUL FILLER"}
 _HIDDEN_ANY = re.compile(f"[{_ZERO_WIDTH}{_BIDI}\U000e0000-\U000e007f\U000e0100-\U000e01ef]")
+_HIDDEN_CHARS = frozenset(_ZERO_WIDTH + _BIDI + "".join(map(chr, [*range(0xE0000, 0xE0080), *range(0xE0100, 0xE01F0)])))
 _VS_RUN = re.compile("[\U000e0100-\U000e01ef]{4,}")
 # strong right-to-left letters: an RLM/ALM among them is ordinary Arabic/Hebrew typesetting
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
@@ -74,6 +76,8 @@ def hidden_unicode_hits(text: str, *, at_file_start: bool = True, fast: bool = T
     Fast path: ASCII text has none of them."""
     if fast and text.isascii():
         return []
+    if fast and (words := known_words(text)) is not None and words.chars.isdisjoint(_HIDDEN_CHARS):
+        return []  # the block's characters, already at hand, hold none of them
     hits: list[Hit] = []
     for match in _HIDDEN_ANY.finditer(text):
         index, char = match.start(), match.group(0)
@@ -187,6 +191,11 @@ _DISCOVERY = re.compile(
 _OVERRIDE, _CONCEAL, _FAKE_TAG, _ROLE, _FETCHED, _AUTONOMY = map(one_line, (_OVERRIDE, _CONCEAL, _FAKE_TAG, _ROLE,
                                                                        _FETCHED, _AUTONOMY))
 
+_WORD_GATES = {key: WordGate(regex) for key, regex in (("override", _OVERRIDE), ("fake_tag", _FAKE_TAG),
+                                                         ("conceal", _CONCEAL), ("fetched", _FETCHED), ("role", _ROLE),
+                                                         ("autonomy", _AUTONOMY))}
+_DISCOVERY_GATE = WordGate(_DISCOVERY)
+
 # Fast path: each regex runs only on the lines holding one of its needles (lowercase substrings that
 # every match contains); `injection_hits(..., fast=False)` runs them on the whole text and is the
 # reference for the property test.
@@ -272,11 +281,14 @@ def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
     cache: dict[str, list[tuple[int, int]]] = {}
     exact_cache: dict[str, list[tuple[int, int]]] = {}
     gate = gate_for(text, tokens, low) if low is not None else None
+    words = block_words(text, tokens, low)
 
     def finditer(regex: re.Pattern[str], key: str) -> Iterator[re.Match[str]]:
         if low is None:
             yield from regex.finditer(text)
             return
+        if words is not None and not _WORD_GATES[key].possible(words):
+            return  # a whole word every match holds is missing
         if key == "override" and gate is not None and gate.tokens.isdisjoint(_OVERRIDE_WORDS) and not any(
                 gate.may_hold(n) and n in low for n in (_ASCII_OVERRIDE_NEEDLES if ascii_text else _OVERRIDE_NEEDLES)):
             return
@@ -318,12 +330,13 @@ def injection_hits(text: str, *, tokens: frozenset[bytes] | None = None, fast: b
     return sorted(set(hits), key=lambda h: (h.offset, h.message))
 
 
-def description_hits(description: str) -> list[Hit]:
+def description_hits(description: str, *, fast: bool = True) -> list[Hit]:
     """The description is in the model's context in every session: orders there act before any invocation."""
     hits = [Hit(h.rule, h.offset, h.executed, "critical" if h.instructed == "high" else "high",
                 h.message + " (in the description, read in every session)", h.evidence)
-            for h in injection_hits(description)]
-    for match in _DISCOVERY.finditer(description):
+            for h in injection_hits(description, fast=fast)]
+    words = block_words(description, None, fold_lower(description)) if fast else None
+    for match in (_DISCOVERY.finditer(description) if _DISCOVERY_GATE.possible(words) else ()):
         hits.append(Hit("prompt-injection", match.start(), "medium", "medium",
                         f"the description claims every task: “{match.group(0)}”", ""))
     return hits
