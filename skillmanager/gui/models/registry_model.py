@@ -60,6 +60,10 @@ _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 # skill and problem rows are leaves: saying so spares the tree view a hasChildren() call per row per layout
 _LEAF_FLAGS = _ROW_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
 _STATE_COLUMN = int(Column.State)
+_GROUP_ROW = (_ROW_FLAGS,) * _COLUMNS
+_LEAF_ROW = (_LEAF_FLAGS,) * _COLUMNS
+_SWITCH_ROW = tuple(_LEAF_FLAGS | Qt.ItemFlag.ItemIsUserCheckable if column == _STATE_COLUMN else _LEAF_FLAGS
+                    for column in range(_COLUMNS))  # a row whose switch can be clicked
 _NO_INDEX = QModelIndex()
 
 
@@ -173,20 +177,18 @@ class RegistryModel(QAbstractItemModel):
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return self._flags(index.internalPointer(), index.column())
+        return self.item_flags(index.internalPointer())[index.column()]
 
-    def _flags(self, item: TreeItem, column: int) -> Qt.ItemFlag:
+    def item_flags(self, item: TreeItem) -> tuple[Qt.ItemFlag, ...]:
+        """flags() of every column of an item's row (one of three shared tuples)."""
         if item.parent is self._root:
-            return _ROW_FLAGS
-        if column == _STATE_COLUMN:
-            facts = self._switch(item)
-            if facts is not None and facts.enabled:
-                return _LEAF_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
-        return _LEAF_FLAGS
+            return _GROUP_ROW
+        facts = self._switch(item)
+        return _SWITCH_ROW if facts is not None and facts.enabled else _LEAF_ROW
 
-    def item_flags(self, item: TreeItem) -> list[Qt.ItemFlag]:
-        """flags() of every column of an item's row."""
-        return [self._flags(item, column) for column in range(_COLUMNS)]
+    def children_of(self, parent: QModelIndex) -> list[TreeItem]:
+        """The items of the rows under `parent`, in row order (not a copy: read, never change)."""
+        return (parent.internalPointer() if parent.isValid() else self._root).children
 
     def index_of(self, item: TreeItem, column: int = 0) -> QModelIndex:
         return QModelIndex() if item is self._root else self.createIndex(item.row(), column, item)
@@ -910,7 +912,7 @@ class RegistryRows(QStandardItemModel):
     def __init__(self, registry: RegistryModel, parent=None):
         super().__init__(0, _COLUMNS, parent)
         self.registry = registry
-        self._prototypes: dict[Qt.ItemFlag, QStandardItem] = {}  # flags -> an item to clone
+        self._prototypes: dict[int, tuple] = {}  # id(row flags) -> (row flags, cells to clone)
         self.setSortRole(self._ORDER)
         self.invisibleRootItem().setFlags(Qt.ItemFlag.NoItemFlags)  # as RegistryModel's root
         registry.rowsInserted.connect(self._inserted)
@@ -948,13 +950,13 @@ class RegistryRows(QStandardItemModel):
 
     # --- following RegistryModel's changes ------------------------------------------------------
     def _cells(self, item: TreeItem) -> list[QStandardItem]:
-        cells = []
-        for flags in self.registry.item_flags(item):
-            prototype = self._prototypes.get(flags)
-            if prototype is None:
-                prototype = self._prototypes[flags] = QStandardItem()
-                prototype.setFlags(flags)
-            cells.append(prototype.clone())
+        flags = self.registry.item_flags(item)
+        prototypes = self._prototypes.get(id(flags))  # three shared tuples: by identity (hashing is slower)
+        if prototypes is None:
+            prototypes = self._prototypes[id(flags)] = (flags, [QStandardItem() for _ in flags])
+            for prototype, cell_flags in zip(prototypes[1], flags):
+                prototype.setFlags(cell_flags)
+        cells = [prototype.clone() for prototype in prototypes[1]]
         cells[0].setData(item, self._ITEM)
         return cells
 
@@ -978,16 +980,17 @@ class RegistryRows(QStandardItemModel):
         try:
             self.setRowCount(0)
             root = self.invisibleRootItem()
-            for row in range(self.registry.rowCount()):
-                root.appendRow(self._row_cells(self.registry.index(row, 0).internalPointer()))
+            for item in self.registry.children_of(QModelIndex()):
+                root.appendRow(self._row_cells(item))
         finally:
             self.blockSignals(False)
         self.endResetModel()
 
     def _inserted(self, parent: QModelIndex, first: int, last: int) -> None:
-        target = self._parent_cell(parent)
+        target, items = self._parent_cell(parent), self.registry.children_of(parent)
+        row_cells = self._row_cells
         for row in range(first, last + 1):
-            target.insertRow(row, self._row_cells(self.registry.index(row, 0, parent).internalPointer()))
+            target.insertRow(row, row_cells(items[row]))
 
     def _removed(self, parent: QModelIndex, first: int, last: int) -> None:
         self._parent_cell(parent).removeRows(first, last - first + 1)
@@ -1035,8 +1038,9 @@ class RegistryRows(QStandardItemModel):
         group = self.item(parent.row(), 0)
         self.blockSignals(True)  # the caller's dataChanged (or the move) repaints the rows
         try:
+            items = self.registry.children_of(parent)
             for row in range(first, last + 1):
-                item = self.registry.index(row, 0, parent).internalPointer()
+                item = items[row]
                 flags = self.registry.item_flags(item)
                 group.child(row, 0).setData(item, self._ITEM)
                 for column in columns:
