@@ -162,19 +162,22 @@ def main() -> int:
 
         # filter: one keystroke at a time, typed into the panel's filter box, until the view has settled
         groups = panel.model.rowCount()
-        latencies, clears = [], []
+        latencies, clears, key_cpu, clear_cpu = [], [], [], []
         for _round in range(3):
             for text in ("a", "au", "aut", "auto", "autom", "automa", "automat", "automate", "automat", "automa",
                          "autom", "auto", "aut", "au", "a", "", "pdf", "data an", ""):
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 panel.filter_edit.setText(text)
                 app.processEvents()
                 (clears if text == "" else latencies).append(time.perf_counter() - start)
+                (clear_cpu if text == "" else key_cpu).append(time.process_time() - cpu)  # the panel alone: no checks running
         key_median = statistics.median(latencies)
         clear_median = statistics.median(clears)
-        print(f"filter keystroke ({groups} groups): median {key_median * 1000:.1f} ms, "
-              f"max {max(latencies) * 1000:.1f} ms  [target < 30 ms] {'met' if key_median < 0.03 else 'NOT met'}")
-        print(f"clearing the filter (all rows back): median {clear_median * 1000:.0f} ms  [target < 150 ms] "
+        print(f"filter keystroke ({groups} groups): median {key_median * 1000:.1f} ms "
+              f"(CPU {statistics.median(key_cpu) * 1000:.1f} ms), max {max(latencies) * 1000:.1f} ms  "
+              f"[target < 30 ms] {'met' if key_median < 0.03 else 'NOT met'}")
+        print(f"clearing the filter (all rows back): median {clear_median * 1000:.0f} ms "
+              f"(CPU {statistics.median(clear_cpu) * 1000:.0f} ms)  [target < 150 ms] "
               f"{'met' if clear_median < 0.15 else 'NOT met'}; anchor: engine scan {scan_seconds * 1000:.0f} ms")
         panel.close()
 
