@@ -16,11 +16,13 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from skillmanager.core.checks import audit_base
 from skillmanager.core.checks.audit_base import block_tokens, fold_lower
-from skillmanager.core.checks.audit_commands import PATTERNS, Facts, command_hits
+from skillmanager.core.checks.audit_commands import _BY_ALTERNATIVE, PATTERNS, Facts, command_hits
 from skillmanager.core.checks.audit_secrets import _SECRETS, _WORD_GATES as _SECRET_GATES, secret_hits
 from skillmanager.core.checks.audit_text import (_DISCOVERY_GATE, _WORD_GATES as _INJECTION_GATES, description_hits,
                                                  hidden_unicode_hits, injection_hits)
-from skillmanager.core.checks.audit_words import FOLDS_TO_ASCII, BlockWords, WordGate, non_ascii_chars
+from skillmanager.core.checks.audit_text import _CLAUSES as _INJECTION_CLAUSES
+from skillmanager.core.checks.audit_words import (FOLDS_TO_ASCII, BlockWords, WordGate, non_ascii_chars,
+                                                  top_level_alternatives)
 
 GATES = ([(p.message, p.gate) for p in PATTERNS if p.gate is not None] +
          [(f"injection {key}", gate) for key, gate in _INJECTION_GATES.items()] +
@@ -89,7 +91,7 @@ def test_derived_words(source, flags, text, possible):
 
 
 TEXT_PIECES = st.lists(st.one_of(st.sampled_from(REAL[:20] or [""]).map(lambda t: t[:1500]),
-                                 st.sampled_from([p.regex for p in PATTERNS[:12]]).flatmap(st.from_regex),
+                                 st.sampled_from([p.regex for p in PATTERNS]).flatmap(st.from_regex),
                                  st.sampled_from([g.regex for g in _INJECTION_GATES.values()]).flatmap(st.from_regex),
                                  st.sampled_from([r for r, _, _ in _SECRETS]).flatmap(st.from_regex),
                                  st.sampled_from(["\n", " ", "not ", "the user ", "ſ", "K", "\u200b", "é"])),
@@ -135,3 +137,33 @@ def test_real_files_match_slow_paths():
         assert injection_hits(text) == injection_hits(text, fast=False)
         assert secret_hits(text) == secret_hits(text, fast=False)
         assert hidden_unicode_hits(text) == hidden_unicode_hits(text, fast=False)
+
+
+# Rules whose needle clauses are chosen per alternative of the regex (by the alternative's words):
+# a match of each alternative is still found, alone and inside a real file.
+ALTERNATIVES = ([(p.message, p.regex, i, part) for p in PATTERNS if id(p) in _BY_ALTERNATIVE
+                 for i, part in enumerate(top_level_alternatives(p.regex.pattern))] +
+                [(f"injection {key}", _INJECTION_GATES[key].regex, i, part) for key in _INJECTION_CLAUSES
+                 for i, part in enumerate(top_level_alternatives(_INJECTION_GATES[key].regex.pattern))])
+
+
+def test_every_alternative_compiles_alone():
+    for _, regex, _, part in ALTERNATIVES:
+        re.compile(part, regex.flags)
+    for _, gate in GATES:
+        assert "|".join(top_level_alternatives(gate.regex.pattern)) in (gate.regex.pattern, gate.regex.pattern[3:-1])
+
+
+@pytest.mark.parametrize("name,regex,index,part", ALTERNATIVES, ids=[f"{a[0][:40]}-{a[2]}" for a in ALTERNATIVES])
+@FEW
+@given(data=st.data())
+def test_each_alternative_is_still_found(name, regex, index, part, data):
+    text = data.draw(CONTEXT) + data.draw(st.from_regex(re.compile(part, regex.flags))) + data.draw(CONTEXT)
+    if data.draw(st.booleans()) and REAL:
+        real = data.draw(st.sampled_from(REAL))
+        at = data.draw(st.integers(0, len(real)))
+        text = real[:at] + text + real[at:]
+    if name.startswith("injection"):
+        assert injection_hits(text) == injection_hits(text, fast=False)
+    else:
+        assert command_hits(text) == command_hits(text, word_gates=False)

@@ -238,12 +238,15 @@ def anchor_regions(text: str, anchor: re.Pattern[str]) -> list[tuple[int, int]]:
 
 _NONWORD = bytes(range(256)).translate(None, b"abcdefghijklmnopqrstuvwxyz0123456789")
 _TO_SPACE = bytes.maketrans(_NONWORD, b" " * len(_NONWORD))
+# the same table, lowering ASCII capitals on the way (one pass over the block instead of two)
+_TO_LOWER_WORDS = bytes(b if chr(b) in "abcdefghijklmnopqrstuvwxyz0123456789" else b + 32 if 65 <= b <= 90 else 32
+                        for b in range(256))
 _RUN = re.compile(r"[a-z0-9]+")
 
 
 def block_tokens(data: bytes) -> frozenset[bytes]:
     """Lowercase ASCII words (runs of [a-z0-9]) of a block: the prefilter's single pass."""
-    return frozenset(data.lower().translate(_TO_SPACE).split())
+    return frozenset(data.translate(_TO_LOWER_WORDS).split())
 
 
 class NeedleGate:
@@ -258,6 +261,7 @@ class NeedleGate:
     def __init__(self, tokens: frozenset[bytes], low: str | None = None) -> None:
         self.tokens = tokens
         self.low = low  # the lowercased text: a character missing from it rules out non-ASCII needles
+        self.chars: frozenset[str] | None = None  # the characters of `low` that are not ASCII, when known
         self._joined: bytes | None = None  # " word word … " : one C substring search per check
 
     @classmethod
@@ -283,10 +287,14 @@ class NeedleGate:
         for word in words:
             if word not in self.tokens:
                 return False
-        if foreign and self.low is not None:
-            for char in foreign:  # one C scan per character: far cheaper than the text's set of characters
-                if char not in self.low:
+        if foreign:
+            if self.chars is not None:
+                if not foreign <= self.chars:
                     return False
+            elif self.low is not None:
+                for char in foreign:  # one C scan per character: far cheaper than the text's set of characters
+                    if char not in self.low:
+                        return False
         if steps:
             joined = self._joined
             if joined is None:
@@ -354,6 +362,7 @@ def block_words(text: str, tokens: frozenset[bytes] | None, low: str | None, dat
         return memo
     words = None
     if low is not None:
+        gate = None
         if len(text) >= GATE_MIN_CHARS:
             gate = gate_for(text, tokens, low)  # built once per block, only where no such letter occurs
             reliable = gate is not None
@@ -364,6 +373,9 @@ def block_words(text: str, tokens: frozenset[bytes] | None, low: str | None, dat
             data = data if data is not None else text.encode("utf-8", "surrogatepass")
             words = BlockWords(tokens if tokens is not None else block_tokens(data),
                                frozenset() if text.isascii() else non_ascii_chars(data))
+            if gate is not None:
+                # lower() writes a final sigma (ς) where a capital Σ ends a word: the lowered text may hold it
+                gate.chars = words.chars | {"\u03c2"} if "\u03c3" in words.chars else words.chars
     _WORDS_MEMO[:] = [text, words]
     return words
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .audit_base import (Hit, anchor_regions, block_tokens, block_words, clause_regions, fold_lower, gate_for, one_line,
                          word_regions)
-from .audit_words import WordGate
+from .audit_words import WordGate, top_level_alternatives
 
 _F = re.I | re.A
 def _w(text: str) -> frozenset[bytes]:
@@ -466,7 +466,63 @@ _CLAUSES_BY_MESSAGE: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
         (("push",), ("http",)),
     ),
 }
+# The same needles, as the clauses of each alternative of the regex in its order (`|` at its top level):
+# the word gates of the alternatives (audit_words) choose which are searched.
+_CLAUSES_BY_ALTERNATIVE: dict[str, tuple[tuple[tuple[tuple[str, ...], ...], ...], ...]] = {
+    "sends data over the network": (
+        ((("curl",), ("-d", "--data", "-f", "--form", "-t", "--upload-file", "-x", "--json", "-g", "-h")),),
+        ((("--post-",),),),
+        (((".post", ".put", ".patch"),),),
+        ((("urllib.request.",),),),
+        ((("method", "body"), ("fetch",)),),
+        (((".post", ".put"),),),  # axios
+        ((("nc ", "ncat ", "netcat "),),),
+        ((("/dev/tcp/", "/dev/udp/"),),),
+        ((("invoke-webrequest", "invoke-restmethod"), ("-body", "-infile", "-method")),),
+        ((("scp ",), ("@",)),),
+        ((("sendmail", "smtplib.smtp"),), (("mail ",), ("-s",))),
+        ((("nslookup", "dig", "host"), ("$",)),),
+        ((("gist",), ("create",)),),
+        ((("http.post",),),),
+        ((("fetch",), (",",), ("{",)),),
+        ((("=$", "=`"), ("http",)),),
+        (((".request",),),),
+        ((("net::http",),),),
+        ((("newrequest",),),),
+        (((".upload",),),),
+        ((("xmlhttprequest",),),),
+        ((("sendbeacon",),),),
+        ((("resolve-dnsname",), ("$",)),),
+        ((("gethostbyname",),),),
+        ((("dns.",),),),
+        ((("ping",), ("-p",)),),
+        ((("push",), ("http",)),),
+    ),
+    "reads secrets from the environment": tuple((clause,) for clause in (
+        (("$",), ("token", "secret", "password", "passwd", "key", "credential", "auth")),  # $…TOKEN
+        (("env",),), (("printenv",),), (("export",), ("-p",)), (("os.environ",),), (("os.environ.copy",),),
+        (("process.env",),), (("get-childitem",), ("env:",)), (("gci",), ("env:",)), (("dir",), ("env:",)),
+        (("os.environ()",),), (("print-access-token",),), (("export-credentials",),), (("auth",), ("token",)),
+        (("get-access-token",),),
+        (("env",), ("token", "secret", "password", "passwd", "key", "credential")),  # a secret-named variable by name
+        (("pbpaste", "xclip", "xsel", "wl-paste", "get-clipboard"),),
+    )),
+    "refers to {what}": tuple(((needles,),) for needles in (  # _CRED_PATH (the name-only pattern has its needles)
+        (".ssh",), (".ssh",), (".aws",), (".config/gcloud",), ("application_default_credentials",), (".azure",),
+        (".kube/config",), (".docker/config",), (".netrc",), (".git-credentials",), (".pypirc",), (".npmrc",),
+        ("google-chrome/", "chromium/"), (".config/gh/",), (".claude/.credentials",), (".claude.json",),
+        ("/etc/shadow",), ("_history",), ("keychains/",), ("login.keychain",), ("wallet.dat",), (".electrum",),
+        (".bitcoin/",), ("exodus/", "metamask/", "phantom/", "atomic/"), ("google/chrome",), ("chrome/user",),
+        (".mozilla/firefox",), ("bravesoftware",), ("login",), ("key4.db",), ("logins.json",),
+        ("cookies.binarycookies",), (".gnupg/",))),
+}
 _ANCHOR_BY_MESSAGE = {"talks to a raw public IP address": _IPV4}
+# each table is for the pattern of that message with as many alternatives (two patterns say "refers to {what}")
+_BY_ALTERNATIVE = {id(pattern): _CLAUSES_BY_ALTERNATIVE[pattern.message] for pattern in PATTERNS
+                   if len(top_level_alternatives(pattern.regex.pattern)) == len(_CLAUSES_BY_ALTERNATIVE.get(pattern.message, ()))}
+assert len(_BY_ALTERNATIVE) == len(_CLAUSES_BY_ALTERNATIVE)
+_SHORT_NUMBERS = frozenset(str(n).encode() for n in range(1000)) | frozenset(f"{n:02d}".encode() for n in range(100)) | \
+    frozenset(f"{n:03d}".encode() for n in range(1000))
 _WRITE_VERB = re.compile(r">>?|\b(?:tee|cp|mv|ln|sed\s+-i|jq|write\w*|dump|json\.dump|writeFileSync|Set-Content|"
                          r"Add-Content|Out-File|echo|printf|cat\s*<<|install|add|append|insert|update|modify|edit|"
                          r"merge|patch|overwrite|replace|put|register|inject|create)\b", _F)
@@ -611,9 +667,16 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
             matches = pattern.regex.finditer(text)
         else:
             anchor = _ANCHOR_BY_MESSAGE.get(pattern.message)
-            if anchor is not None and not any(t.isdigit() for t in tokens):
-                continue  # an IPv4 address has all-digit words
+            if anchor is not None and tokens.isdisjoint(_SHORT_NUMBERS):
+                continue  # an IPv4 address has words of 1-3 digits (the octets between its dots)
             clauses = _CLAUSES_BY_MESSAGE.get(pattern.message)
+            by_alternative = _BY_ALTERNATIVE.get(id(pattern))
+            if by_alternative is not None and words is not None:
+                # the clauses of the alternatives whose words the block holds
+                clauses = tuple(clause for each, possible in zip(by_alternative, pattern.gate.possible_branches(words))
+                                if possible for clause in each)
+                if not clauses:
+                    continue
             regions = anchor_regions(text, anchor) if anchor else clause_regions(
                 text, low, clauses, cache, gate) if clauses else word_regions(
                 text, low, pattern.needles or _NEEDLES_BY_MESSAGE.get(pattern.message) or

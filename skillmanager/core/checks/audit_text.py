@@ -14,7 +14,7 @@ import unicodedata
 from typing import Callable, Iterator
 
 from .audit_base import Hit, block_words, clause_regions, fold_lower, gate_for, known_words, one_line, word_regions
-from .audit_words import WordGate
+from .audit_words import WordGate, top_level_alternatives
 
 # --- hidden Unicode ------------------------------------------------------------------------------
 
@@ -270,6 +270,8 @@ _ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles
 # ASCII text holds no non-ASCII needle: a clause with a group of only such needles cannot hold
 _ASCII_CLAUSES = {key: tuple(clause for clause in clauses if all(any(n.isascii() for n in g) for g in clause))
                   for key, clauses in _CLAUSES.items()}
+# one clause per alternative of the rule's regex, in its order: the word gates pick the clauses to search
+assert all(len(top_level_alternatives(_WORD_GATES[key].regex.pattern)) == len(clauses) for key, clauses in _CLAUSES.items())
 
 
 def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
@@ -295,7 +297,11 @@ def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
         if key in _CASE_SENSITIVE:
             regions = word_regions(text, text, table[key], exact_cache, gate)
         elif key in clauses:
-            regions = clause_regions(text, low, clauses[key], cache, gate)
+            # the clauses of the alternatives whose words the block holds (one clause per alternative)
+            chosen = clauses[key] if words is None else tuple(
+                clause for clause, possible in zip(_CLAUSES[key], _WORD_GATES[key].possible_branches(words))
+                if possible and (not ascii_text or clause in clauses[key]))
+            regions = clause_regions(text, low, chosen, cache, gate)
         else:
             regions = word_regions(text, low, table[key], cache, gate)
         for start, end in regions:

@@ -195,8 +195,8 @@ class _Deriver:
             return _EMPTY
         return _ATOM[_UNKNOWN]
 
-    def conditions(self) -> tuple[tuple[Group, ...], ...]:
-        """One CNF per top-level branch (any may hold); () when some branch requires nothing."""
+    def branches(self) -> Dnf:
+        """One CNF per top-level branch of the parsed regex (an empty one: the branch requires nothing)."""
         top = list(self.parsed)
         while len(top) == 1 and top[0][0] is sre.SUBPATTERN and not top[0][1][1] and not top[0][1][2]:
             top = list(top[0][1][3])
@@ -207,14 +207,26 @@ class _Deriver:
             cnf = shapes[0][1]
             for _, other in shapes[1:]:
                 cnf = _either(cnf, other)
-            if not cnf:
-                return ()
             groups = (Group(frozenset(w.encode() for w in g if w[0] != "\0"), frozenset(w[1:] for w in g if w[0] == "\0"))
                       for g in cnf)
             # groups of words first (a set operation), characters after
             found.append(tuple(sorted(groups, key=lambda g: (bool(g.chars), sorted(g.words), sorted(g.chars)))))
-        # branches needing only words first
-        return tuple(sorted(dict.fromkeys(found), key=lambda cnf: (any(g.chars for g in cnf), len(cnf))))
+        return tuple(found)
+
+
+def _any_branch(branches: Dnf) -> Dnf:
+    """The branches' CNFs as one condition (any may hold), those needing only words first; () when a branch
+    requires nothing."""
+    if not all(branches):
+        return ()
+    return tuple(sorted(dict.fromkeys(branches), key=lambda cnf: (any(g.chars for g in cnf), len(cnf))))
+
+
+def _holds(cnf: tuple[Group, ...], tokens: frozenset[bytes], chars: frozenset[str]) -> bool:
+    for group in cnf:
+        if tokens.isdisjoint(group.words) and chars.isdisjoint(group.chars):
+            return False
+    return True
 
 
 class Group(NamedTuple):
@@ -224,33 +236,105 @@ class Group(NamedTuple):
     chars: frozenset[str]
 
 
+Dnf = tuple[tuple[Group, ...], ...]  # one of these CNFs (each: every group) holds
+
+
+def top_level_alternatives(pattern: str) -> list[str]:
+    """The pattern's source split at its top-level `|` (outside groups and classes; inside the one
+    non-capturing group that makes up a whole pattern)."""
+    closes = _group_ends(pattern)
+    if pattern.startswith("(?:") and closes.get(0) == len(pattern) - 1:
+        return top_level_alternatives(pattern[3:-1])
+    parts, depth, start, i, class_at = [], 0, 0, 0, -1
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if class_at >= 0:  # a `]` first in a class (after `[` or `[^`) is a character of it
+            if char == "]" and i != class_at + 1 and not (i == class_at + 2 and pattern[class_at + 1] == "^"):
+                class_at = -1
+        elif char == "[":
+            class_at = i
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    return parts + [pattern[start:]]
+
+
 class WordGate:
     """`possible(tokens)`: whether the regex can match a block with these words (False only when it cannot)."""
 
-    __slots__ = ("regex", "_conditions")
+    __slots__ = ("regex", "_branches", "_conditions")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.regex = regex
-        self._conditions: tuple[tuple[Group, ...], ...] | None = None
+        self._branches: tuple[Dnf, ...] | None = None
+        self._conditions: Dnf | None = None
 
     @property
-    def conditions(self) -> tuple[tuple[Group, ...], ...]:
-        if self._conditions is None:  # derived on first use: importing the audit stays cheap
-            self._conditions = _Deriver(self.regex).conditions()
+    def branches(self) -> tuple[Dnf, ...]:
+        """Per top-level alternative of the regex's source, in its order, what a match of it holds: one of these
+        CNFs (() when it requires nothing)."""
+        if self._branches is None:  # derived on first use: importing the audit stays cheap
+            parts = top_level_alternatives(self.regex.pattern)
+            regexes = [self.regex] if len(parts) == 1 else [re.compile(part, self.regex.flags) for part in parts]
+            self._branches = tuple(_any_branch(_Deriver(regex).branches()) for regex in regexes)
+        return self._branches
+
+    @property
+    def conditions(self) -> Dnf:
+        """What any match holds: one of these CNFs (() when nothing is required)."""
+        if self._conditions is None:
+            self._conditions = _any_branch(tuple(cnf for dnf in self.branches for cnf in dnf)) \
+                if all(self.branches) else ()
         return self._conditions
 
     def possible(self, words: "BlockWords | None") -> bool:
-        conditions = self.conditions
+        conditions = self._conditions if self._conditions is not None else self.conditions
         if words is None or not conditions:
             return True
         tokens, chars = words
-        for cnf in conditions:
-            for group in cnf:
-                if tokens.isdisjoint(group.words) and chars.isdisjoint(group.chars):
+        for cnf in conditions:  # inline: called for every rule of every block
+            for group_words, group_chars in cnf:
+                if tokens.isdisjoint(group_words) and (not group_chars or chars.isdisjoint(group_chars)):
                     break
             else:
                 return True
         return False
+
+    def possible_branches(self, words: "BlockWords | None") -> tuple[bool, ...]:
+        """For each top-level alternative, in the regex's order, whether it may match (all True without words)."""
+        if words is None:
+            return (True,) * len(self.branches)
+        tokens, chars = words
+        return tuple(not dnf or any(_holds(cnf, tokens, chars) for cnf in dnf) for dnf in self.branches)
+
+
+def _group_ends(pattern: str) -> dict[int, int]:
+    """Where each group of the pattern's source opens -> where it closes."""
+    ends, stack, i, class_at = {}, [], 0, -1
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if class_at >= 0:
+            if char == "]" and i != class_at + 1 and not (i == class_at + 2 and pattern[class_at + 1] == "^"):
+                class_at = -1
+        elif char == "[":
+            class_at = i
+        elif char == "(":
+            stack.append(i)
+        elif char == ")" and stack:
+            ends[stack.pop()] = i
+        i += 1
+    return ends
 
 
 class BlockWords(NamedTuple):
