@@ -167,3 +167,11 @@ def test_each_alternative_is_still_found(name, regex, index, part, data):
         assert injection_hits(text) == injection_hits(text, fast=False)
     else:
         assert command_hits(text) == command_hits(text, word_gates=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab\n\r é"), max_size=60))
+def test_newline_offsets_are_where_the_newlines_are(text):
+    from skillmanager.core.checks.audit import newline_offsets
+
+    assert newline_offsets(text) == [m.start() for m in re.finditer("\n", text)]

@@ -15,6 +15,7 @@ hold it under ((device, inode, size, mtime_ns, ctime_ns, path) of every entry).
 from __future__ import annotations
 
 import bisect
+import itertools
 import os
 import re
 import stat
@@ -60,6 +61,14 @@ _WINDOW = 15  # lines within which a secret read and a network send in one file 
 _INSTRUCTION_WINDOW = 6  # the same in Markdown the model follows (one snippet's lines)
 
 
+def newline_offsets(text: str) -> list[int]:
+    """Where each newline of `text` is (its lines' lengths summed in C, not a regex match per line)."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return []
+    return list(itertools.accumulate(itertools.chain((len(lines[0]),), map((1).__add__, map(len, lines[1:-1])))))
+
+
 class _FileScan:
     """Findings and facts of one file, with line numbers and positions."""
 
@@ -87,7 +96,7 @@ class _FileScan:
         if self.main and ("!`" in text or "```!" in text):
             self._inline_shell(text, first_line, body_offset)
         has_facts = facts.sends or facts.secrets or facts.staged or facts.executed or facts.destinations or facts.homes
-        newlines = [m.start() for m in re.finditer("\n", text)] if (hits or has_facts) else []
+        newlines = newline_offsets(text) if (hits or has_facts) else []
         # Markdown structure: needed for positions, and carried to the next block of a big file
         md = MarkdownMap(text, first_line, md_state) if self.kind == "prose" and (
             hits or has_facts or self.exec_spans or len(data) >= BLOCK_BYTES // 2 or md_state) else None
@@ -246,7 +255,7 @@ def _executed_facts(scan: "_FileScan", names: set[str]) -> None:
             found = executed_files(text, names)
             if not found:
                 continue
-            newlines = [m.start() for m in re.finditer("\n", text)]
+            newlines = newline_offsets(text)
             md = MarkdownMap(text, first_line, state) if scan.kind == "prose" else None
             for offset, name in found:
                 line = first_line + bisect.bisect_left(newlines, offset)

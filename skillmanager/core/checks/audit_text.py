@@ -265,6 +265,8 @@ _OVERRIDE_WORDS = frozenset(form.split()[0].encode() for form in _word_forms(_VE
 _OVERRIDE_NEEDLES = tuple(sorted({_needle_in(form) for form in _word_forms(_VERBS) if not form.isascii()} |
                                  {_needle_in(form) for form in _word_forms(_VERBS_NOUN_FIRST)}))
 _ASCII_OVERRIDE_NEEDLES = tuple(n for n in _OVERRIDE_NEEDLES if n.isascii())
+# one letter of each other needle: a block whose letters hold none of them holds none of those needles
+_OVERRIDE_LETTERS = frozenset(next(c for c in n.lower() if not c.isascii()) for n in _OVERRIDE_NEEDLES if not n.isascii())
 _CASE_SENSITIVE = {"fake_tag"}
 _ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
 # ASCII text holds no non-ASCII needle: a clause with a group of only such needles cannot hold
@@ -292,7 +294,8 @@ def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
         if words is not None and not _WORD_GATES[key].possible(words):
             return  # a whole word every match holds is missing
         if key == "override" and gate is not None and gate.tokens.isdisjoint(_OVERRIDE_WORDS) and not any(
-                gate.may_hold(n) and n in low for n in (_ASCII_OVERRIDE_NEEDLES if ascii_text else _OVERRIDE_NEEDLES)):
+                gate.may_hold(n) and n in low for n in (_ASCII_OVERRIDE_NEEDLES if ascii_text or (
+                    gate.chars is not None and gate.chars.isdisjoint(_OVERRIDE_LETTERS)) else _OVERRIDE_NEEDLES)):
             return
         if key in _CASE_SENSITIVE:
             regions = word_regions(text, text, table[key], exact_cache, gate)
