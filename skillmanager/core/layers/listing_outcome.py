@@ -8,7 +8,7 @@ only (because of the budget, or because a setting asks for it), or nothing (and 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..model import Listed, Skill
@@ -124,10 +124,43 @@ def _unlisted_outcome(skill: Skill) -> ListingOutcome:
     return ListingOutcome(Outcome.NOT_LISTED, CAUSE_HIDDEN, "Not listed in the start-up listing.")
 
 
-def listing_outcomes(registry: Registry, listing: ListingResult | None = None) -> dict[str, ListingOutcome]:
+@dataclass
+class OutcomeReuse:
+    """The outcomes one `listing_outcomes` call worked out, by the object each was read from: a listed skill's
+    by its listing entry (EntryResult), an unlisted skill's by the skill (its state decides). Both are held,
+    so an id here is never another live object's; neither object changes once made (a refresh replaces them)."""
+
+    by_entry: dict[int, tuple[EntryResult, ListingOutcome]] = field(default_factory=dict)
+    by_skill: dict[int, tuple[Skill, ListingOutcome]] = field(default_factory=dict)
+
+
+def listing_outcomes(registry: Registry, listing: ListingResult | None = None, *,
+                     previous: OutcomeReuse | None = None, keep: OutcomeReuse | None = None
+                     ) -> dict[str, ListingOutcome]:
     """Skill.key → its outcome in the start-up listing, for every skill of the registry (shadowed copies,
-    duplicates, bundled skills and built-in commands included). `listing` defaults to build_listing(registry)."""
+    duplicates, bundled skills and built-in commands included). `listing` defaults to build_listing(registry).
+    `keep` is filled with what a later call may reuse; `previous` (an earlier call's `keep`) gives the
+    outcome of every listing entry and unlisted skill object it already saw (an incremental refresh)."""
     listing = listing if listing is not None else build_listing(registry)
     by_key = {e.key: e for e in listing.entries if e.key is not None}
-    return {skill.key: (_listed_outcome(by_key[skill.key]) if skill.key in by_key else _unlisted_outcome(skill))
-            for skill in registry.skills}
+    if previous is None and keep is None:
+        return {skill.key: (_listed_outcome(by_key[skill.key]) if skill.key in by_key else _unlisted_outcome(skill))
+                for skill in registry.skills}
+    old_entries = previous.by_entry if previous is not None else {}
+    old_skills = previous.by_skill if previous is not None else {}
+    new_entries = keep.by_entry if keep is not None else {}
+    new_skills = keep.by_skill if keep is not None else {}
+    out: dict[str, ListingOutcome] = {}
+    for skill in registry.skills:
+        key = skill.key
+        entry = by_key.get(key)
+        if entry is not None:
+            known = old_entries.get(id(entry))
+            outcome = known[1] if known is not None else _listed_outcome(entry)
+            new_entries[id(entry)] = (entry, outcome)
+        else:
+            held = old_skills.get(id(skill))
+            outcome = held[1] if held is not None else _unlisted_outcome(skill)
+            new_skills[id(skill)] = (skill, outcome)
+        out[key] = outcome
+    return out
