@@ -151,7 +151,8 @@ def refresh_paths(registry: Registry, changed_paths: Iterable[str | os.PathLike[
         if not work.entries:
             delta.reason = "nothing that the registry reads changed"
             return delta
-        _redecide(registry, skills, delta)
+        clones = _redecide(registry, skills, delta)
+        _remember_scan_order(delta.registry.skills, [clones.get(id(s), s) for s in scanned])
         return delta
     except _NeedsFullReload as why:
         return _full_reload(registry, str(why))
@@ -305,10 +306,22 @@ _ENTRY_ORDER_KEYS: dict[frozenset[Feature], dict[str, tuple[object, ...]]] = {}
 _ENTRY_ORDER_KEYS_LIMIT = 100_000
 
 
+# (skills list of the newest registry refresh_paths made, that registry's scan order): the next refresh of
+# that registry starts from it instead of ranking every skill again (15 ms of a one-file edit at 5,000 skills)
+_LAST_SCAN_ORDER: list[tuple[list[Skill], list[Skill]]] = []
+
+
+def _remember_scan_order(skills: list[Skill], scanned: list[Skill]) -> None:
+    _LAST_SCAN_ORDER[:] = [(skills, scanned)]
+
+
 def _scan_order(registry: Registry) -> list[Skill]:
     """The skills in the order the scan gave them: each renamed --add-dir copy (current's `extra:clash`)
     replaced by the skill as scanned, back in its place."""
     skills = registry.skills
+    for known_skills, scanned in _LAST_SCAN_ORDER:
+        if known_skills is skills:  # the list is held: it is this registry's own, never changed since
+            return list(scanned)
     originals = [s.scoped_original for s in skills if s.scoped_original is not None]
     if not originals:
         return list(skills)
@@ -358,23 +371,27 @@ def _clone(skill: Skill) -> Skill:
     return copy
 
 
-def _redecide(registry: Registry, skills: list[Skill], delta: RegistryDelta) -> None:
-    """Re-decide every copy of the touched names; other skills keep their objects and states."""
+def _redecide(registry: Registry, skills: list[Skill], delta: RegistryDelta) -> dict[int, Skill]:
+    """Re-decide every copy of the touched names; other skills keep their objects and states. Returns
+    id(replaced skill) -> its clone."""
     fresh_ids = {id(s) for s in delta.changed + delta.added}
     names = {s.name for s in delta.changed + delta.added + delta.removed}
     subset: list[Skill] = []
+    clones: dict[int, Skill] = {}
     for index, skill in enumerate(skills):
         if skill.name not in names:
             continue
         if id(skill) not in fresh_ids:
-            skill = skills[index] = _clone(skill)
-            delta.changed.append(skill)
+            clone = clones[id(skill)] = skills[index] = _clone(skill)
+            delta.changed.append(clone)
+            skill = clone
         subset.append(skill)
     # decide_states walks the skills in load order: a subset holding every copy of a name decides it
     # exactly as the whole list would (winners are per name; settings decisions per skill)
     decide_states(dataclasses.replace(registry, skills=subset))
     delta.registry = dataclasses.replace(registry, skills=skills)
     delta.reason = f"re-read {len(fresh_ids)} skill file(s), re-decided {len(names)} name(s)"
+    return clones
 
 
 def _reload_settings(registry: Registry, skills: list[Skill], delta: RegistryDelta) -> RegistryDelta:
