@@ -80,6 +80,7 @@ class Snapshot:
     # after an incremental refresh that kept every row in its group: the rows whose skill, listing entry, token
     # count, outcome, switch or usage differ from the partial snapshot of the same generation (None: any row)
     changed_rows: frozenset | None = None
+    outcome_reuse: Any = None  # core OutcomeReuse: what the next incremental refresh's outcomes reuse
     _by_identity: dict[tuple, Skill] | None = None  # built on first use
 
     @property
@@ -106,14 +107,14 @@ def scan(spec_or_workspace, progress: Callable[..., None] | None = None, generat
     except Exception as error:  # noqa: BLE001 - shown in the preview instead of breaking the scan
         snapshot.problems["listing"] = f"the listing could not be built: {error!r}"
         return snapshot
-    _index_entries(snapshot)
-    snapshot.find(("", "", ""))  # builds the identity index here, off the UI thread
+    _index_entries(snapshot)  # builds the identity index too, off the UI thread
     return snapshot
 
 
-def build_listing(listing_module, registry, workspace):
-    # the registry carries the profile, the resolved model and the settings; the engine reads them
-    return listing_module.build_listing(registry)
+def build_listing(listing_module, registry, workspace, previous=None):
+    # the registry carries the profile, the resolved model and the settings; the engine reads them. The
+    # listing keeps what the next refresh reuses (`previous`: only what changed is measured again)
+    return listing_module.build_listing(registry, reusable=True, previous=previous)
 
 
 _TOKEN_CACHE: dict[str, int] = {}
@@ -131,53 +132,60 @@ def _cached_tokens(text: str) -> int:
     return count
 
 
-def _index_entries(snapshot: Snapshot, previous: Snapshot | None = None) -> None:
+def _index_entries(snapshot: Snapshot, previous: Snapshot | None = None,
+                   contested: frozenset | None = None) -> None:
     """Outcomes, row switches, usage, the budget remedy and token counts of `snapshot`. With `previous` (an
-    incremental refresh that kept the settings), a row switch is reused for every skill object both snapshots
-    share: core's switch facts read only the skill and the settings, and a skill whose copies were re-decided
-    is a new object."""
-    from skillmanager.core.layers.listing_outcome import listing_outcomes
+    incremental refresh), what belongs to a skill object or listing entry both snapshots share is reused:
+    core's switch facts read only the skill and the settings (new settings make every skill a new object),
+    a token count only the entry's shown text, and a skill whose copies were re-decided is a new object.
+    `contested`: the previous names when the refresh kept every row (no skill name came or went)."""
+    from skillmanager.core.layers.listing_outcome import OutcomeReuse, listing_outcomes
     from skillmanager.core.rules.remedy import budget_remedy
 
-    by_key = {skill.key: skill for skill in snapshot.skills}
-    outcomes = listing_outcomes(snapshot.registry, snapshot.listing)
-    snapshot.outcomes = {skill_identity(by_key[k]): o for k, o in outcomes.items() if k in by_key}
+    skills = snapshot.skills
+    identities = [skill_identity(skill) for skill in skills]  # once per refresh: 5,000 tuples per pass
+    keys = [skill.key for skill in skills]
+    identity_by_key = dict(zip(keys, identities))
+    snapshot._by_identity = dict(zip(identities, skills))
+    snapshot.outcome_reuse = OutcomeReuse()
+    outcomes = listing_outcomes(snapshot.registry, snapshot.listing, keep=snapshot.outcome_reuse,
+                                previous=previous.outcome_reuse if previous is not None else None)
+    snapshot.outcomes = {identity: outcomes[key] for identity, key in zip(identities, keys)}
     from skillmanager.core.edit.switch import switch_facts
 
-    reusable: dict[int, Any] = {}
-    if previous is not None:
-        for skill in previous.skills:
-            facts = previous.switches.get(skill_identity(skill))
-            if facts is not None:
-                reusable[id(skill)] = facts  # `previous` keeps these objects alive: ids are not reused
-    for skill in by_key.values():
+    for skill, identity in zip(skills, identities):
         if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND) or not skill.state.is_winner:
             continue  # Claude Code's own entries and losing copies get no row switch
-        facts = reusable.get(id(skill))
-        if facts is not None:
-            snapshot.switches[skill_identity(skill)] = facts
-            continue
+        if previous is not None and previous.find(identity) is skill:
+            facts = previous.switches.get(identity)
+            if facts is not None:
+                snapshot.switches[identity] = facts
+                continue
         try:
-            snapshot.switches[skill_identity(skill)] = switch_facts(snapshot.registry, skill)
+            snapshot.switches[identity] = switch_facts(snapshot.registry, skill)
         except Exception:  # noqa: BLE001 - no switch for this row; More options still explains
             pass
     uses = _usage_by_key(snapshot)
-    snapshot.usage = {skill_identity(by_key[k]): u for k, u in uses.items() if k in by_key}
+    snapshot.usage = {identity_by_key[k]: u for k, u in uses.items() if k in identity_by_key}
     from skillmanager.core.rules.buckets import contested_names
 
-    snapshot.contested = contested_names(snapshot.registry)
+    snapshot.contested = contested if contested is not None else contested_names(snapshot.registry)
     try:
         counts = {k: u.total for k, u in uses.items()}
         snapshot.remedy = budget_remedy(snapshot.registry, snapshot.listing, outcomes,
                                         usage=counts if any(counts.values()) else None)  # no logs: by size only
     except Exception as error:  # noqa: BLE001 - the banner is missing, the rest of the window works
         snapshot.problems["remedy"] = f"the budget remedy could not be computed: {error!r}"
+    earlier_entries = previous.entries if previous is not None else {}
+    earlier_tokens = previous.tokens if previous is not None else {}
     for entry in snapshot.listing.entries:
-        skill = by_key.get(entry.key) if entry.key is not None else None
-        if skill is None:
+        identity = identity_by_key.get(entry.key) if entry.key is not None else None
+        if identity is None:
             continue
-        identity = skill_identity(skill)
         snapshot.entries[identity] = entry
+        if earlier_entries.get(identity) is entry and identity in earlier_tokens:
+            snapshot.tokens[identity] = earlier_tokens[identity]  # the same entry: the same shown text
+            continue
         shown = entry.shown_text
         snapshot.tokens[identity] = _cached_tokens(shown) if shown else 0
 
@@ -361,14 +369,15 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     from skillmanager.core.layers import listing as listing_module
 
     try:
-        final.listing = build_listing(listing_module, registry, snapshot.workspace)
+        final.listing = build_listing(listing_module, registry, snapshot.workspace, previous=snapshot.listing)
     except Exception as error:  # noqa: BLE001
         final.problems["listing"] = f"the listing could not be built: {error!r}"
         return final
-    same_settings = not (delta.full_reload or delta.settings_reloaded)  # else every object is new anyway
-    _index_entries(final, previous=snapshot if same_settings else None)
+    # reuse is by object: after a full reload or new settings every object is new, and nothing is reused.
+    # A refresh that kept every row replaced skills by others of the same identity (source, file, name): the
+    # names that clash are the same
+    _index_entries(final, previous=snapshot, contested=None if delta.structural else snapshot.contested)
     final.changed_rows = _keep_equal_values(final, partial, delta)
-    final.find(("", "", ""))
     return final
 
 
