@@ -71,15 +71,24 @@ class ScanWorker(QRunnable):
 class RefreshWorker(ScanWorker):
     """Re-reads the changed files (core.incremental); a full reload happens there when needed."""
 
+    ROWS_WAIT_S = 0.25  # longest wait for the UI thread to show the rows before the listing is rebuilt
+
     def __init__(self, snapshot: Snapshot, paths, target, generation: int, cancel: threading.Event):
         super().__init__(target, generation, cancel)
         self.snapshot, self.paths = snapshot, paths
+        self.rows_shown = threading.Event()  # set by the context once the rows are applied
+
+    def _rows(self, partial: Snapshot, delta) -> None:
+        """The rows first: the listing waits until the UI thread has applied them (else both compete for the
+        GIL and the rows appear only when the listing is done)."""
+        self.emit("rows", self.generation, partial, delta)
+        if not self.cancel.is_set():
+            self.rows_shown.wait(self.ROWS_WAIT_S)
 
     def run(self) -> None:
         snapshot, self.snapshot = self.snapshot, None  # a finished worker the context still lists keeps no skills
         try:
-            result = refresh_incremental(snapshot, self.paths, self.generation,
-                                         on_rows=lambda snap, delta: self.emit("rows", self.generation, snap, delta))
+            result = refresh_incremental(snapshot, self.paths, self.generation, on_rows=self._rows)
         except Exception:  # noqa: BLE001 - an incremental refresh that fails falls back to a full scan
             super().run()
             return
@@ -98,10 +107,13 @@ class ChecksWorker(QRunnable):
     """Audit + lint of every skill file (core.skill_checks, cached per file stamp), off the UI thread."""
 
     def __init__(self, snapshot: Snapshot, cache, generation: int, cancel: threading.Event,
-                 quiet_until: Callable[[], float] = lambda: 0.0):
+                 quiet_until: Callable[[], float] = lambda: 0.0, earlier: dict | None = None):
         super().__init__()
         self.snapshot, self.cache, self.generation, self.cancel = snapshot, cache, generation, cancel
         self.quiet_until = quiet_until  # monotonic time until which the user is typing: the worker waits
+        # the complete results of the snapshot this one refreshed, when only its `changed_rows` differ: every
+        # other row keeps its result (a one-file edit re-checks a few files, not 5,000 folders)
+        self.earlier = earlier
         self.signals = _ChecksSignals()
 
     SLICE = 0.004  # s of work, then as long a pause: the UI thread keeps the GIL most of the time
@@ -119,10 +131,23 @@ class ChecksWorker(QRunnable):
         profile = getattr(registry, "profile", None) or default_profile()
         results = {}
         started = time.perf_counter()
-        total = sum(1 for skill in self.snapshot.skills if skill.path is not None)
-        checked = 0
-        self._report(0, total)
-        for count, skill in enumerate(self.snapshot.skills, 1):
+        skills = self.snapshot.skills
+        total = sum(1 for skill in skills if skill.path is not None)
+        changed = self.snapshot.changed_rows
+        if self.earlier is not None and changed is not None:
+            earlier, skills = self.earlier, []
+            for skill in self.snapshot.skills:
+                identity = skill_identity(skill)
+                if skill.path is None:
+                    continue
+                if identity in changed or identity not in earlier:
+                    skills.append(skill)
+                else:
+                    results[identity] = earlier[identity]
+        checked = len(results)
+        if not results:
+            self._report(checked, total)  # a few files after an edit: no "Checking 4,998 of 5,000…" flash
+        for count, skill in enumerate(skills, 1):
             if self.cancel.is_set():
                 return
             while time.monotonic() < self.quiet_until() and not self.cancel.is_set():
@@ -255,6 +280,14 @@ class AppContext(QObject):
         self.pool.start(worker)
 
     def _on_rows(self, generation: int, snapshot: Snapshot, delta) -> None:
+        try:
+            self._apply_rows(generation, snapshot, delta)
+        finally:
+            worker = self._workers.get(generation)
+            if isinstance(worker, RefreshWorker):
+                worker.rows_shown.set()
+
+    def _apply_rows(self, generation: int, snapshot: Snapshot, delta) -> None:
         if generation != self._generation:
             return
         self.snapshot = snapshot
@@ -299,8 +332,11 @@ class AppContext(QObject):
         self._checks_generation += 1
         for old in [g for g in self._checks_workers if g < self._checks_generation - 3]:
             del self._checks_workers[old]  # long finished or superseded (a stale one only emits into the void)
+        # after a refresh that kept every row, a complete earlier pass leaves only the changed rows to check
+        earlier = self.checks if self._checks_complete and snapshot.changed_rows is not None else None
+        self._checks_complete = False
         worker = ChecksWorker(snapshot, self.checks_cache, self._checks_generation, self._cancel,
-                              lambda: self._quiet_until)
+                              lambda: self._quiet_until, earlier)
         worker.signals.done.connect(self._on_checks)
         worker.signals.progress.connect(self._on_checks_progress)
         self._checks_workers[self._checks_generation] = worker
@@ -323,8 +359,11 @@ class AppContext(QObject):
         finally:
             self._quiet_until = time.monotonic() + self.QUIET_S
 
+    _checks_complete = False  # self.checks holds a result for every skill file of the current snapshot
+
     def _on_checks_progress(self, generation: int, checked: int, total: int) -> None:
         if generation == self._checks_generation:
+            self._checks_complete = checked >= total  # the last report follows the last results
             self.checks_progress.emit(checked, total)
 
     def _on_checks(self, generation: int, results: dict) -> None:
@@ -378,6 +417,10 @@ class AppContext(QObject):
         def filtered(outside: set) -> None:
             self.ignored_echoes += len(paths) - len(outside)
             done(outside)
+
+        if not any(str(p) in own for p in paths):  # nothing to hash: no trip through a worker thread
+            filtered({p for p in paths if not is_own_write(p, own)})
+            return
 
         self._echo_checks += 1
         self.tasks.run(("own-writes", self._echo_checks),

@@ -443,25 +443,55 @@ class RegistryModel(QAbstractItemModel):
 
     # --- audit / lint badges (computed off the UI thread by AppContext) ---------------------------
     def set_checks(self, checks: dict) -> None:
-        """New check results: repaint only the Checks cells whose result object changed."""
+        """New check results: repaint only the Checks cells whose result object changed (after an edit, the
+        results of the few files checked again: the rest are the same objects)."""
         old, self._checks = self._checks, dict(checks)
+        new = self._checks
+        differ = [key for key, result in new.items() if old.get(key) is not result]
+        differ += [key for key in old if key not in new]
+        if not differ:
+            return
         column = int(Column.Checks)
         if self._snapshot is not None:
-            moved = False
-            for skill in self._snapshot.skills:
-                key = self._identity(skill)
-                if old.get(key) is not self._checks.get(key):
-                    before = self._buckets.get(key)
-                    self._buckets[key] = after = self._bucket_of(skill)
-                    moved = moved or (self._bucket is not None and (self._bucket in (before or ())) != (self._bucket in after))
-            self.buckets_changed.emit(bucket_counts(self._buckets.values()))
-            if moved:
+            updates = {}
+            for key in differ:
+                skill = self._snapshot.find(key)
+                if skill is not None and self._identity(skill) == key:
+                    updates[key] = self._bucket_of(skill)
+            if self._set_buckets(updates):
                 self._sync()  # a skill came into (or left) the chip in use
-        for group in self._root.children:
-            for child in group.children:
-                if old.get(child.key) is not self._checks.get(child.key):
-                    index = self.createIndex(child.row(), column, child)
-                    self.dataChanged.emit(index, index)
+        if self._items is None:
+            self._items = {child.key: child for group in self._root.children for child in group.children}
+        for key in differ:
+            child = self._items.get(key)
+            if child is not None:
+                index = self.createIndex(child.row(), column, child)
+                self.dataChanged.emit(index, index)
+
+    _counted_buckets: dict | None = None  # {Bucket: count} of self._buckets, kept in step with it
+
+    def _set_buckets(self, updates: dict) -> bool:
+        """New buckets for some rows; the chips' counts follow by difference (no pass over 5,000 rows per
+        edit). True when a row came into or left the chip in use."""
+        counts = self._counted_buckets
+        if counts is None:
+            counts = self._counted_buckets = bucket_counts(self._buckets.values())
+        counts = dict(counts)
+        moved = False
+        for key, after in updates.items():
+            before = self._buckets.get(key, frozenset())
+            self._buckets[key] = after
+            if before == after:
+                continue
+            for bucket in before - after:
+                counts[bucket] -= 1
+            for bucket in after - before:
+                counts[bucket] += 1
+            moved = moved or (self._bucket is not None and (self._bucket in before) != (self._bucket in after))
+        if counts != self._counted_buckets:
+            self._counted_buckets = counts
+            self.buckets_changed.emit(dict(counts))
+        return moved
 
     # --- lookups -------------------------------------------------------------------------------
     @property
@@ -497,7 +527,8 @@ class RegistryModel(QAbstractItemModel):
         self._groups, self._marks = overlay_session(group_skills(snapshot), self._additions)
         self._drop_stale_caches()
         self._buckets = {self._identity(s): self._bucket_of(s) for s in snapshot.skills}
-        self.buckets_changed.emit(bucket_counts(self._buckets.values()))
+        self._counted_buckets = bucket_counts(self._buckets.values())
+        self.buckets_changed.emit(dict(self._counted_buckets))
         self._sync()
         if used_before != snapshot.usage:
             self._usage_changed(used_before, snapshot.usage)
@@ -668,7 +699,9 @@ class RegistryModel(QAbstractItemModel):
         return True
 
     def bucket_counts(self) -> dict:
-        return bucket_counts(self._buckets.values())
+        if self._counted_buckets is None:
+            self._counted_buckets = bucket_counts(self._buckets.values())
+        return dict(self._counted_buckets)
 
     def _bucket_of(self, skill: Skill) -> frozenset:
         """Core decides the buckets from the row switch, the listing outcome and the checks badge."""
@@ -708,18 +741,16 @@ class RegistryModel(QAbstractItemModel):
         if self._items is None:
             self._items = {child.key: child for group in self._root.children for child in group.children}
         by_identity = {skill_identity(s): s for s in skills}
-        for identity, skill in by_identity.items():
-            self._buckets[identity] = self._bucket_of(skill)
-        self.buckets_changed.emit(bucket_counts(self._buckets.values()))
-        for group in self._groups:  # keep the unfiltered groups current for the next filter change
-            for position, old in enumerate(group.skills):
-                new = by_identity.get(skill_identity(old))
-                if new is not None:
-                    if _waiting(old) != _waiting(new):
-                        return False
-                    group.skills[position] = new
-                    if new is not old:
-                        self._haystacks.pop(id(old), None)  # the old object is gone from every view
+        self._set_buckets({identity: self._bucket_of(skill) for identity, skill in by_identity.items()})
+        places = self._places()
+        for identity, new in by_identity.items():  # keep the unfiltered groups current for the next filter change
+            for group, position in places.get(identity, ()):
+                old = group.skills[position]
+                if _waiting(old) != _waiting(new):
+                    return False
+                group.skills[position] = new
+                if new is not old:
+                    self._haystacks.pop(id(old), None)  # the old object is gone from every view
         if self.filtering and any((self._items.get(i) is not None) != self._matches(s) for i, s in by_identity.items()):
             self._sync()  # an edit made a skill match the filter, or stop matching it
             return True
@@ -732,6 +763,19 @@ class RegistryModel(QAbstractItemModel):
                 self.dataChanged.emit(self.createIndex(row, 0, item), self.createIndex(row, len(Column) - 1, item))
         self._sync_problems()  # the refreshed registry may carry other workspace diagnostics
         return True
+
+    _placed: tuple = (None, {})  # (the groups it was made for, identity -> [(group, position)])
+
+    def _places(self) -> dict:
+        """Where each identity sits in the unfiltered groups, worked out once per grouping (an edit replaces
+        a skill in place; a regroup makes new groups)."""
+        if self._placed[0] is not self._groups:
+            places: dict = {}
+            for group in self._groups:
+                for position, skill in enumerate(group.skills):
+                    places.setdefault(self._identity(skill), []).append((group, position))
+            self._placed = (self._groups, places)
+        return self._placed[1]
 
     def _make_group(self, key, group) -> TreeItem:
         if key == problem_words.PROBLEMS_KEY:
