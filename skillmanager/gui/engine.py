@@ -73,6 +73,7 @@ class Snapshot:
     remedy: Any = None  # core.rules.remedy.BudgetRemedy when the budget cuts descriptions
     switches: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core.edit.switch.SwitchFacts
     contested: frozenset = frozenset()  # names more than one skill claims (core.rules.buckets.contested_names)
+    conflict_count: int | None = None  # len(registry.conflicts()), counted off the UI thread (None: not counted)
     usage: dict[tuple, Any] = field(default_factory=dict)  # skill identity -> core SkillUsage (session logs)
     usage_days: int = 30
     generation: int = 0
@@ -106,6 +107,7 @@ def scan(spec_or_workspace, progress: Callable[..., None] | None = None, generat
         snapshot.listing = build_listing(listing_module, snapshot.registry, workspace)
     except Exception as error:  # noqa: BLE001 - shown in the preview instead of breaking the scan
         snapshot.problems["listing"] = f"the listing could not be built: {error!r}"
+        _name_clashes(snapshot)
         return snapshot
     _index_entries(snapshot)  # builds the identity index too, off the UI thread
     return snapshot
@@ -133,12 +135,13 @@ def _cached_tokens(text: str) -> int:
 
 
 def _index_entries(snapshot: Snapshot, previous: Snapshot | None = None,
-                   contested: frozenset | None = None) -> None:
+                   same_names: Snapshot | None = None) -> None:
     """Outcomes, row switches, usage, the budget remedy and token counts of `snapshot`. With `previous` (an
     incremental refresh), what belongs to a skill object or listing entry both snapshots share is reused:
     core's switch facts read only the skill and the settings (new settings make every skill a new object),
     a token count only the entry's shown text, and a skill whose copies were re-decided is a new object.
-    `contested`: the previous names when the refresh kept every row (no skill name came or went)."""
+    `same_names`: a snapshot with the same rows (a refresh that kept every row: no skill name came or went),
+    whose contested names and conflict count hold."""
     from skillmanager.core.layers.listing_outcome import OutcomeReuse, listing_outcomes
     from skillmanager.core.rules.remedy import budget_remedy
 
@@ -167,9 +170,7 @@ def _index_entries(snapshot: Snapshot, previous: Snapshot | None = None,
             pass
     uses = _usage_by_key(snapshot)
     snapshot.usage = {identity_by_key[k]: u for k, u in uses.items() if k in identity_by_key}
-    from skillmanager.core.rules.buckets import contested_names
-
-    snapshot.contested = contested if contested is not None else contested_names(snapshot.registry)
+    _name_clashes(snapshot, same_names)
     try:
         counts = {k: u.total for k, u in uses.items()}
         snapshot.remedy = budget_remedy(snapshot.registry, snapshot.listing, outcomes,
@@ -188,6 +189,18 @@ def _index_entries(snapshot: Snapshot, previous: Snapshot | None = None,
             continue
         shown = entry.shown_text
         snapshot.tokens[identity] = _cached_tokens(shown) if shown else 0
+
+
+def _name_clashes(snapshot: Snapshot, same_names: Snapshot | None = None) -> None:
+    """The contested names and the conflict count (Registry.conflicts), or those of `same_names`."""
+    if same_names is not None:
+        snapshot.contested, snapshot.conflict_count = same_names.contested, same_names.conflict_count
+        return
+    from skillmanager.core.rules.buckets import contested_names
+
+    conflicts = snapshot.registry.conflicts() if hasattr(snapshot.registry, "conflicts") else []
+    snapshot.contested = contested_names(snapshot.registry, conflicts)
+    snapshot.conflict_count = len(conflicts)
 
 
 _USAGE_CACHE: dict[str, tuple[float, Any]] = {}
@@ -360,7 +373,7 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
     partial.switches = {k: v for k, v in snapshot.switches.items() if k not in gone}
     partial.tokens = dict(snapshot.tokens)
     partial.usage, partial.usage_days, partial.remedy = snapshot.usage, snapshot.usage_days, snapshot.remedy
-    partial.contested = snapshot.contested
+    partial.contested, partial.conflict_count = snapshot.contested, snapshot.conflict_count
     if on_rows is not None:
         on_rows(partial, delta)  # the rows update now; the listing follows
     final = Snapshot(workspace=snapshot.workspace, registry=registry, problems=dict(snapshot.problems),
@@ -372,11 +385,12 @@ def refresh_incremental(snapshot: Snapshot, paths, generation: int = 0,
         final.listing = build_listing(listing_module, registry, snapshot.workspace, previous=snapshot.listing)
     except Exception as error:  # noqa: BLE001
         final.problems["listing"] = f"the listing could not be built: {error!r}"
+        _name_clashes(final)
         return final
     # reuse is by object: after a full reload or new settings every object is new, and nothing is reused.
     # A refresh that kept every row replaced skills by others of the same identity (source, file, name): the
     # names that clash are the same
-    _index_entries(final, previous=snapshot, contested=None if delta.structural else snapshot.contested)
+    _index_entries(final, previous=snapshot, same_names=None if delta.structural else snapshot)
     final.changed_rows = _keep_equal_values(final, partial, delta)
     return final
 

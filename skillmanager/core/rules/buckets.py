@@ -54,12 +54,15 @@ REVIEW_BADGES = frozenset({"danger", "error"})
 _INVOLUNTARY_CUTS = frozenset({CAUSE_BUDGET, CAUSE_PER_ENTRY_CAP})  # a cut the user did not ask for
 
 
-def contested_names(registry: Any) -> frozenset[str]:
-    """Names more than one skill claims (Registry.conflicts decides what a clash is)."""
-    conflicts = getattr(registry, "conflicts", None)
+def contested_names(registry: Any, conflicts: Iterable[Any] | None = None) -> frozenset[str]:
+    """Names more than one skill claims (Registry.conflicts decides what a clash is). `conflicts`: the
+    registry's conflicts when the caller already has them."""
     if conflicts is None:
-        return frozenset()
-    return frozenset(c.name for c in conflicts())
+        find = getattr(registry, "conflicts", None)
+        if find is None:
+            return frozenset()
+        conflicts = find()
+    return frozenset(c.name for c in conflicts)
 
 
 def skill_buckets(skill: Skill, *, is_on: bool | None = None, outcome: ListingOutcome | None = None,

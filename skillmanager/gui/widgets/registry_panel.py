@@ -170,6 +170,7 @@ class RegistryPanel(QWidget):
         layout.addWidget(self.summary)
 
         self._regrouping = False
+        self._invalid_by_object: dict = {}  # id(skill) -> (skill, invalid?), for _counts: skills never change
         self._collapsed: set = set()
         self._known: set = set()
         self.view.collapsed.connect(lambda i: self._collapsed.add(i.data(Role.Identity)))
@@ -270,9 +271,18 @@ class RegistryPanel(QWidget):
             return self._counted[1]
         skills = snapshot.skills
         registry = snapshot.registry
-        conflicts = len(registry.conflicts()) if registry is not None and hasattr(registry, "conflicts") else 0
+        if not snapshot.partial and snapshot.conflict_count is not None:
+            conflicts = snapshot.conflict_count  # counted by the engine, off the UI thread
+        else:  # rows came or went: the registry is current, the engine's figures follow
+            conflicts = len(registry.conflicts()) if registry is not None and hasattr(registry, "conflicts") else 0
         waiting = sum(1 for s in skills if s.state.conditional and not s.state.active)
-        invalid = sum(1 for s in skills if states.visual_state(s) is states.Visual.INVALID)
+        known, self._invalid_by_object = self._invalid_by_object, {}  # only this snapshot's skills are kept
+        for skill in skills:
+            found = known.get(id(skill))
+            if found is None or found[0] is not skill:
+                found = (skill, states.visual_state(skill) is states.Visual.INVALID)
+            self._invalid_by_object[id(skill)] = found
+        invalid = sum(1 for _skill, is_invalid in self._invalid_by_object.values() if is_invalid)
         outcomes = getattr(snapshot, "outcomes", {}) or {}
         shortened = sum(1 for o in outcomes.values() if o.cut_for_room)
         counts = (len(skills), conflicts, waiting, invalid, shortened)
