@@ -66,7 +66,7 @@ def test_bad_inputs_become_diagnostics(tmp_path, monkeypatch):
             raise PermissionError(13, "Permission denied")
         return real_open(path, *a, **k)
     monkeypatch.setattr(os, "open", fake_open)
-    monkeypatch.setattr(safe_read.read_text_file, "__kwdefaults__", {"max_bytes": 50, "known": None})
+    monkeypatch.setattr(safe_read.read_text_file, "__kwdefaults__", {"max_bytes": 50, "known": None, "ahead": None})
     reg = load_registry(_ws(tmp_path, home))
     codes = {s.name: {d.code for d in s.diagnostics} for s in reg.skills}
     assert "binary-file" in codes["binary"]  # readable: Claude Code loads it, so do we (with the warning)

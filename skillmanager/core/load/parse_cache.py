@@ -18,6 +18,7 @@ import contextvars
 import json
 import logging
 import os
+import stat
 import sys
 from pathlib import Path
 from types import TracebackType
@@ -132,14 +133,30 @@ class ParseCache:
         self.racy_after = st.st_mtime_ns
 
     def get(self, path: str, key: StatKey) -> Payload | None:
-        entry = self.entries.get(path)
-        if (type(entry) is list and len(entry) == 2 and entry[0] == list(key)
-                and key[3] < self.racy_after and key[4] < self.racy_after and type(entry[1]) is dict):
+        payload = self._fresh(self.entries.get(path), key)
+        if payload is not None:
             self.hits += 1
-            payload: Payload = entry[1]
             return payload
         self.misses += 1
         return None
+
+    def _fresh(self, entry: Any, key: StatKey) -> Payload | None:
+        """The payload of an entry for exactly this stat key, written after the file last changed (not
+        racily clean)."""
+        if (type(entry) is list and len(entry) == 2 and entry[0] == list(key)
+                and key[3] < self.racy_after and key[4] < self.racy_after and type(entry[1]) is dict):
+            payload: Payload = entry[1]
+            return payload
+        return None
+
+    def serves(self, path: str) -> bool:
+        """Whether get() would answer for the regular file at `path` as it is now (nothing counted): such a
+        file is not read, so reading it ahead would be wasted."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        return stat.S_ISREG(st.st_mode) and self._fresh(self.entries.get(path), stat_key(st)) is not None
 
     def put(self, path: str, key: StatKey, payload: Payload) -> None:
         """Values JSON cannot give back exactly (bytes, sets, dates from YAML tags) are dropped at save."""

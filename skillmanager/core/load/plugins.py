@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from ..js.json_parse import js_int
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..versions.profiles import Profile
 from .safe_read import read_regular_bytes
-from .skill_file import load_skill_file
+from .skill_file import load_skill_file, skill_read_ahead
 from .sources import scandir_sorted, sorted_entries
 from ..versions.features import Feature
 
@@ -212,6 +213,10 @@ def _plugin_commands(plugin: Plugin, profile: Profile, diagnostics: list[Diagnos
     return out
 
 
+def _skill_md_texts(candidates: list[tuple[str, Path]]) -> list[str]:
+    return [os.path.join(skill_dir, "SKILL.md") for _name, skill_dir in candidates]
+
+
 def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnostic]) -> list[Skill]:
     seen: set[str] = set()
     out: list[Skill] = []
@@ -234,6 +239,7 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
                 entries = sorted_entries(entries, profile)
             candidates = [(e.name, root / e.name) for e in entries
                           if e.is_symlink() or e.is_dir(follow_symlinks=False)]
+        ahead = skill_read_ahead(partial(_skill_md_texts, candidates))
         for name, skill_dir in candidates:
             path = skill_dir / "SKILL.md"
             real = os.path.realpath(path)
@@ -245,7 +251,7 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
             skill = load_skill_file(path, name=f"{plugin.name}:{name}", kind=SkillKind.SKILL,
                                     source=SourceKind.PLUGIN_SKILL, profile=profile, source_root=root,
                                     skill_dir=skill_dir, fallback_label="Plugin skill", allow_paths=False,
-                                    skipped=diagnostics)
+                                    skipped=diagnostics, ahead=ahead)
             if skill is not None:
                 seen.add(real)
                 out.append(_tag(skill, plugin, profile))

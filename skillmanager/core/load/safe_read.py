@@ -6,7 +6,7 @@ import os
 import stat as _stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Union
+from typing import BinaryIO, Callable, Sequence, Union
 
 from ..model import Diagnostic, Severity
 
@@ -105,10 +105,106 @@ def _read_more(fd: int, data: bytes, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_text_file(path: Path | str, *, max_bytes: int = MAX_SKILL_BYTES, known: os.stat_result | None = None) -> ReadResult:
+# Linux >= 4.14: a read that returns EAGAIN instead of waiting for the disk (absent on macOS and Windows)
+_RWF_NOWAIT = getattr(os, "RWF_NOWAIT", 0)
+READ_AHEAD_SUPPORTED = bool(_RWF_NOWAIT and _NOFOLLOW and hasattr(os, "preadv") and hasattr(os, "posix_fadvise"))
+# errors of a kernel or file system without RWF_NOWAIT: read plainly from then on
+_NOWAIT_REFUSED = {errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS}
+
+
+class ReadAhead:
+    """Overlaps the disk reads of files read one after another (a skills dir's SKILL.md files).
+
+    With a cold page cache a scan spends most of its time waiting for each file's read in turn. Here a
+    file is first read with RWF_NOWAIT: in the page cache, that is the whole read (nothing extra). When
+    it would wait for the disk, the kernel is asked to start reading the next `WINDOW` files of
+    `upcoming` (posix_fadvise WILLNEED), so their I/O runs together; the read then waits as before.
+    Only a hint: the bytes read and every check on them are those of the plain read. Only on Linux
+    (READ_AHEAD_SUPPORTED); a file system that refuses RWF_NOWAIT is read plainly. Not thread-safe: one
+    per scan of a directory."""
+
+    WINDOW = 64  # files whose reads are in flight at once
+    buffer_limit = 256 * 1024  # larger files are read plainly (the reused buffer stays small)
+
+    def __init__(self, upcoming: Callable[[], Sequence[str]], skip: Callable[[str], bool] | None = None) -> None:
+        """`upcoming`: the paths in the order they will be read (asked for at the first cold read);
+        `skip`: paths not worth hinting (a parse cache will not read them)."""
+        self._upcoming = upcoming
+        self._skip = skip
+        self._index: dict[str, int] | None = None  # position of each upcoming path, once a read was cold
+        self._paths: Sequence[str] = ()
+        self._hinted_to = 0  # paths before this position were hinted
+        self._buffer = bytearray(0)
+        self._view = memoryview(self._buffer)
+        self.nowait = True  # False once the file system refused RWF_NOWAIT
+        self.hints = 0  # files hinted so far
+
+    def read(self, fd: int, path: str | os.PathLike[str], size: int, want: int) -> tuple[bytearray | bytes, int]:
+        """Up to `want` bytes from the start of `fd` (its offset moves as a read's does): (buffer, bytes
+        read). A read shorter than `size` may be completed by the caller, as after a plain read."""
+        if not self.nowait:
+            data = os.read(fd, want)
+            return data, len(data)
+        if len(self._buffer) < want:
+            self._buffer = bytearray(max(want, 16384))
+            self._view = memoryview(self._buffer)
+        try:
+            got = os.preadv(fd, [self._view[:want]], -1, _RWF_NOWAIT)  # -1: at the file offset, moving it
+        except BlockingIOError:
+            got = 0
+        except OSError as error:
+            if error.errno not in _NOWAIT_REFUSED:
+                raise
+            self.nowait = False
+            data = os.read(fd, want)
+            return data, len(data)
+        cold = got < size and got < want  # would wait for the disk (all or part of the file is not cached)
+        if cold or self._index is not None:
+            self._keep_ahead(path)
+        if cold:
+            got += os.preadv(fd, [self._view[got:want]], -1)
+        return self._buffer, got
+
+    def _keep_ahead(self, path: str | os.PathLike[str]) -> None:
+        """Hint the files after `path` up to WINDOW ahead (once half the window is read: the disk stays busy)."""
+        if self._index is None:
+            self._paths = self._upcoming()
+            self._index = {p: i for i, p in enumerate(self._paths)}
+        position = self._index.get(os.fspath(path))
+        if position is None or position + self.WINDOW // 2 < self._hinted_to:
+            return
+        start = max(position + 1, self._hinted_to)
+        end = min(position + 1 + self.WINDOW, len(self._paths))
+        for upcoming in self._paths[start:end]:
+            if self._skip is None or not self._skip(upcoming):
+                hint_read(upcoming)
+                self.hints += 1
+        self._hinted_to = max(self._hinted_to, end)
+
+
+def hint_read(path: str) -> None:
+    """Ask the kernel to start reading a regular file into the page cache, without waiting; links and
+    special files are left alone (opening non-blocking: a FIFO cannot hang it), errors ignored."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _NOFOLLOW)
+    except OSError:
+        return
+    try:
+        st = os.fstat(fd)
+        if _stat.S_ISREG(st.st_mode):
+            os.posix_fadvise(fd, 0, min(st.st_size, MAX_SKILL_BYTES) + 1, os.POSIX_FADV_WILLNEED)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_text_file(path: Path | str, *, max_bytes: int = MAX_SKILL_BYTES, known: os.stat_result | None = None,
+                   ahead: ReadAhead | None = None) -> ReadResult:
     """UTF-8 text as Node's `readFile(…, 'utf-8')` gives it (invalid bytes → U+FFFD, BOM kept).
     `known`: a stat of `path` the caller just made and found regular (saves the pre-open stat). A str
-    `path` skips pathlib's parsing on the hot path (diagnostics still name a Path)."""
+    `path` skips pathlib's parsing on the hot path (diagnostics still name a Path). `ahead`: the
+    ReadAhead of the files the caller reads next, `path` among them (same text, disk reads overlapped)."""
     link = None
     try:
         fd = -1
@@ -138,9 +234,14 @@ def read_text_file(path: Path | str, *, max_bytes: int = MAX_SKILL_BYTES, known:
             size = st.st_size
             # ask for what fstat promises (+1 to notice growth), then top up for files that grew
             want = size + 1 if 0 < size <= max_bytes else max_bytes + 1
-            data = os.read(fd, want)
-            if len(data) != size or len(data) == want:  # short read, growth, or a size-0 special file
-                data = _read_more(fd, data, want if len(data) < want else max_bytes + 1)
+            if ahead is not None and want <= ahead.buffer_limit:
+                data, got = ahead.read(fd, path, size, want)  # a reused buffer: `got` bytes of it are the file's
+            else:
+                data = os.read(fd, want)
+                got = len(data)
+            if got != size or got == want:  # short read, growth, or a size-0 special file
+                data = _read_more(fd, bytes(data[:got]), want if got < want else max_bytes + 1)
+                got = len(data)
         finally:
             os.close(fd)
     except PermissionError as error:
@@ -158,20 +259,22 @@ def read_text_file(path: Path | str, *, max_bytes: int = MAX_SKILL_BYTES, known:
         code = "symlink-loop" if getattr(error, "errno", None) == 40 else "unreadable"
         reason = "symbolic link loop" if code == "symlink-loop" else (error.strerror or str(error))
         return ReadResult(None, diagnostics=[Diagnostic(Severity.ERROR, code, f"Cannot read this file: {reason}.", _as_path(path))])
-    result = ReadResult(None, size=max(size, len(data)), stat=st, link=link)
-    if len(data) > max_bytes:
-        data = data[:max_bytes]
+    result = ReadResult(None, size=max(size, got), stat=st, link=link)
+    if got > max_bytes:
+        got = max_bytes
         result.truncated = True
         result.diagnostics.append(Diagnostic(
             Severity.WARNING, "huge-file",
             f"The file is {result.size:,} bytes; skillmanager read only the first {max_bytes:,}. "
             "Claude Code would load all of it into the model's context when the skill runs.", _as_path(path)))
-    if b"\x00" in data[:_BINARY_SNIFF]:
+    # the first `got` bytes of `data` are the file's (bounds, not slices: no copy of a reused buffer)
+    if data.find(b"\x00", 0, min(got, _BINARY_SNIFF)) >= 0:
         result.diagnostics.append(Diagnostic(
             Severity.ERROR, "binary-file",
             "This looks like a binary file (it contains NUL bytes), not Markdown text.", _as_path(path)))
-    text = data.decode("utf-8", errors="replace")
-    if "\ufffd" in text and b"\xef\xbf\xbd" not in data:
+    text = data.decode("utf-8", errors="replace") if got == len(data) else str(
+        memoryview(data)[:got], "utf-8", "replace")
+    if "\ufffd" in text and data.find(b"\xef\xbf\xbd", 0, got) < 0:
         result.diagnostics.append(Diagnostic(
             Severity.WARNING, "not-utf8",
             "The file is not valid UTF-8; invalid bytes are read as U+FFFD, as Claude Code reads them.", _as_path(path)))

@@ -11,14 +11,14 @@ import re
 import stat as _stat
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, Callable, Sequence, TypedDict
 
 from .frontmatter import description_from_body, parse_boolean, parse_document
 from ..model import Diagnostic, FileBodySkill, Severity, Skill, SkillKind, SourceKind
 from . import parse_cache
 from ..versions.features import Feature
 from ..versions.profiles import Profile
-from .safe_read import read_text_file
+from .safe_read import READ_AHEAD_SUPPORTED, ReadAhead, read_text_file
 from .yaml12 import js_string
 from ..js.strings import js_split_whitespace, js_trim
 from ..rules.path_patterns import parse_paths
@@ -81,7 +81,7 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
                     plugin: str | None = None, scope_dir: Path | None = None,
                     allow_paths: bool = True, display_names: bool = True,
                     text: str | None = None, path_text: str | None = None,
-                    skipped: list[Diagnostic] | None = None) -> Skill | None:
+                    skipped: list[Diagnostic] | None = None, ahead: ReadAhead | None = None) -> Skill | None:
     """Read and parse; None when the file does not exist or cannot be read.
 
     Claude Code skips a skill whose file it cannot read (loadSkillsDir.ts: `readFile` fails → `return null`),
@@ -89,7 +89,7 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     `path_text` is `str(path)` when the caller already has it: reading by string skips pathlib's
     parsing on the hot path; diagnostics still name `path`. A file read from disk gives a FileBodySkill
     (body re-read on demand); with an active parse cache (parse_cache.using) an unchanged file is not
-    read at all."""
+    read at all. `ahead`: skill_read_ahead of the files the caller loads next (`path_text` among them)."""
     options = _SkillOptions(name=name, kind=kind, source=source, profile=profile, source_root=source_root,
                             path=path, skill_dir=skill_dir, fallback_label=fallback_label, plugin=plugin,
                             scope_dir=scope_dir, allow_paths=allow_paths, display_names=display_names)
@@ -121,7 +121,7 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
                     return skill
         else:
             known = None
-    result = read_text_file(where, known=known)
+    result = read_text_file(where, known=known, ahead=ahead)
     diagnostics: list[Diagnostic] = []
     if result.text is None and not os.path.lexists(where):
         return None
@@ -154,6 +154,15 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
                 "bd": _body_line(doc.body) if skill.description_from_body else None,
                 "dg": parse_diagnostics})
     return skill
+
+
+def skill_read_ahead(upcoming: Callable[[], Sequence[str]]) -> ReadAhead | None:
+    """A ReadAhead for skill files loaded one after another (`upcoming`: their path texts, in load
+    order), or None where the platform has none; files the active parse cache serves are not hinted."""
+    if not READ_AHEAD_SUPPORTED:
+        return None
+    cache = parse_cache.active()
+    return ReadAhead(upcoming, skip=None if cache is None else cache.serves)
 
 
 _NO_LINE = "\x00no line"

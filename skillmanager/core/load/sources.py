@@ -19,7 +19,7 @@ from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import ascii_compare_key, locale_compare_key
 from ..versions.profiles import Profile
 from .safe_read import special_file_kind
-from .skill_file import load_skill_file
+from .skill_file import load_skill_file, skill_read_ahead
 from ..versions.features import Feature
 
 if TYPE_CHECKING:
@@ -147,21 +147,28 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
     group = f"{source.value}:{scope_dir or base}"
     base_text = os.fspath(base)
     prefix = base_text if base_text.endswith("/") else base_text + "/"  # os.path.join for names from scandir
+
+    def read_path(entry: _Entry) -> str:
+        """The file an entry's skill is read from (a staged entry's is in its staged folder)."""
+        if isinstance(entry, _StagedEntry):
+            return os.path.join(entry.staged_dir, "SKILL.md")
+        return prefix + entry.name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
+
+    # with a cold page cache the next files' reads start while one is waited for (same texts)
+    ahead = skill_read_ahead(lambda: [read_path(e) for e in entries])
     for entry in entries:
         if not _is_dir_or_link(entry):
             continue
         name = entry.name
-        file_text = prefix + name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
+        file_text = prefix + name + "/SKILL.md"
         # a Path from one normalised string is a third of the cost of `base / name / "SKILL.md"` (same value:
         # `prefix` is str(base) + "/" and a scanned name holds no "/" and is not "." or "..")
         skill_dir = Path(prefix + name)
-        read_text = file_text
-        if isinstance(entry, _StagedEntry):
-            read_text = os.path.join(entry.staged_dir, "SKILL.md")
+        read_text = read_path(entry)
         skill = load_skill_file(Path(file_text), name=name, kind=SkillKind.SKILL, source=source,
                                 profile=profile, source_root=base, skill_dir=skill_dir,
                                 fallback_label="Skill", scope_dir=scope_dir, path_text=read_text,
-                                skipped=diagnostics)
+                                skipped=diagnostics, ahead=ahead)
         if skill is not None:
             skill.group = group
             skill.via_link = entry.is_symlink()
@@ -341,12 +348,14 @@ def load_commands_dir(base: Path, source: SourceKind, profile: Profile, diagnost
     except OSError:
         return []
     out: list[Skill] = []
-    for path in transform_skill_files(find_markdown_files(base, diagnostics)):
+    files = transform_skill_files(find_markdown_files(base, diagnostics))
+    ahead = skill_read_ahead(lambda: [os.fspath(p) for p in files])
+    for path in files:
         is_skill = is_skill_md(path.name)
         skill = load_skill_file(path, name=command_name(path, base), kind=SkillKind.COMMAND, source=source,
                                 profile=profile, source_root=base, skill_dir=path.parent if is_skill else None,
                                 fallback_label="Custom command", scope_dir=scope_dir, allow_paths=False,
-                                display_names=False, skipped=diagnostics)
+                                display_names=False, skipped=diagnostics, ahead=ahead)
         if skill is not None:
             skill.group = f"command:{origin}:{base}"
             out.append(skill)
