@@ -155,7 +155,7 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
         return prefix + entry.name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
 
     # with a cold page cache the next files' reads start while one is waited for (same texts)
-    ahead = skill_read_ahead(lambda: [read_path(e) for e in entries])
+    ahead = skill_read_ahead(lambda: [read_path(e) for e in entries if _is_dir_or_link(e)])
     for entry in entries:
         if not _is_dir_or_link(entry):
             continue
