@@ -6,7 +6,7 @@ import os
 import stat as _stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Sequence, Union
+from typing import BinaryIO, Callable, Iterable, Iterator, Union
 
 from ..model import Diagnostic, Severity
 
@@ -126,13 +126,14 @@ class ReadAhead:
     WINDOW = 64  # files whose reads are in flight at once
     buffer_limit = 256 * 1024  # larger files are read plainly (the reused buffer stays small)
 
-    def __init__(self, upcoming: Callable[[], Sequence[str]], skip: Callable[[str], bool] | None = None) -> None:
-        """`upcoming`: the paths in the order they will be read (asked for at the first cold read);
-        `skip`: paths not worth hinting (a parse cache will not read them)."""
+    def __init__(self, upcoming: Callable[[], Iterable[str]], skip: Callable[[str], bool] | None = None) -> None:
+        """`upcoming`: the paths in the order they will be read (asked for at the first cold read, then
+        taken only as far as the window reaches); `skip`: paths not worth hinting (a parse cache serves them)."""
         self._upcoming = upcoming
         self._skip = skip
-        self._index: dict[str, int] | None = None  # position of each upcoming path, once a read was cold
-        self._paths: Sequence[str] = ()
+        self._source: Iterator[str] | None = None  # the rest of `upcoming`, once a read was cold
+        self._paths: list[str] = []  # `upcoming` as far as it was taken
+        self._index: dict[str, int] | None = None  # position of each of those paths
         self._hinted_to = 0  # paths before this position were hinted
         self._buffer = bytearray(0)
         self._view = memoryview(self._buffer)
@@ -168,11 +169,16 @@ class ReadAhead:
     def _keep_ahead(self, path: str | os.PathLike[str]) -> None:
         """Hint the files after `path` up to WINDOW ahead (once half the window is read: the disk stays busy)."""
         if self._index is None:
-            self._paths = self._upcoming()
-            self._index = {p: i for i, p in enumerate(self._paths)}
-        position = self._index.get(os.fspath(path))
+            self._source = iter(self._upcoming())
+            self._index = {}
+        text = os.fspath(path)
+        position = self._index.get(text)
+        while position is None and self._source is not None:
+            self._take(len(self._paths) + self.WINDOW)
+            position = self._index.get(text)
         if position is None or position + self.WINDOW // 2 < self._hinted_to:
             return
+        self._take(position + 1 + self.WINDOW)
         start = max(position + 1, self._hinted_to)
         end = min(position + 1 + self.WINDOW, len(self._paths))
         for upcoming in self._paths[start:end]:
@@ -180,6 +186,17 @@ class ReadAhead:
                 hint_read(upcoming)
                 self.hints += 1
         self._hinted_to = max(self._hinted_to, end)
+
+    def _take(self, count: int) -> None:
+        """Take paths from `upcoming` until `count` are known or none are left."""
+        assert self._index is not None
+        while len(self._paths) < count and self._source is not None:
+            upcoming = next(self._source, None)
+            if upcoming is None:
+                self._source = None
+                break
+            self._index.setdefault(upcoming, len(self._paths))
+            self._paths.append(upcoming)
 
 
 def hint_read(path: str) -> None:

@@ -11,7 +11,7 @@ import re
 import stat as _stat
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence, TypedDict
+from typing import Any, Callable, Iterable, TypedDict
 
 from .frontmatter import description_from_body, parse_boolean, parse_document
 from ..model import Diagnostic, FileBodySkill, Severity, Skill, SkillKind, SourceKind
@@ -156,7 +156,7 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     return skill
 
 
-def skill_read_ahead(upcoming: Callable[[], Sequence[str]]) -> ReadAhead | None:
+def skill_read_ahead(upcoming: Callable[[], Iterable[str]]) -> ReadAhead | None:
     """A ReadAhead for skill files loaded one after another (`upcoming`: their path texts, in load
     order), or None where the platform has none; files the active parse cache serves are not hinted."""
     if not READ_AHEAD_SUPPORTED:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Protocol, Sequenc
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import ascii_compare_key, locale_compare_key
 from ..versions.profiles import Profile
-from .safe_read import special_file_kind
+from .safe_read import ReadAhead, special_file_kind
 from .skill_file import load_skill_file, skill_read_ahead
 from ..versions.features import Feature
 
@@ -133,29 +133,55 @@ def sorted_entries(entries: Sequence[_E], profile: Profile) -> list[_E]:
     return sorted(entries, key=lambda e: entry_order_key(e.name, profile))
 
 
-def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
-                    scope_dir: Path | None = None, staged: Mapping[str, Path] | None = None) -> list[Skill]:
-    """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored.
-    `staged`: folders of an install preview, loaded as the entries they would become (see Workspace)."""
+def skills_dir_entries(base: Path, profile: Profile, diagnostics: list[Diagnostic],
+                       staged: Mapping[str, Path] | None = None) -> Sequence[_Entry] | None:
+    """The entries of a skills dir in the order loadSkillsFromSkillsDir loads them (staged folders of an
+    install preview standing as the entries they would become); None or empty when there are none."""
     read_order = profile.supports(Feature.SKILL_DIRS_IN_READ_ORDER)  # os.scandir reads as Claude Code's readdir
     entries = _with_staged(scandir_sorted(base, diagnostics, sort=not read_order), staged)
+    if entries and profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
+        entries = sorted_entries(entries, profile)
+    return entries
+
+
+def _dir_prefix(base: Path) -> str:
+    base_text = os.fspath(base)
+    return base_text if base_text.endswith("/") else base_text + "/"  # os.path.join for names from scandir
+
+
+def _read_path(prefix: str, entry: _Entry) -> str:
+    """The file an entry's skill is read from (a staged entry's is in its staged folder)."""
+    if isinstance(entry, _StagedEntry):
+        return os.path.join(entry.staged_dir, "SKILL.md")
+    return prefix + entry.name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
+
+
+def skills_dirs_files(dirs: Sequence[tuple[Path, Mapping[str, Path] | None]], profile: Profile) -> Iterator[str]:
+    """The files load_skills_dir reads from each of `dirs` (base, staged), in load order, listed one dir at
+    a time as they are taken (a ReadAhead across dirs)."""
+    for base, staged in dirs:
+        prefix = _dir_prefix(base)
+        for entry in skills_dir_entries(base, profile, [], staged) or ():  # its diagnostics come from the load
+            if _is_dir_or_link(entry):
+                yield _read_path(prefix, entry)
+
+
+def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
+                    scope_dir: Path | None = None, staged: Mapping[str, Path] | None = None,
+                    ahead: ReadAhead | None = None) -> list[Skill]:
+    """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored.
+    `staged`: folders of an install preview, loaded as the entries they would become (see Workspace).
+    `ahead`: a ReadAhead over this dir's files and the ones loaded after it (skills_dirs_files); by
+    default one over this dir's."""
+    entries = skills_dir_entries(base, profile, diagnostics, staged)
     if not entries:
         return []
-    if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
-        entries = sorted_entries(entries, profile)
     out: list[Skill] = []
     group = f"{source.value}:{scope_dir or base}"
     base_text = os.fspath(base)
-    prefix = base_text if base_text.endswith("/") else base_text + "/"  # os.path.join for names from scandir
-
-    def read_path(entry: _Entry) -> str:
-        """The file an entry's skill is read from (a staged entry's is in its staged folder)."""
-        if isinstance(entry, _StagedEntry):
-            return os.path.join(entry.staged_dir, "SKILL.md")
-        return prefix + entry.name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
-
-    # with a cold page cache the next files' reads start while one is waited for (same texts)
-    ahead = skill_read_ahead(lambda: [read_path(e) for e in entries if _is_dir_or_link(e)])
+    prefix = _dir_prefix(base)
+    if ahead is None:  # with a cold page cache the next files' reads start while one is waited for
+        ahead = skill_read_ahead(lambda: skills_dirs_files([(base, staged)], profile))
     for entry in entries:
         if not _is_dir_or_link(entry):
             continue
@@ -164,7 +190,7 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
         # a Path from one normalised string is a third of the cost of `base / name / "SKILL.md"` (same value:
         # `prefix` is str(base) + "/" and a scanned name holds no "/" and is not "." or "..")
         skill_dir = Path(prefix + name)
-        read_text = read_path(entry)
+        read_text = _read_path(prefix, entry)
         skill = load_skill_file(Path(file_text), name=name, kind=SkillKind.SKILL, source=source,
                                 profile=profile, source_root=base, skill_dir=skill_dir,
                                 fallback_label="Skill", scope_dir=scope_dir, path_text=read_text,
@@ -391,22 +417,20 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     config_home = workspace.config_home
     skills: list[Skill] = []
 
+    # (progress message, skills dir, source, scope) in load order
+    skills_dirs: list[tuple[str, Path, SourceKind, Path]] = []
     if workspace.managed_root is not None and not env_truthy(workspace.env.get("CLAUDE_CODE_DISABLE_POLICY_SKILLS")):
-        report("managed skills")
-        managed_skills = workspace.managed_root / ".claude" / "skills"
-        skills += load_skills_dir(managed_skills, SourceKind.MANAGED, profile, diags,
-                                  scope_dir=workspace.managed_root, staged=_staged_for(workspace, managed_skills))
-    report("user skills")
-    skills += load_skills_dir(config_home / "skills", SourceKind.USER, profile, diags, scope_dir=config_home,
-                              staged=_staged_for(workspace, config_home / "skills"))
-    for skills_dir in _project_skill_dirs(workspace):
-        report(f"project skills: {skills_dir}")
-        skills += load_skills_dir(skills_dir, SourceKind.PROJECT, profile, diags, scope_dir=skills_dir.parent.parent,
-                                  staged=_staged_for(workspace, skills_dir))
-    for add_dir in workspace.add_dirs:
-        report(f"add-dir skills: {add_dir}")
-        skills += load_skills_dir(add_dir / ".claude" / "skills", SourceKind.ADD_DIR, profile, diags, scope_dir=add_dir,
-                                  staged=_staged_for(workspace, add_dir / ".claude" / "skills"))
+        skills_dirs.append(("managed skills", workspace.managed_root / ".claude" / "skills", SourceKind.MANAGED,
+                            workspace.managed_root))
+    skills_dirs.append(("user skills", config_home / "skills", SourceKind.USER, config_home))
+    skills_dirs += [(f"project skills: {d}", d, SourceKind.PROJECT, d.parent.parent) for d in _project_skill_dirs(workspace)]
+    skills_dirs += [(f"add-dir skills: {d}", d / ".claude" / "skills", SourceKind.ADD_DIR, d) for d in workspace.add_dirs]
+    staged = [_staged_for(workspace, base) for _message, base, _source, _scope in skills_dirs]
+    # one ReadAhead across the dirs: with a cold page cache the reads of the next dir's files start too
+    ahead = skill_read_ahead(lambda: skills_dirs_files([(d[1], st) for d, st in zip(skills_dirs, staged)], profile))
+    for (message, base, source, scope), staged_here in zip(skills_dirs, staged):
+        report(message)
+        skills += load_skills_dir(base, source, profile, diags, scope_dir=scope, staged=staged_here, ahead=ahead)
 
     report("legacy commands")
     commands: list[Skill] = []
