@@ -190,8 +190,10 @@ def drop_page_cache(files: list[Path]) -> bool:
     return True
 
 
-def interleaved(named: dict[str, callable], repeat: int, before=None) -> dict[str, list[float]]:
-    """Run each callable once per round, in rotating order, `repeat` rounds; seconds per run."""
+def interleaved(named: dict[str, callable], repeat: int, before=None,
+                cpu: dict[str, list[float]] | None = None) -> dict[str, list[float]]:
+    """Run each callable once per round, in rotating order, `repeat` rounds; seconds per run (wall; the
+    process's CPU seconds go to `cpu` when given: on a loaded machine wall time also counts the wait)."""
     names = list(named)
     times: dict[str, list[float]] = {n: [] for n in names}
     for r in range(repeat):
@@ -199,9 +201,11 @@ def interleaved(named: dict[str, callable], repeat: int, before=None) -> dict[st
         for n in order:
             if before is not None:
                 before(n)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             named[n]()
             times[n].append(time.perf_counter() - t0)
+            if cpu is not None:
+                cpu.setdefault(n, []).append(time.process_time() - c0)
     return times
 
 

@@ -25,7 +25,9 @@ from skillmanager.core.load import parse_cache  # noqa: E402
 from skillmanager.core.rules.registry import load_registry  # noqa: E402
 
 
-def measure(ws: realistic.RealisticWorkspace, repeat: int, cold: bool, cache_dir: Path) -> dict[str, float]:
+def measure(ws: realistic.RealisticWorkspace, repeat: int, cold: bool,
+            cache_dir: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """Median wall and CPU milliseconds of each run."""
     workspace = ws.workspace()
     workspace.managed_root = None
     cache = parse_cache.ParseCache.open(workspace.profile, cache_dir)
@@ -47,8 +49,10 @@ def measure(ws: realistic.RealisticWorkspace, repeat: int, cold: bool, cache_dir
     if realistic.skills_ref_scan(ws.files[:1]) is not None:
         runs["skills-ref read_properties"] = lambda: realistic.skills_ref_scan(ws.files)
     before = (lambda _name: realistic.drop_page_cache(ws.files)) if cold else (lambda _name: gc.collect())
-    times = realistic.interleaved(runs, repeat, before=before)
-    return {name: realistic.median_ms(values) for name, values in times.items()}
+    cpu: dict[str, list[float]] = {}
+    times = realistic.interleaved(runs, repeat, before=before, cpu=cpu)
+    return ({name: realistic.median_ms(values) for name, values in times.items()},
+            {name: realistic.median_ms(values) for name, values in cpu.items()})
 
 
 def memory(ws: realistic.RealisticWorkspace) -> None:
@@ -95,14 +99,18 @@ def main() -> int:
         shutil.rmtree(cache_dir, ignore_errors=True)
         results[size] = {}
         for mode in ("warm", "cold"):
-            figures = measure(ws, args.repeat, mode == "cold", cache_dir)
+            figures, cpu = measure(ws, args.repeat, mode == "cold", cache_dir)
             results[size][mode] = figures
             floor = figures["floor (read + CSafeLoader)"]
             ref = figures.get("skills-ref read_properties")
-            print(f"\n{size} skills, {mode} page cache, median of {args.repeat} interleaved rounds:")
+            cpu_floor, cpu_ref = cpu["floor (read + CSafeLoader)"], cpu.get("skills-ref read_properties")
+            print(f"\n{size} skills, {mode} page cache, median of {args.repeat} interleaved rounds "
+                  "(wall; CPU in brackets, which leaves out waiting for the disk and for other processes):")
             for name, ms in figures.items():
                 print(f"  {name:36s} {ms:9.1f} ms  ({ms / size * 1000:6.1f} us/skill)  "
-                      f"{ms / floor:5.2f}x floor" + (f"  {ref / ms:5.1f}x faster than skills-ref" if ref else ""))
+                      f"{ms / floor:5.2f}x floor" + (f"  {ref / ms:5.1f}x faster than skills-ref" if ref else "")
+                      + f"  [CPU {cpu[name]:7.1f} ms, {cpu[name] / cpu_floor:5.2f}x floor"
+                      + (f", {cpu_ref / cpu[name]:5.1f}x faster]" if cpu_ref else "]"))
             target_ref = 15 if mode == "warm" else 10
             engine = figures["engine"]
             print(f"  target engine <= 1.5x floor: {engine / floor:.2f}x "

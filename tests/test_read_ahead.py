@@ -303,3 +303,32 @@ def test_files_the_parse_cache_serves_are_not_hinted(tmp_path, monkeypatch):
     assert counts[1] >= 2
     assert str(changed[1]) in hinted  # the second edit is hinted when the first is read
     assert not [h for h in hinted if h.startswith(str(skills / "s")) and Path(h) not in changed]
+
+
+def test_one_read_ahead_reaches_into_the_next_skills_dirs(tmp_path, monkeypatch):
+    """The files of the dirs loaded next (user, project, add-dirs) are hinted in load order, each dir listed
+    only when the window reaches it; the first file of a dir does not wait alone."""
+    home = tmp_path / "home"
+    add_dirs = [tmp_path / f"pkg{p}" for p in range(6)]
+    order = []  # every file in load order: the user's skills, then each add-dir's
+    for base in [home / ".claude" / "skills"] + [d / ".claude" / "skills" for d in add_dirs]:
+        for k in range(3):
+            (base / f"s{k}").mkdir(parents=True)
+            (base / f"s{k}" / "SKILL.md").write_text(f"---\ndescription: {base} {k}\n---\n")
+            order.append(str(base / f"s{k}" / "SKILL.md"))
+    workspace = Workspace.create(home=home, cwd=home, managed_root=None, env={}, profile="current", add_dirs=add_dirs)
+    monkeypatch.setattr(skill_file, "READ_AHEAD_SUPPORTED", False)
+    plain = _snapshot(load_registry(workspace))
+    assert [str(s.path) for s in load_registry(workspace).skills if s.path is not None] == order
+    monkeypatch.setattr(skill_file, "READ_AHEAD_SUPPORTED", True)
+    monkeypatch.setattr(ReadAhead, "WINDOW", 4)
+    hinted = _record_hints(monkeypatch)
+    listed: list[str] = []
+    real_scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path=".": listed.append(os.fspath(path)) or real_scandir(path))
+    _fake_preadv(monkeypatch, lambda n: "cold" if n == 0 else "warm")  # only the very first file waits
+    assert _snapshot(load_registry(workspace)) == plain
+    assert hinted == order[1:]  # across dirs, in load order, once each
+    # each add-dir is listed by the read-ahead at most once besides its load (a window of 4 reaches 2 dirs)
+    for d in add_dirs:
+        assert listed.count(str(d / ".claude" / "skills")) <= 2
