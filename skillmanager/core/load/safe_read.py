@@ -136,7 +136,7 @@ class ReadAhead:
         self._index: dict[str, int] | None = None  # position of each of those paths
         self._hinted_to = 0  # paths before this position were hinted
         self._buffer = bytearray(0)
-        self._view = memoryview(self._buffer)
+        self._whole: list[bytearray] = [self._buffer]  # preadv's buffer list, made once
         self.nowait = True  # False once the file system refused RWF_NOWAIT
         self.hints = 0  # files hinted so far
 
@@ -147,10 +147,11 @@ class ReadAhead:
             data = os.read(fd, want)
             return data, len(data)
         if len(self._buffer) < want:
-            self._buffer = bytearray(max(want, 16384))
-            self._view = memoryview(self._buffer)
+            self._buffer = bytearray(max(want, 65536))
+            self._whole = [self._buffer]
         try:
-            got = os.preadv(fd, [self._view[:want]], -1, _RWF_NOWAIT)  # -1: at the file offset, moving it
+            # into the whole buffer (no slice per file); -1: at the file offset, moving it
+            got = os.preadv(fd, self._whole, -1, _RWF_NOWAIT)
         except BlockingIOError:
             got = 0
         except OSError as error:
@@ -163,7 +164,10 @@ class ReadAhead:
         if cold or self._index is not None:
             self._keep_ahead(path)
         if cold:
-            got += os.preadv(fd, [self._view[got:want]], -1)
+            got += os.preadv(fd, [memoryview(self._buffer)[got:]], -1)
+        if got > want:  # the file grew since its fstat: what a read of `want` bytes gives, offset after them
+            os.lseek(fd, want, os.SEEK_SET)
+            got = want
         return self._buffer, got
 
     def _keep_ahead(self, path: str | os.PathLike[str]) -> None:

@@ -190,7 +190,7 @@ def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostic
         # a Path from one normalised string is a third of the cost of `base / name / "SKILL.md"` (same value:
         # `prefix` is str(base) + "/" and a scanned name holds no "/" and is not "." or "..")
         skill_dir = Path(prefix + name)
-        read_text = _read_path(prefix, entry)
+        read_text = file_text if type(entry) is not _StagedEntry else _read_path(prefix, entry)
         skill = load_skill_file(Path(file_text), name=name, kind=SkillKind.SKILL, source=source,
                                 profile=profile, source_root=base, skill_dir=skill_dir,
                                 fallback_label="Skill", scope_dir=scope_dir, path_text=read_text,
