@@ -382,8 +382,24 @@ def test_view_rows_follow_the_registry_through_filters_edits_moves_and_checks(qa
     model.set_filter("")
     _assert_view_is_registry(proxy, model)
 
-    # the checks badges arrive (only the Checks cells change) and a simulated session adds groups
+    # the checks badges arrive (only the Checks cells change)
     model.set_checks({})
+    _assert_view_is_registry(proxy, model)
+
+    # only a row switch changes (a managed lock, say): its flags and check box follow
+    current = model.snapshot
+    identity, facts = next((k, f) for k, f in current.switches.items() if f.enabled)
+    locked = dataclasses.replace(facts, enabled=False, tooltip="Managed policy decides this skill.")
+    model.apply_snapshot(dataclasses.replace(current, switches={**current.switches, identity: locked}))
+    assert not model.flags(model.index_for_identity(identity).siblingAtColumn(Column.State)) & \
+        Qt.ItemFlag.ItemIsUserCheckable
+    _assert_view_is_registry(proxy, model)
+    model.apply_snapshot(current)
+    _assert_view_is_registry(proxy, model)
+
+    # RegistryModel never resets, but the mirror would follow one
+    model.beginResetModel()
+    model.endResetModel()
     _assert_view_is_registry(proxy, model)
     del testers
 

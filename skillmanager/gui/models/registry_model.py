@@ -84,7 +84,7 @@ class TreeItem:
     """A node: the invisible root, a source group, or a skill."""
 
     __slots__ = ("parent", "children", "key", "group", "skill", "visual", "tokens", "entry", "_row", "fingerprint",
-                 "haystack", "simulated", "problem")
+                 "haystack", "simulated", "problem", "switch")
 
     def __init__(self, parent: "TreeItem | None", key: Hashable, group: SkillGroup | None = None,
                  skill: Skill | None = None):
@@ -101,6 +101,7 @@ class TreeItem:
         self.haystack = ""
         self.simulated: str | None = None  # set by the simulator overlay: "discovered" | "activated"
         self.problem = None  # a core Diagnostic: a row of the Problems group
+        self.switch = None  # the snapshot's SwitchFacts the row shows (its flags and check box follow it)
 
     def row(self) -> int:
         return self._row  # kept current by _renumber after every change to the parent's children
@@ -806,16 +807,17 @@ class RegistryModel(QAbstractItemModel):
         tokens = snapshot.tokens.get(identity, 0) if snapshot else 0
         mark = self._marks.get(identity)
         simulated = mark.how if mark is not None else None
+        switch = snapshot.switches.get(identity) if snapshot else None
         if (item.skill is skill and item.entry is entry and item.tokens == tokens and item.visual is not None
-                and item.simulated == simulated):
+                and item.simulated == simulated and item.switch is switch):
             return False  # same objects: nothing can differ
         visual = states.visual_state(skill, entry, snapshot.outcomes.get(identity) if snapshot else None)
         if simulated is not None:
             visual = states.Visual.ACTIVE  # for the simulated session only (the State column says so)
         fingerprint = _fingerprint(skill) if item.skill is not skill else item.fingerprint
         changed = (item.fingerprint != fingerprint or item.visual is not visual or item.tokens != tokens
-                   or item.simulated != simulated)
-        item.simulated = simulated
+                   or item.simulated != simulated or item.switch != switch)
+        item.simulated, item.switch = simulated, switch
         item.skill, item.entry, item.tokens, item.visual, item.fingerprint = skill, entry, tokens, visual, fingerprint
         return changed
 
