@@ -116,7 +116,7 @@ def test_incremental_listing_equals_a_listing_from_scratch(tmp_path_factory, ops
        budget=st.sampled_from(["1500", "3200", "7000", "8200"]))
 def test_the_engines_listing_cut_reasons_and_token_counts_equal_a_fresh_scan(tmp_path_factory, ops, profile, budget):
     """The window's refresh (engine.refresh_incremental) against engine.scan: listing text, each entry's cut
-    reasons and shown text, token counts, outcomes."""
+    reasons and shown text, token counts, outcomes, contested names and the budget remedy."""
     from skillmanager.gui.engine import refresh_incremental, scan
 
     workspace, bases, settings = make_workspace(tmp_path_factory.mktemp("engine"), profile, budget)
@@ -131,6 +131,8 @@ def test_the_engines_listing_cut_reasons_and_token_counts_equal_a_fresh_scan(tmp
         assert snapshot.tokens == fresh.tokens, op
         assert snapshot.outcomes == fresh.outcomes, op
         assert snapshot.contested == fresh.contested, op
+        assert snapshot.conflict_count == fresh.conflict_count, op
+        assert snapshot.remedy == fresh.remedy, op
 
 
 def test_a_one_file_edit_measures_and_counts_only_that_entry(tmp_path, monkeypatch):

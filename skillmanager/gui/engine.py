@@ -156,16 +156,23 @@ def _index_entries(snapshot: Snapshot, previous: Snapshot | None = None,
     snapshot.outcomes = {identity: outcomes[key] for identity, key in zip(identities, keys)}
     from skillmanager.core.edit.switch import switch_facts
 
+    earlier_skills: dict[tuple, Skill] = {}
+    if previous is not None:
+        previous.find(("", "", ""))  # its identity index
+        earlier_skills = previous._by_identity or {}
+    earlier_switches = previous.switches if previous is not None else {}
+    switches = snapshot.switches
+    own = (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND)
     for skill, identity in zip(skills, identities):
-        if skill.source in (SourceKind.BUNDLED, SourceKind.BUILTIN_COMMAND) or not skill.state.is_winner:
+        if skill.source in own or not skill.state.is_winner:
             continue  # Claude Code's own entries and losing copies get no row switch
-        if previous is not None and previous.find(identity) is skill:
-            facts = previous.switches.get(identity)
+        if earlier_skills.get(identity) is skill:
+            facts = earlier_switches.get(identity)
             if facts is not None:
-                snapshot.switches[identity] = facts
+                switches[identity] = facts
                 continue
         try:
-            snapshot.switches[identity] = switch_facts(snapshot.registry, skill)
+            switches[identity] = switch_facts(snapshot.registry, skill)
         except Exception:  # noqa: BLE001 - no switch for this row; More options still explains
             pass
     uses = _usage_by_key(snapshot)
