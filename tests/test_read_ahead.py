@@ -151,18 +151,66 @@ def test_cached_files_are_read_once_and_nothing_is_hinted(tmp_path, monkeypatch)
     assert len(reads) == 2
 
 
-def test_hints_stay_a_window_ahead_and_each_file_is_hinted_once(tmp_path, monkeypatch):
-    contents = {f"s{i:02d}": b"---\ndescription: d\n---\n" for i in range(20)}
-    paths = _write(tmp_path, contents)
+def _twenty(tmp_path, monkeypatch) -> tuple[list[str], list[str]]:
+    paths = _write(tmp_path, {f"s{i:02d}": b"---\ndescription: d\n---\n" for i in range(20)})
     monkeypatch.setattr(ReadAhead, "WINDOW", 4)
-    hinted = _record_hints(monkeypatch)
-    _fake_preadv(monkeypatch, lambda n: "cold" if n in (3, 4) else "warm")  # cold from the 4th file on
+    return paths, _record_hints(monkeypatch)
+
+
+def test_while_reads_wait_the_window_moves_and_each_file_is_hinted_once(tmp_path, monkeypatch):
+    """A disk behind the reads: every read waits (hinted files still on their way), so each read moves the
+    window; every file after the first is hinted once, before it is read, at most a window ahead."""
+    paths, hinted = _twenty(tmp_path, monkeypatch)
+    _fake_preadv(monkeypatch, lambda _n: "cold")
     ahead = ReadAhead(lambda: paths)
     for i, path in enumerate(paths):
         before = len(hinted)
         read_text_file(path, ahead=ahead)
-        assert all(i < paths.index(h) <= i + 4 for h in hinted[before:])  # ahead of the read, by a window at most
-    assert hinted == paths[4:] and ahead.hints == len(hinted)  # each file after the first cold one, once
+        assert all(i < paths.index(h) <= i + 4 for h in hinted[before:])
+    assert hinted == paths[1:] and ahead.hints == len(hinted)
+
+
+def test_a_cold_dir_waits_once_per_window(tmp_path, monkeypatch):
+    """Hinted files arrive before they are read: the next read that waits is the first one past the window."""
+    paths, hinted = _twenty(tmp_path, monkeypatch)
+    waited: list[str] = []
+
+    def answer(_n):
+        return "warm" if reading[-1] in hinted else (waited.append(reading[-1]) or "cold")
+    _fake_preadv(monkeypatch, answer)
+    ahead = ReadAhead(lambda: paths)
+    reading: list[str] = []
+    for path in paths:
+        reading.append(path)
+        read_text_file(path, ahead=ahead)
+    assert waited == paths[::5]  # a wait, then a window of 4 read without one
+    assert sorted(hinted + waited) == paths
+
+
+def test_a_stray_uncached_file_costs_one_window_of_hints(tmp_path, monkeypatch):
+    """Among cached files, one that is not (evicted under memory pressure) hints the window after it and
+    nothing more: the rest of the scan reads as a warm one."""
+    paths, hinted = _twenty(tmp_path, monkeypatch)
+    _fake_preadv(monkeypatch, lambda n: "cold" if n == 3 else "warm")
+    listed: list[int] = []
+    ahead = ReadAhead(lambda: listed.append(1) or iter(paths))
+    for path in paths:
+        read_text_file(path, ahead=ahead)
+    assert hinted == paths[4:8] and listed == [1]
+
+
+def test_a_wait_past_the_listed_files_lists_again_from_the_caller(tmp_path, monkeypatch):
+    """`upcoming` starts where the caller is (UpcomingSkillFiles: the skills dir being loaded), so a later
+    wait does not list every dir in between."""
+    paths, hinted = _twenty(tmp_path, monkeypatch)
+    _fake_preadv(monkeypatch, lambda n: "cold" if n in (1, 15) else "warm")
+    where = [0]
+    asked: list[int] = []
+    ahead = ReadAhead(lambda: asked.append(where[0]) or iter(paths[where[0]:]))
+    for i, path in enumerate(paths):
+        where[0] = i
+        read_text_file(path, ahead=ahead)
+    assert asked == [1, 15] and hinted == paths[2:6] + paths[16:20]
 
 
 def test_a_file_system_refusing_nowait_is_read_plainly(tmp_path, monkeypatch):
@@ -326,9 +374,18 @@ def test_one_read_ahead_reaches_into_the_next_skills_dirs(tmp_path, monkeypatch)
     listed: list[str] = []
     real_scandir = os.scandir
     monkeypatch.setattr(os, "scandir", lambda path=".": listed.append(os.fspath(path)) or real_scandir(path))
-    _fake_preadv(monkeypatch, lambda n: "cold" if n == 0 else "warm")  # only the very first file waits
+    waited: list[str] = []
+
+    def preadv(fd, buffers, offset, flags=0):  # cold until hinted (hinted files arrive before they are read)
+        path = os.readlink(f"/proc/self/fd/{fd}")
+        if flags and path not in hinted:
+            waited.append(path)
+            raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+        return REAL_PREADV(fd, buffers, offset, flags)
+    monkeypatch.setattr(os, "preadv", preadv)
     assert _snapshot(load_registry(workspace)) == plain
-    assert hinted == order[1:]  # across dirs, in load order, once each
-    # each add-dir is listed by the read-ahead at most once besides its load (a window of 4 reaches 2 dirs)
+    assert waited == order[::5]  # one wait per window of 4, across dirs (not one per dir of 3)
+    assert sorted(hinted + waited) == sorted(order) and len(set(hinted)) == len(hinted)
+    # each add-dir is listed by the read-ahead at most once besides its load
     for d in add_dirs:
         assert listed.count(str(d / ".claude" / "skills")) <= 2

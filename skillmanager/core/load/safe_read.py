@@ -119,6 +119,7 @@ class ReadAhead:
     file is first read with RWF_NOWAIT: in the page cache, that is the whole read (nothing extra). When
     it would wait for the disk, the kernel is asked to start reading the next `WINDOW` files of
     `upcoming` (posix_fadvise WILLNEED), so their I/O runs together; the read then waits as before.
+    While reads keep waiting (the disk is behind), each moves the window on.
     Only a hint: the bytes read and every check on them are those of the plain read. Only on Linux
     (READ_AHEAD_SUPPORTED); a file system that refuses RWF_NOWAIT is read plainly. Not thread-safe: one
     per scan of a directory."""
@@ -127,8 +128,9 @@ class ReadAhead:
     buffer_limit = 256 * 1024  # larger files are read plainly (the reused buffer stays small)
 
     def __init__(self, upcoming: Callable[[], Iterable[str]], skip: Callable[[str], bool] | None = None) -> None:
-        """`upcoming`: the paths in the order they will be read (asked for at the first cold read, then
-        taken only as far as the window reaches); `skip`: paths not worth hinting (a parse cache serves them)."""
+        """`upcoming`: the paths in the order they will be read, from the one being read now on (asked for
+        at a read that waits, then taken only as far as the window reaches); `skip`: paths not worth
+        hinting (a parse cache serves them)."""
         self._upcoming = upcoming
         self._skip = skip
         self._source: Iterator[str] | None = None  # the rest of `upcoming`, once a read was cold
@@ -160,10 +162,8 @@ class ReadAhead:
             self.nowait = False
             data = os.read(fd, want)
             return data, len(data)
-        cold = got < size and got < want  # would wait for the disk (all or part of the file is not cached)
-        if cold or self._index is not None:
+        if got < size and got < want:  # would wait for the disk (all or part of the file is not cached)
             self._keep_ahead(path)
-        if cold:
             got += os.preadv(fd, [memoryview(self._buffer)[got:]], -1)
         if got > want:  # the file grew since its fstat: what a read of `want` bytes gives, offset after them
             os.lseek(fd, want, os.SEEK_SET)
@@ -171,18 +171,20 @@ class ReadAhead:
         return self._buffer, got
 
     def _keep_ahead(self, path: str | os.PathLike[str]) -> None:
-        """Hint the files after `path` up to WINDOW ahead (once half the window is read: the disk stays busy)."""
-        if self._index is None:
-            self._source = iter(self._upcoming())
-            self._index = {}
+        """Hint the files after `path`, up to WINDOW ahead, not hinted yet. Only a read that waits moves the
+        window (a hinted file still on its way waits too): a stray uncached file among cached ones costs
+        one window of hints, not hints for the rest of the scan."""
         text = os.fspath(path)
-        position = self._index.get(text)
-        while position is None and self._source is not None:
-            self._take(len(self._paths) + self.WINDOW)
-            position = self._index.get(text)
-        if position is None or position + self.WINDOW // 2 < self._hinted_to:
-            return
-        self._take(position + 1 + self.WINDOW)
+        position = self._index.get(text) if self._index is not None else None
+        if position is None:  # the first wait, or one past what was listed: list from where the caller is now
+            self._source = iter(self._upcoming())
+            self._paths, self._index, self._hinted_to = [], {}, 0
+            while position is None and self._source is not None:
+                self._take(len(self._paths) + self.WINDOW)
+                position = self._index.get(text)
+            if position is None:
+                return
+        self._take(position + 2 + self.WINDOW)  # and the file after the window: the next wait is likely there
         start = max(position + 1, self._hinted_to)
         end = min(position + 1 + self.WINDOW, len(self._paths))
         for upcoming in self._paths[start:end]:

@@ -166,6 +166,19 @@ def skills_dirs_files(dirs: Sequence[tuple[Path, Mapping[str, Path] | None]], pr
                 yield _read_path(prefix, entry)
 
 
+class UpcomingSkillFiles:
+    """What load_skills_dir reads from the skills dir being loaded (`current`) on: a ReadAhead's
+    `upcoming` across the dirs (base, staged) of a workspace."""
+
+    def __init__(self, dirs: list[tuple[Path, Mapping[str, Path] | None]], profile: Profile) -> None:
+        self.dirs = dirs
+        self.profile = profile
+        self.current = 0
+
+    def __call__(self) -> Iterator[str]:
+        return skills_dirs_files(self.dirs[self.current:], self.profile)
+
+
 def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
                     scope_dir: Path | None = None, staged: Mapping[str, Path] | None = None,
                     ahead: ReadAhead | None = None) -> list[Skill]:
@@ -425,12 +438,14 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     skills_dirs.append(("user skills", config_home / "skills", SourceKind.USER, config_home))
     skills_dirs += [(f"project skills: {d}", d, SourceKind.PROJECT, d.parent.parent) for d in _project_skill_dirs(workspace)]
     skills_dirs += [(f"add-dir skills: {d}", d / ".claude" / "skills", SourceKind.ADD_DIR, d) for d in workspace.add_dirs]
-    staged = [_staged_for(workspace, base) for _message, base, _source, _scope in skills_dirs]
     # one ReadAhead across the dirs: with a cold page cache the reads of the next dir's files start too
-    ahead = skill_read_ahead(lambda: skills_dirs_files([(d[1], st) for d, st in zip(skills_dirs, staged)], profile))
-    for (message, base, source, scope), staged_here in zip(skills_dirs, staged):
+    upcoming = UpcomingSkillFiles([(base, _staged_for(workspace, base)) for _m, base, _s, _d in skills_dirs], profile)
+    ahead = skill_read_ahead(upcoming)
+    for at, (message, base, source, scope) in enumerate(skills_dirs):
         report(message)
-        skills += load_skills_dir(base, source, profile, diags, scope_dir=scope, staged=staged_here, ahead=ahead)
+        upcoming.current = at
+        skills += load_skills_dir(base, source, profile, diags, scope_dir=scope, staged=upcoming.dirs[at][1],
+                                  ahead=ahead)
 
     report("legacy commands")
     commands: list[Skill] = []
