@@ -179,8 +179,7 @@ class ReadAhead:
         if position is None:  # the first wait, or one past what was listed: list from where the caller is now
             self._source = iter(self._upcoming())
             self._paths, self._index, self._hinted_to = [], {}, 0
-            while position is None and self._source is not None:
-                self._take(len(self._paths) + self.WINDOW)
+            while position is None and self._take(len(self._paths) + self.WINDOW):
                 position = self._index.get(text)
             if position is None:
                 return
@@ -193,9 +192,10 @@ class ReadAhead:
                 self.hints += 1
         self._hinted_to = max(self._hinted_to, end)
 
-    def _take(self, count: int) -> None:
-        """Take paths from `upcoming` until `count` are known or none are left."""
+    def _take(self, count: int) -> bool:
+        """Take paths from `upcoming` until `count` are known or none are left; False when none was left."""
         assert self._index is not None
+        taken = False
         while len(self._paths) < count and self._source is not None:
             upcoming = next(self._source, None)
             if upcoming is None:
@@ -203,6 +203,8 @@ class ReadAhead:
                 break
             self._index.setdefault(upcoming, len(self._paths))
             self._paths.append(upcoming)
+            taken = True
+        return taken
 
 
 def hint_read(path: str) -> None:
