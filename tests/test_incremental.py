@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from skillmanager.core.demo import create_demo_workspace
 from skillmanager.core.rules.incremental import refresh_paths, skill_identity
 from skillmanager.core.rules.registry import load_registry
+from support import four_source_tree, skill_md, write
 
 
 def _ident(skill):
@@ -48,14 +49,6 @@ def rows_after(before, delta) -> set:
     return rows
 
 
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def skill_md(description: str, extra: str = "") -> str:
-    return f"---\ndescription: {description}\n{extra}---\nBody of the skill.\n"
 
 
 # Each edit changes the demo tree and returns the paths a watcher would report, plus the delta kind
@@ -379,17 +372,11 @@ def test_the_windows_refresh_equals_a_fresh_scan(tmp_path_factory, ops, profile)
     from skillmanager.gui.engine import refresh_incremental, scan
 
     root = tmp_path_factory.mktemp("engine")
-    home, cwd, extra, extra2 = root / "home", root / "repo", root / "extra", root / "extra2"
-    (cwd / ".git").mkdir(parents=True)
-    (home / ".claude").mkdir(parents=True)
-    bases = {"user": home / ".claude/skills", "project": cwd / ".claude/skills",
-             "add-dir": extra / ".claude/skills", "add-dir-2": extra2 / ".claude/skills"}
-    for where, base in bases.items():
-        for name in _NAMES[:2]:
-            write(base / name / "SKILL.md", skill_md(f"{where} {name} " + "words " * 40))
-    env = {"HOME": str(home), "PATH": os.environ.get("PATH", ""), "SLASH_COMMAND_TOOL_CHAR_BUDGET": "2500"}
-    workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=[extra, extra2], env=env,
-                                 profile=profile)
+    home, cwd, add_dirs, bases = four_source_tree(root, _NAMES[:2], words=40)
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "")}
+    # the budget is the workspace option: the engine does not read SLASH_COMMAND_TOOL_CHAR_BUDGET from `env`
+    workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=add_dirs, env=env,
+                                 profile=profile, budget=2500)
     snapshot = scan(workspace)
     for step, (op, where, name) in enumerate(ops):
         path = bases[where] / name / "SKILL.md"

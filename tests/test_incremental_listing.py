@@ -15,6 +15,7 @@ from skillmanager.core.layers.listing_outcome import OutcomeReuse, listing_outco
 from skillmanager.core.load.workspace import Workspace
 from skillmanager.core.rules.incremental import refresh_paths, skill_identity
 from skillmanager.core.rules.registry import load_registry
+from support import four_source_tree, skill_md, write
 
 _NAMES = ["alpha", "beta", "gamma", "Zed"]
 _PLACES = ["user", "project", "add-dir", "add-dir-2"]
@@ -29,28 +30,13 @@ _OPS = st.lists(st.one_of(
 ), min_size=1, max_size=6)
 
 
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def skill_md(description: str, extra: str = "") -> str:
-    return f"---\ndescription: {description}\n{extra}---\nBody of the skill.\n"
 
 
 def make_workspace(root: Path, profile: str, budget: str) -> tuple[Workspace, dict[str, Path], Path]:
-    home, cwd, extra, extra2 = root / "home", root / "repo", root / "extra", root / "extra2"
-    (cwd / ".git").mkdir(parents=True)
-    (home / ".claude").mkdir(parents=True)
-    bases = {"user": home / ".claude/skills", "project": cwd / ".claude/skills",
-             "add-dir": extra / ".claude/skills", "add-dir-2": extra2 / ".claude/skills"}
-    for where, base in bases.items():
-        for name in _NAMES[:3]:
-            write(base / name / "SKILL.md", skill_md(f"{where} {name} " + "words " * 30))
+    home, cwd, add_dirs, bases = four_source_tree(root, _NAMES[:3], words=30)
     write(bases["user"] / "Zed" / "SKILL.md", skill_md("user Zed", "name: Shown-One\n"))
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", "")}
-    workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=[extra, extra2], env=env,
+    workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=add_dirs, env=env,
                                  profile=profile, budget=int(budget))
     return workspace, bases, home / ".claude/settings.json"
 

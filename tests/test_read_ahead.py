@@ -6,7 +6,6 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from skillmanager.core.load import parse_cache, safe_read, skill_file
 from skillmanager.core.load.safe_read import ReadAhead, read_text_file
 from skillmanager.core.load.workspace import Workspace
 from skillmanager.core.rules.registry import load_registry
+from support import with_timeout
 
 pytestmark = pytest.mark.skipif(not safe_read.READ_AHEAD_SUPPORTED,
                                 reason="no RWF_NOWAIT on this platform: files are read plainly")
@@ -228,23 +228,6 @@ def test_a_file_system_refusing_nowait_is_read_plainly(tmp_path, monkeypatch):
     assert not ahead.nowait and hinted == []
 
 
-def _with_timeout(fn, seconds: float = 20):
-    """Run fn in a thread; fail (instead of hanging the suite) when it blocks."""
-    box: dict = {}
-
-    def target():
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - re-raised below
-            box["error"] = exc
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"blocked for more than {seconds} s"
-    if "error" in box:
-        raise box["error"]
-    return box.get("value")
-
 
 def _odd_tree(tmp: Path) -> Workspace:
     """Skills, commands and a plugin with every kind of entry a skills dir can hold."""
@@ -295,14 +278,14 @@ def _files(tmp: Path) -> list[str]:
 def test_a_scan_reading_ahead_equals_the_plain_scan(tmp_path, monkeypatch, state):
     workspace = _odd_tree(tmp_path)
     monkeypatch.setattr(skill_file, "READ_AHEAD_SUPPORTED", False)
-    plain = _with_timeout(lambda: _snapshot(load_registry(workspace)))
+    plain = with_timeout(lambda: _snapshot(load_registry(workspace)))
     monkeypatch.setattr(skill_file, "READ_AHEAD_SUPPORTED", True)
     hinted = _record_hints(monkeypatch)
     if state == "evicted":  # the real page cache (hints only when this file system can drop it)
         _evicted(_files(tmp_path), tmp_path / "scratch")
     else:  # every file cold, or every file cached
         _fake_preadv(monkeypatch, lambda _n: state)
-    assert _with_timeout(lambda: _snapshot(load_registry(workspace))) == plain
+    assert with_timeout(lambda: _snapshot(load_registry(workspace))) == plain
     if state == "cold":
         skills = tmp_path / "home" / ".claude" / "skills"
         assert str(skills / "pipe" / "SKILL.md") in hinted  # hinted, yet nothing blocked
@@ -343,11 +326,11 @@ def test_files_the_parse_cache_serves_are_not_hinted(tmp_path, monkeypatch):
             registry = load_registry(workspace)
         return _snapshot(registry), (repeat.hits, repeat.misses)
     monkeypatch.setattr(skill_file, "READ_AHEAD_SUPPORTED", False)
-    plain, counts = _with_timeout(lambda: scan(cache_dir))
+    plain, counts = with_timeout(lambda: scan(cache_dir))
     monkeypatch.setattr(skill_file, "READ_AHEAD_SUPPORTED", True)
     hinted = _record_hints(monkeypatch)
     _fake_preadv(monkeypatch, lambda _n: "cold")
-    assert _with_timeout(lambda: scan(tmp_path / "cache-copy")) == (plain, counts)  # same skills, hits, misses
+    assert with_timeout(lambda: scan(tmp_path / "cache-copy")) == (plain, counts)  # same skills, hits, misses
     assert counts[1] >= 2
     assert str(changed[1]) in hinted  # the second edit is hinted when the first is read
     assert not [h for h in hinted if h.startswith(str(skills / "s")) and Path(h) not in changed]

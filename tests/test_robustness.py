@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -35,6 +34,7 @@ from skillmanager.core.simulator.session import Scenario, Session
 from skillmanager.core.checks.validate import validate_paths, validate_registry
 from skillmanager.core.load.workspace import Workspace
 from skillmanager.core.versions.features import Feature
+from support import with_timeout
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -508,23 +508,6 @@ def _codes_for(registry, path) -> set[str]:
             if d.path is not None and os.fsencode(d.path) == target}
 
 
-def _with_timeout(fn, seconds: float = 10):
-    """Run fn in a thread; fail (instead of hanging the suite) when it blocks."""
-    box: dict = {}
-
-    def target():
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - re-raised below
-            box["error"] = exc
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"blocked for more than {seconds} s"
-    if "error" in box:
-        raise box["error"]
-    return box.get("value")
-
 
 def test_skills_dir_with_symlink_to_parent_and_skill_md_loop(tmp_path):
     tree = Tree(tmp_path)
@@ -541,11 +524,11 @@ def test_skills_dir_with_symlink_to_parent_and_skill_md_loop(tmp_path):
     (commands / "up").symlink_to("..")  # rg --follow: a loop back to an ancestor
     (commands / "here").symlink_to(".")
     (commands / "c.md").write_text("a command\n")
-    registry = _with_timeout(lambda: _registry(tree))
+    registry = with_timeout(lambda: _registry(tree))
     assert "symlink-loop" in _codes_for(registry, skills / "loop" / "SKILL.md")
     assert "symlink-loop" in _codes_for(registry, skills / "pair" / "SKILL.md")
     assert [s.name for s in registry.skills if s.name == "c"] == ["c"]  # read once despite the loops
-    code, out, err = _with_timeout(lambda: run_cli(["list", "--json"] + tree.cli_args("legacy")))
+    code, out, err = with_timeout(lambda: run_cli(["list", "--json"] + tree.cli_args("legacy")))
     # skills Claude Code cannot read are skipped; the answer left them out, so exit 1 with the reason on stderr
     assert code == 1 and json.loads(out) and f"symbolic link loop. ({skills / 'loop' / 'SKILL.md'})" in err
 
@@ -581,15 +564,15 @@ def test_fifo_named_skill_md_does_not_block(tmp_path):
     commands.mkdir()
     os.mkfifo(commands / "pipe.md")
     os.mkfifo(tree.cwd / ".claude" / "settings.json")
-    registry = _with_timeout(lambda: _registry(tree))
+    registry = with_timeout(lambda: _registry(tree))
     assert "not-regular-file" in _codes_for(registry, tree.home / ".claude" / "skills" / "pipe" / "SKILL.md")
     assert "not-regular-file" in _codes_for(registry, commands / "pipe.md")
     assert _codes_for(registry, tree.cwd / ".claude" / "settings.json")
     for argv in (["list", "--json"], ["audit", "--json"], ["validate", "--json"], ["expand", "pipe"]):
-        code, out, err = _with_timeout(lambda: run_cli(argv + tree.cli_args("current")))
+        code, out, err = with_timeout(lambda: run_cli(argv + tree.cli_args("current")))
         assert code in (0, 1), (argv, err)
-    _with_timeout(lambda: validate_paths([tree.home / ".claude" / "skills" / "pipe"]))
-    _with_timeout(lambda: audit_paths([tree.home / ".claude" / "skills"]))
+    with_timeout(lambda: validate_paths([tree.home / ".claude" / "skills" / "pipe"]))
+    with_timeout(lambda: audit_paths([tree.home / ".claude" / "skills"]))
 
 
 def test_dev_zero_symlinked_as_skill_md(tmp_path):
@@ -599,10 +582,10 @@ def test_dev_zero_symlinked_as_skill_md(tmp_path):
     (tree.home / ".claude" / "settings.json").unlink()
     (tree.home / ".claude" / "settings.json").symlink_to("/dev/zero")
     start = time.perf_counter()
-    registry = _with_timeout(lambda: _registry(tree))
+    registry = with_timeout(lambda: _registry(tree))
     assert "not-regular-file" in _codes_for(registry, tree.home / ".claude" / "skills" / "zero" / "SKILL.md")
     assert _codes_for(registry, tree.home / ".claude" / "settings.json")
-    code, out, _ = _with_timeout(lambda: run_cli(["audit", "--sarif"] + tree.cli_args("current")))
+    code, out, _ = with_timeout(lambda: run_cli(["audit", "--sarif"] + tree.cli_args("current")))
     json.loads(out)
     assert time.perf_counter() - start < 10
     assert read_text_file(Path("/dev/zero")).text is None
