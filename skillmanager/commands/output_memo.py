@@ -69,6 +69,7 @@ def run_or_replay(args: argparse.Namespace, out: TextIO, run: Callable[[argparse
     trace = InputTrace(ignored_prefixes=(os.fspath(directory),))
     tee_out, tee_err, real_err = _Tee(out), _Tee(sys.stderr), sys.stderr
     stored_ok = False
+    handle = os.fdopen(probe_fd, "w", encoding="utf-8")  # the probe becomes the memo: closed exactly once
     try:
         sys.stderr = tee_err  # type: ignore[assignment]
         try:
@@ -81,13 +82,17 @@ def run_or_replay(args: argparse.Namespace, out: TextIO, run: Callable[[argparse
             if trace.reusable():
                 document = {"format": FORMAT, "key": key, "inputs": trace.to_json(),
                             "stdout": "".join(tee_out.parts), "stderr": "".join(tee_err.parts), "code": code}
-                stored_ok = _store(probe_fd, temp, file, document)
+                stored_ok = _store(handle, temp, file, document)
         return code
     finally:
-        if not stored_ok:
-            _discard(probe_fd, temp)
-        else:
+        handle.close()
+        if stored_ok:
             _prune(directory)
+        else:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
 
 
 def _note_code(trace: InputTrace) -> None:
@@ -111,23 +116,14 @@ def _load(file: Path, key: dict[str, Any]) -> dict[str, Any] | None:
     return data if still_valid(data.get("inputs")) else None
 
 
-def _store(fd: int, temp: str, file: Path, document: dict[str, Any]) -> bool:
+def _store(handle: TextIO, temp: str, file: Path, document: dict[str, Any]) -> bool:
     try:
-        text = json.dumps(document, separators=(",", ":"))
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass") as handle:
-            handle.write(text)
+        handle.write(json.dumps(document, separators=(",", ":")))  # ASCII: json escapes the rest
+        handle.close()
         os.replace(temp, file)
         return True
-    except (OSError, ValueError, TypeError, UnicodeError):
+    except (OSError, ValueError, TypeError):
         return False
-
-
-def _discard(fd: int, temp: str) -> None:
-    for action in (lambda: os.close(fd), lambda: os.unlink(temp)):
-        try:
-            action()
-        except OSError:
-            pass
 
 
 def _prune(directory: Path) -> None:

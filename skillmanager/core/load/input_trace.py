@@ -108,22 +108,18 @@ def still_valid(grouped: Any) -> bool:
     """True when every path of a trace (`InputTrace.to_json()`) stats to the same key as recorded."""
     if type(grouped) is not dict:
         return False
-    stat, lstat, join, is_dir = _real_stat, _real_lstat, os.path.join, _S_ISDIR
+    stat, lstat, join = _real_stat, _real_lstat, os.path.join
     try:
         for folder, rows in grouped.items():
             for row in rows:
-                path = join(folder, row[1])
+                kind = row[0]
                 try:
-                    st = lstat(path) if row[0] == LSTAT else stat(path)
+                    st = lstat(join(folder, row[1])) if kind == LSTAT else stat(join(folder, row[1]))
                 except OSError as error:
                     if row[2:] != [-1, error.errno or 0]:
                         return False
                     continue
-                if len(row) != 8 or row[2] != st.st_mode or row[3] != st.st_dev or row[4] != st.st_ino:
-                    return False
-                if row[0] != LISTED and is_dir(st.st_mode):
-                    continue  # a folder only stat'd counts by its identity (key_of_result)
-                if row[5] != st.st_size or row[6] != st.st_mtime_ns or row[7] != st.st_ctime_ns:
+                if row[2:] != key_of_result(kind, st):  # the one rule of what counts (a folder by identity…)
                     return False
     except (TypeError, IndexError, ValueError):
         return False  # a damaged trace
