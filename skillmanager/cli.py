@@ -144,6 +144,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, *, collec
     out = _Utf8SafeOut(out or sys.stdout)
     if args.command is None:
         return _open_gui(args, parser)
+    if collector_paused:  # this process exits after the command: what its bulk steps build stays frozen
+        from skillmanager.core.collector import freeze_bulk_results
+        freeze_bulk_results()
     return _run_command(args, out)
 
 

@@ -10,6 +10,16 @@ import gc
 from contextlib import contextmanager
 from typing import Iterator
 
+_freeze_bulk_results = False
+
+
+def freeze_bulk_results() -> None:
+    """For a process that exits after one command (the CLI): what a bulk step builds lives until the exit, so it
+    is frozen when the step ends. Otherwise the first collection after it walks every object the step made
+    (~100 ms of a 5,000-skill `listing`). Not for the app: a frozen cycle is only freed by gc.unfreeze()."""
+    global _freeze_bulk_results
+    _freeze_bulk_results = True
+
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
@@ -19,4 +29,6 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            if _freeze_bulk_results:
+                gc.freeze()
             gc.enable()
