@@ -6,6 +6,7 @@ general code; these tests compare the two on generated input and on every real S
 from __future__ import annotations
 
 import json
+import re
 import os
 import unicodedata
 from pathlib import Path
@@ -525,3 +526,58 @@ def test_listing_with_a_name_index_equals_the_scan_of_all_entries(listed, unlist
         assert indexed.text == plain.text
         assert [e.to_json() for e in indexed.entries] == [e.to_json() for e in plain.entries]
         assert indexed.totals.to_json() == plain.totals.to_json()
+
+
+# The plain and quoted scalar classes as the fast path first spelled them out (every allowed range written
+# down); yaml12 now writes each as what it refuses below U+00A0 (a few ranges: cheap to compile) and turns
+# away _OUTSIDE_SUBSET texts before any class sees them.
+_BEYOND_LATIN1 = "\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+_SPELLED_OUT = {
+    "_PLAIN_MID": r"\x20-\x22\x24-\x39\x3b-\x7e" + _BEYOND_LATIN1,
+    "_PLAIN_LAST": r"\x21-\x22\x24-\x39\x3b-\x7e" + _BEYOND_LATIN1,
+    "_PLAIN_FIRST": r"\x24\x28-\x29\x2b\x2e-\x39\x3b-\x3d\x41-\x5a\x5e-\x5f\x61-\x7a\x7e" + _BEYOND_LATIN1,
+    "_DOUBLE_QUOTED": r"\x20-\x21\x23-\x5b\x5d-\x7e" + _BEYOND_LATIN1,
+    "_SINGLE_QUOTED": r"\x20-\x26\x28-\x7e" + _BEYOND_LATIN1,
+}
+
+
+def test_cheap_scalar_classes_equal_the_spelled_out_sets_on_every_code_point():
+    outside = yaml12._OUTSIDE_SUBSET
+    unsafe = re.compile(f"[{yaml12._QUOTED_UNSAFE}]")
+    quoted_ok = re.compile(f"[\\x20-\\x7e{_BEYOND_LATIN1}]")
+    pairs = [(re.compile(f"[{spelled}]"), re.compile(f"[{getattr(yaml12, name)}]"), name)
+             for name, spelled in _SPELLED_OUT.items()]
+    # beyond the BMP every set is one range up to U+10FFFF: its first, some inner and its last code point
+    for code in [*range(0x10000), 0x10000, 0x1F600, 0xE0001, 0xF0000, 0x10FFFF]:
+        ch = chr(code)
+        seen = outside.match(ch) is None
+        for spelled, cheap, name in pairs:
+            assert (spelled.match(ch) is not None) == (seen and cheap.match(ch) is not None), (name, hex(code))
+        assert (quoted_ok.match(ch) is None) == (not seen or unsafe.match(ch) is not None), hex(code)
+
+
+@pytest.mark.parametrize("ch", ["\u2028", "\u2029", "\ud800", "\udfff", "\ufeff", "\ufffe", "\uffff"])
+def test_texts_holding_a_character_outside_the_subset_go_to_the_full_loader(ch):
+    for text in [f"name: a{ch}b", f'name: "a{ch}b"', f"name: 'x{ch}'", f"name: x\nlist:\n  - a{ch}", f"name: {ch}"]:
+        assert load_simple_mapping(text) is None, repr(text)
+
+
+# Characters a listing meets: ASCII, dashes and quotes, letters with marks, CJK, emoji and their joiners and
+# selectors, flags, keycaps, Indic spacing marks, narrow emoji, controls, escapes, lone surrogates, invisibles.
+_LISTING_CHARS = st.sampled_from(list("ab <>&-:.'\"\t\n") + [
+    "\u2014", "\u2026", "\u2019", "\u00e9", "e\u0301", "\u4e2d", "\uff21", "\U0001f600", "\u200d", "\ufe0f",
+    "\ufe0e", "\U0001f1eb", "\U0001f1f7", "1\u20e3", "\U0001f3fb", "\u093e", "\u0915", "\u261d", "\u270c",
+    "\x1b", "\x1b[1m", "\x9b", "\x85", "\ud800", "\udc00", "\u200b", "\u2028", "\u00ad", "\u2800", "\u3164",
+    "\U000e0041", "\ue000", "\u0378"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_LISTING_CHARS, max_size=24).map("".join))
+def test_listing_width_and_cleaning_shortcuts_equal_the_full_rules(text):
+    from skillmanager.core.js.bun_width import current_width, measure_fully
+    from skillmanager.core.js.textwidth import utf16_len
+    from skillmanager.core.layers.current_text import clean_fully, clean_listing_text
+
+    assert current_width.__wrapped__(text) == measure_fully(text), repr(text)
+    assert clean_listing_text.__wrapped__(text) == clean_fully(text), repr(text)
+    assert utf16_len(text) == len(text) + sum(ord(ch) > 0xFFFF for ch in text), repr(text)

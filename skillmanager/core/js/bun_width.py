@@ -347,9 +347,39 @@ def current_cell_extra(text: str) -> int:
     return sum(map(_piece_extra, _pieces(_visible_text(_join_surrogates(text)))))
 
 
+_OTHER_CHAR = re.compile("[^\x20-\x7e]")  # any character but printable ASCII (stdlib: compiles at once)
+
+
+class _PlainWidths(dict[str, int]):
+    """Character -> its code point width when it takes part in no cluster rule and adds no extra column,
+    else -1. Text whose characters are all printable ASCII or such characters measures as the sum of its
+    code point widths (what bun_string_width gives it without segmenting, with no extra): each character
+    is decided once per process, a text costs one search for its non-ASCII characters."""
+
+    def __missing__(self, ch: str) -> int:
+        width = -1 if _NEEDS_CLUSTERS_RE.search(ch) or _NEEDS_EXTRA_RE.search(ch) else _char_width(ch)
+        self[ch] = width
+        return width
+
+
+_PLAIN_WIDTHS = _PlainWidths()
+
+
 @lru_cache(maxsize=8192)  # a listing rebuild measures the same entries again (the preview, live refresh)
 def current_width(text: str) -> int:
     """The width the current profile's listing budget counts for ``text``."""
     if text.isascii() and text.isprintable():
         return len(text)
+    others = _OTHER_CHAR.findall(text)
+    total = len(text) - len(others)
+    for ch in others:  # most listing text is ASCII with a dash or quote (scoped copies add an em dash)
+        width = _PLAIN_WIDTHS[ch]
+        if width < 0:
+            return measure_fully(text)
+        total += width
+    return total
+
+
+def measure_fully(text: str) -> int:
+    """current_width without its shortcuts (what they are checked against)."""
     return bun_string_width(text) + current_cell_extra(text)

@@ -123,14 +123,36 @@ def _collapse_invisible(text: str, replacement: str = " ") -> str:
     return _INVISIBLE_RUN.sub(run, text)
 
 
+_OTHER_CHAR = re.compile("[^\x20-\x7e]")  # any character but printable ASCII
+
+
+class _Visible(dict[str, bool]):
+    """Character -> whether it is printable and not default-ignorable: text made only of printable ASCII and
+    such characters has no run to collapse, no escape sequence and no surrogate (tests/test_fast_paths.py
+    checks every code point). Decided once per character; a text costs one search for its non-ASCII."""
+
+    def __missing__(self, ch: str) -> bool:
+        visible = ch.isprintable() and _IGNORABLE.match(ch) is None
+        self[ch] = visible
+        return visible
+
+
+_VISIBLE = _Visible()
+
+
 @lru_cache(maxsize=16384)  # descriptions rarely change between listings: rebuilds reuse the result
 def clean_listing_text(text: str) -> str:
     """A description or when_to_use as current Claude Code lists it."""
     if text.isascii() and text.isprintable() and "<" not in text and ">" not in text:
         return text
-    if text.isprintable() and _IGNORABLE.search(text) is None:  # nothing invisible (checked in C): no run to
-        # collapse, no escape sequence, no surrogate (tests/test_fast_paths.py checks every code point)
+    visible = _VISIBLE
+    if all(visible[ch] for ch in _OTHER_CHAR.findall(text)):
         return text.replace("<", "&lt;").replace(">", "&gt;")
+    return clean_fully(text)
+
+
+def clean_fully(text: str) -> str:
+    """clean_listing_text without its shortcuts (what the shortcuts are checked against)."""
     cleaned = strip_escape_sequences(_LONE_SURROGATE.sub("\u200b", text))
     cleaned = _collapse_invisible(cleaned)
     return cleaned.replace("<", "&lt;").replace(">", "&gt;")

@@ -97,6 +97,7 @@ class ParseCache:
         self.entries: dict[str, list[Any]] = {}  # path -> [stat key as a list, payload] (as JSON holds it)
         self.racy_after = 0  # mtime_ns of the cache file as loaded: entries not older than it are re-read
         self.dirty = False
+        self._servable = False  # see can_serve
         self.hits = 0
         self.misses = 0
 
@@ -131,6 +132,7 @@ class ParseCache:
             return  # another profile's cache under a clashing short name: not a problem, just not ours
         self.entries = data["entries"]
         self.racy_after = st.st_mtime_ns
+        self._servable = bool(self.entries)
 
     def get(self, path: str, key: StatKey) -> Payload | None:
         payload = self._fresh(self.entries.get(path), key)
@@ -148,6 +150,11 @@ class ParseCache:
             payload: Payload = entry[1]
             return payload
         return None
+
+    def can_serve(self) -> bool:
+        """Whether get() may answer at all: a cache that held nothing when the scan began (a first run) serves
+        nothing in it (its new entries are for files that scan reads itself)."""
+        return self._servable
 
     def serves(self, path: str) -> bool:
         """Whether get() would answer for the regular file at `path` as it is now (nothing counted): such a
@@ -186,6 +193,7 @@ class ParseCache:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
                     handle.write(self._encode())
                 os.replace(temp, self.file)
+                self._servable = bool(self.entries)
             except BaseException:
                 try:
                     os.unlink(temp)

@@ -102,7 +102,7 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     cache = parse_cache.active()
     known = None
     plain = False  # `where` is no symbolic link (so realpath_dedupe need not lstat it)
-    if cache is not None:
+    if cache is not None and cache.can_serve():  # an empty cache (a first run) answers nothing: no lstat
         try:
             known = os.lstat(where)
             plain = not _stat.S_ISLNK(known.st_mode)
@@ -121,6 +121,8 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
                     return skill
         else:
             known = None
+    elif cache is not None:
+        cache.misses += 1
     result = read_text_file(where, known=known, ahead=ahead)
     diagnostics: list[Diagnostic] = []
     if result.text is None and not os.path.lexists(where):
@@ -162,7 +164,7 @@ def skill_read_ahead(upcoming: Callable[[], Iterable[str]]) -> ReadAhead | None:
     if not READ_AHEAD_SUPPORTED:
         return None
     cache = parse_cache.active()
-    return ReadAhead(upcoming, skip=None if cache is None else cache.serves)
+    return ReadAhead(upcoming, skip=cache.serves if cache is not None and cache.can_serve() else None)
 
 
 _NO_LINE = "\x00no line"

@@ -85,10 +85,17 @@ def with_js_object_keys(value: Any) -> Any:
 # core-schema resolver turns into null/bool/int/float; quoted values have no escapes; flow lists hold
 # simple words. Anything else goes to the full loader, so the result is identical by construction
 # (tests/test_fast_paths.py checks it on generated and real files).
-_PLAIN_MID = "\x20-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
-_PLAIN_LAST = "\x21-\x22\x24-\x39\x3b-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
-_PLAIN_FIRST = "\x24\x28-\x29\x2b\x2e-\x39\x3b-\x3d\x41-\x5a\x5c\x5e-\x5f\x61-\x7a\x7e" \
-    "\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+# Each character class is written as what it refuses up to U+009F (every class allows all of U+00A0 and
+# above except _OUTSIDE_SUBSET): a class spelled with ranges across the BMP takes re ~4 ms to compile, per
+# class and process. load_simple_mapping turns away any text holding an _OUTSIDE_SUBSET character first, so
+# the classes never see one (tests/test_fast_paths.py checks every code point against the spelled-out sets).
+_OUTSIDE_SUBSET = re.compile(r"[\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+_PLAIN_MID = r"^\x00-\x1f\x23\x3a\x7f-\x9f"  # class bodies: `[{_PLAIN_MID}]`
+_PLAIN_LAST = r"^\x00-\x20\x23\x3a\x7f-\x9f"
+_PLAIN_FIRST = r"^\x00-\x23\x25-\x27\x2a\x2c-\x2d\x3a\x3e-\x40\x5b-\x5d\x60\x7b-\x7d\x7f-\x9f"
+_DOUBLE_QUOTED = r"^\x00-\x1f\x22\x5c\x7f-\x9f"  # no `"`, no backslash
+_SINGLE_QUOTED = r"^\x00-\x1f\x27\x7f-\x9f"  # no `'`
+_QUOTED_UNSAFE = r"\x00-\x1f\x7f-\x9f"  # what a quoted scalar may not hold (besides _OUTSIDE_SUBSET)
 _RESOLVED = lazy_re("|".join(f"(?:{pattern})" for _, pattern, _ in CORE_SCHEMA_RESOLVERS))
 _RESOLVER_FIRST = frozenset(ch for _, _, first in CORE_SCHEMA_RESOLVERS for ch in first if ch)  # as PyYAML's resolve()
 _NON_STRING_KEYS = frozenset(("null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"))
@@ -102,6 +109,8 @@ def load_simple_mapping(text: str) -> dict[str, Any] | None:
     or a flow sequence of simple words (`[a, b]`). A `key:` line may be followed by a block indented by
     the same number of spaces on every line: `sub: value` lines (a mapping) or `- value` lines (a list).
     Anything else, including comments, deeper nesting, continuation lines and duplicate keys, is None."""
+    if not text.isascii() and _OUTSIDE_SUBSET.search(text):
+        return None  # no line holding one is in the subset (and the classes below rely on never seeing one)
     out: dict[str, Any] = {}
     lines = text.split("\n")
     i, count = 0, len(lines)
@@ -256,7 +265,7 @@ def _block(lines: list[str]) -> Any:
 
 @functools.cache
 def _plain_line() -> re.Pattern[str]:
-    return re.compile(rf"[{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?")
+    return re.compile(f"[{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?")
 
 
 @functools.cache
@@ -264,20 +273,13 @@ def _common_line() -> re.Pattern[str]:
     """`key: plain`, `key: "double"`, `key: 'single'`, `key:` exactly as _key_value_general accepts them (same
     key rule, plain-scalar classes and quoted-character set); its result is checked against the general
     code in tests/test_fast_paths.py."""
-    assert _QUOTED_OK.startswith("\x20-\x7e")
-    beyond_ascii = _QUOTED_OK[3:]
-    double = r"\x20-\x21\x23-\x5b\x5d-\x7e" + beyond_ascii  # no `"`, no backslash
-    single = r"\x20-\x26\x28-\x7e" + beyond_ascii  # no `'`
     return re.compile(rf"([A-Za-z_][A-Za-z0-9_-]{{0,127}}):(?: (?:([{_PLAIN_FIRST}](?:[{_PLAIN_MID}]*[{_PLAIN_LAST}])?)"
-                      rf"|\"([{double}]*)\"|'([{single}]*)'))?")
+                      rf"|\"([{_DOUBLE_QUOTED}]*)\"|'([{_SINGLE_QUOTED}]*)'))?")
 
 
 @functools.cache
 def _quoted_unsafe() -> re.Pattern[str]:
-    return re.compile(f"[^{_QUOTED_OK}]")
-
-
-_QUOTED_OK = "\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+    return re.compile(f"[{_QUOTED_UNSAFE}]")
 
 
 def load_yaml12(text: str, *, unique_keys: bool = True) -> Any:
