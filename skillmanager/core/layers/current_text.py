@@ -124,20 +124,27 @@ def _collapse_invisible(text: str, replacement: str = " ") -> str:
 
 
 _OTHER_CHAR = re.compile("[^\x20-\x7e]")  # any character but printable ASCII
+_VISIBLE, _ASCII_CONTROL, _OTHER = 0, 1, 2
+# C0 controls but ESC, and DEL: invisible (Cc), never part of an escape sequence, never a joiner
+_ASCII_CONTROL_RUN = re.compile("[\x00-\x1a\x1c-\x1f\x7f]+")
 
 
-class _Visible(dict[str, bool]):
-    """Character -> whether it is printable and not default-ignorable: text made only of printable ASCII and
-    such characters has no run to collapse, no escape sequence and no surrogate (tests/test_fast_paths.py
-    checks every code point). Decided once per character; a text costs one search for its non-ASCII."""
+class _Kinds(dict[str, int]):
+    """Character -> _VISIBLE when it is printable and not default-ignorable (text made only of printable
+    ASCII and such characters has no run to collapse, no escape sequence and no surrogate: tests/
+    test_fast_paths.py checks every code point), _ASCII_CONTROL for _ASCII_CONTROL_RUN's characters, else
+    _OTHER. Decided once per character; a text costs one search for its characters beyond printable ASCII."""
 
-    def __missing__(self, ch: str) -> bool:
-        visible = ch.isprintable() and _IGNORABLE.match(ch) is None
-        self[ch] = visible
-        return visible
+    def __missing__(self, ch: str) -> int:
+        if ch.isprintable() and _IGNORABLE.match(ch) is None:
+            kind = _VISIBLE
+        else:
+            kind = _ASCII_CONTROL if _ASCII_CONTROL_RUN.fullmatch(ch) else _OTHER
+        self[ch] = kind
+        return kind
 
 
-_VISIBLE = _Visible()
+_KINDS = _Kinds()
 
 
 @lru_cache(maxsize=16384)  # descriptions rarely change between listings: rebuilds reuse the result
@@ -145,9 +152,12 @@ def clean_listing_text(text: str) -> str:
     """A description or when_to_use as current Claude Code lists it."""
     if text.isascii() and text.isprintable() and "<" not in text and ">" not in text:
         return text
-    visible = _VISIBLE
-    if all(visible[ch] for ch in _OTHER_CHAR.findall(text)):
+    kinds = _KINDS
+    worst = max((kinds[ch] for ch in _OTHER_CHAR.findall(text)), default=_VISIBLE)
+    if worst == _VISIBLE:
         return text.replace("<", "&lt;").replace(">", "&gt;")
+    if worst == _ASCII_CONTROL:  # the only invisible runs are of these (a multi-line description): one space each
+        return _ASCII_CONTROL_RUN.sub(" ", text).replace("<", "&lt;").replace(">", "&gt;")
     return clean_fully(text)
 
 
