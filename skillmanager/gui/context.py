@@ -16,6 +16,7 @@ from typing import Callable, Hashable
 
 from PySide6.QtCore import QObject, QRunnable, QSettings, QThreadPool, Signal
 
+from skillmanager.core.collector import keep_frozen, release_frozen
 from skillmanager.core.model import Skill
 from skillmanager.core.versions.profiles import DEFAULT_PROFILE, default_profile
 from skillmanager.gui.engine import Snapshot, WorkspaceSpec, refresh_incremental, scan, skill_identity
@@ -252,6 +253,7 @@ class AppContext(QObject):
         if target is None or self._cancel.is_set():
             return self._generation
         self._generation += 1
+        release_frozen()  # the snapshot this scan replaces may be collected again
         self._start(ScanWorker(target, self._generation, self._cancel))  # the dict keeps the signals alive
         return self._generation
 
@@ -324,6 +326,7 @@ class AppContext(QObject):
         self.snapshot_changed.emit(snapshot)
         if self.selected is not None:
             self.selection_changed.emit(self.selected_skill())
+        keep_frozen()  # shown and kept until the next one: no collection walks it again
         self._start_checks(snapshot)
 
     def _start_checks(self, snapshot: Snapshot) -> None:

@@ -184,13 +184,16 @@ def _is_entry_dir(path: Path) -> tuple[bool, bool]:
     return stat.S_ISDIR(st.st_mode) or link, link
 
 
-def _dir_key(skill: Skill) -> tuple[Path, str] | None:
-    """(skills dir, entry name) of a file-source skill. Strings are compared first: building Path
-    objects for thousands of skills is what would make a one-file refresh slow."""
+def _dir_key(skill: Skill) -> tuple[str, str] | None:
+    """(skills dir, entry name) of a file-source skill, as text: the scan's own record of the entry when it
+    has one (hashing Paths or taking their basenames for thousands of skills made a one-file refresh slow)."""
     if skill.kind != "skill" or skill.source not in _FILE_SKILL_KINDS or skill.skill_dir is None \
             or skill.source_root is None:
         return None
-    return skill.source_root, os.path.basename(str(skill.skill_dir))
+    entry = skill.dir_entry  # (os.fspath(skills dir), entry name, file read), set by load_skills_dir
+    if entry is not None:
+        return entry[0], entry[1]
+    return os.fspath(skill.source_root), os.path.basename(os.fspath(skill.skill_dir))
 
 
 def _load_entry(registry: Registry, where: _SkillsDir, name: str) -> Skill | None:
@@ -212,8 +215,8 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
     position: dict[tuple[str, str], int] = {}  # (skills dir text, entry name) -> index in `skills`
     for index, skill in enumerate(skills):
         key = _dir_key(skill)
-        if key is not None and (str(key[0]), key[1]) in wanted:
-            position[(str(key[0]), key[1])] = index
+        if key is not None and key in wanted:
+            position[key] = index
     pointed_at = {id(s.state.duplicate_of) for s in skills if s.state.duplicate_of is not None}
     realpaths = {str(s.realpath) for s in skills if s.realpath is not None}
     replace: dict[int, Skill] = {}
@@ -280,7 +283,7 @@ def _insert_in_load_order(registry: Registry, skills: list[Skill], add: list[Ski
         key = _dir_key(skill)
         if key is None:
             return (kind_rank[skill.source],)
-        base = str(key[0])
+        base = key[0]
         if base not in dir_rank:
             raise _NeedsFullReload(f"the skills dir {base} is no longer read")
         entry = key[1]
