@@ -31,6 +31,7 @@ import record  # noqa: E402  (request-log helpers: load_requests, find_listing, 
 
 PLUGIN = "plug"
 FRACTION = 0.0001  # skillListingBudgetFraction in the session run: a few hundred characters
+GROUPED_DESC = ("grouped digits budget probe " * 9)[:240]  # the budgetgrouped run's one description
 
 
 # ---------------------------------------------------------------- fixtures (run with BATTERY_RUN=<run>)
@@ -152,6 +153,8 @@ def _fixture(run: str, root: str) -> None:
     elif run == "budget":
         for i in range(10):
             skill(f"{proj}/bud-{i:02d}", f"description: budget skill {i} " + "b" * 40)  # 55 characters
+    elif run == "budgetgrouped":  # the budget written with a digit group separator (SLASH_COMMAND_TOOL_CHAR_BUDGET=1,000)
+        skill(f"{proj}/grouped", "description: " + GROUPED_DESC)
     elif run == "badmanaged":
         skill(f"{proj}/plain", "description: plain-desc")
         w("managed/claude-code/managed-settings.json", "{ not json\n")
@@ -173,6 +176,7 @@ RUNS = {  # run -> (extra CLI args, extra CLI env)
     "invoke": ("--model claude-sonnet-4-6 --max-turns 30", ""),
     "session": ("--model claude-opus-5-5 --max-turns 20 --debug --permission-mode acceptEdits", ""),
     "budget": ("--model claude-sonnet-4-6", ""),  # the budget: set from the listing run's bundled entries
+    "budgetgrouped": ("--model claude-sonnet-4-6", "SLASH_COMMAND_TOOL_CHAR_BUDGET=1,000"),
     "badmanaged": ("", ""),
     "binary": None,  # not a CLI run: the release's own files are read (values no request shows)
 }
@@ -249,6 +253,12 @@ def _effort_levels(c: BinaryCapture) -> list[str] | None:
     """The `effort:` values: the longest low…max list compiled in (2.1.332 also holds a list without max)."""
     lists = [json.loads(t) for t in c.effort_lists if t.endswith('"max"]')]
     return max(lists, key=len) if lists else None
+
+
+def _grouped_budget_read(c: Capture) -> bool | None:
+    """The budgetgrouped run: the probe entry shortened (a cut or the name only) means `1,000` was read."""
+    entry = c.entry("grouped")
+    return None if entry is None else entry != f"- grouped: {GROUPED_DESC.strip()}"
 
 
 def run_cli(cli: str, run: str, keep: bool, cli_env: str | None = None) -> Capture:
@@ -443,6 +453,10 @@ PROBES = {
                               "a common shorter description (levels) or some full, some names only (priority)",
                               lambda c: not any(e.startswith("- bud-") and e.endswith("\u2026") for e in c.entries)
                               if any(e.startswith("- bud-") for e in c.entries) else None),
+    # budgetgrouped (SLASH_COMMAND_TOOL_CHAR_BUDGET=1,000, --model claude-sonnet-4-6: 8,000 when the value is ignored)
+    "BUDGET_ENV_GROUPED_DIGITS": ("budgetgrouped", "SLASH_COMMAND_TOOL_CHAR_BUDGET=1,000 and one 240-character "
+                                  "description: cut when `1,000` is read as a number, whole when it is ignored",
+                                  lambda c: _grouped_budget_read(c)),
     # binary
     "effort_levels": ("binary", 'the `["low",…,"max"]` arrays compiled into the CLI', _effort_levels),
     # badmanaged

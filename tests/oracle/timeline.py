@@ -6,6 +6,7 @@ they flip between neighbouring releases.
     python3 tests/oracle/timeline.py --run CLI... --results RESULTS_DIR   # run the battery first, then print
     python3 tests/oracle/timeline.py --write [RESULTS_DIR]   # regenerate resources/data/claude_versions.json,
                                                              # bundled_skills.json and tests/golden/timeline/
+    python3 tests/oracle/timeline.py --merge PROBE RESULTS_DIR  # one new probe's answers: its timeline only
 
 A flip between two neighbouring observed releases is an interval ("after" A, first seen B); it is located
 only when no release between A and B was published (bisect by installing the ones in between).
@@ -308,13 +309,63 @@ def write(results_dir: str) -> None:
         os.replace(path + ".tmp", path)
 
 
+def merge_probe(probe: str, results_dir: str) -> None:
+    """Add one probe's answers from battery results (e.g. a bisection run with only its run) to the golden
+    observations and rewrite that feature's or value's timeline alone; every other timeline stays as it is (their
+    raw results need not be at hand). Releases new to the observations join `studied`, as a bisection step's
+    partial run does in `write`."""
+    sys.path.insert(0, HERE)
+    import battery  # noqa: PLC0415
+    if probe not in battery.PROBES or probe in FOLLOWS or probe == "bundled":
+        raise SystemExit(f"{probe}: not a probe that answers for itself in tests/oracle/battery.py")
+    with open(DATA, encoding="utf-8") as f:
+        data = json.load(f)
+    with open(OBSERVATIONS, encoding="utf-8") as f:
+        releases = json.load(f)["releases"]
+    added = [r for r in load_results(results_dir) if "found" in r and probe in r["found"]]
+    if not added:
+        raise SystemExit(f"no answers for {probe} in {results_dir}: nothing written")
+    for r in added:
+        seen = releases.setdefault(r["version"], {})
+        if "error" in seen:
+            raise SystemExit(f"{r['version']} is recorded as not runnable; run the whole battery there instead")
+        seen[probe] = r["found"][probe]
+    releases = dict(sorted(releases.items(), key=lambda kv: version_key(kv[0])))
+    group = "features" if probe in data["features"] or probe not in data["values"] else "values"
+    run, part, _ = battery.PROBES[probe]
+    ordered = [(v, seen) for v, seen in releases.items() if "error" not in seen]
+    answers = [(v, data_value(probe, seen)) for v, seen in ordered]
+    undecided = {v: UNDECIDED.get(probe, "no answer") for v, seen in ordered if probe in seen and seen[probe] is None}
+    errors = {v: seen["error"] for v, seen in releases.items() if "error" in seen}
+    data[group][probe] = {"timeline": _steps([(v, a) for v, a in answers if a is not None], release_order(), errors,
+                                             f"battery.py {run} run, {part}", {}, undecided)}
+    data["studied"] = [v for v, _ in ordered]
+    data[group] = dict(sorted(data[group].items(), key=lambda kv: _declared_order(group).index(kv[0])))
+    for path, text in ((DATA, _dump(data)),
+                       (OBSERVATIONS, _dump({"produced_by": observations([])["produced_by"], "releases": releases}))):
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+
+
+def _declared_order(group: str) -> list[str]:
+    sys.path.insert(0, os.path.join(HERE, "..", ".."))
+    from skillmanager.core.versions.features import VALUE_NAMES, Feature  # noqa: PLC0415
+    return [f.value for f in Feature] if group == "features" else list(VALUE_NAMES)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", nargs="?", default="/root/.cache/cc-versions/results")
     parser.add_argument("--run", nargs="*", default=[], help="CLIs to run the battery on first")
     parser.add_argument("--write", action="store_true",
                         help="rewrite resources/data/claude_versions.json, bundled_skills.json and the golden")
+    parser.add_argument("--merge", metavar="PROBE", help="add PROBE's answers from RESULTS to the golden "
+                        "observations and rewrite its timeline only (the other timelines are kept)")
     args = parser.parse_args(argv)
+    if args.merge:
+        merge_probe(args.merge, args.results)
+        return 0
     if args.write:
         write(args.results)
         return 0

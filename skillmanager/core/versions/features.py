@@ -55,6 +55,8 @@ class Feature(str, Enum):
     BUN_STRING_WIDTH = "BUN_STRING_WIDTH"  # widths measured by Bun's stringWidth, not node's
     MODEL_AWARE_BUDGET = "MODEL_AWARE_BUDGET"  # bytes per token, 1M window and placement follow the model family
     BUDGET_FRACTION_SETTING = "BUDGET_FRACTION_SETTING"  # `skillListingBudgetFraction`
+    # SLASH_COMMAND_TOOL_CHAR_BUDGET=6,483 (digits grouped by `,` `_` or a space) is read as 6483, not ignored
+    BUDGET_ENV_GROUPED_DIGITS = "BUDGET_ENV_GROUPED_DIGITS"
     MAX_DESC_CHARS_SETTING = "MAX_DESC_CHARS_SETTING"  # `skillListingMaxDescChars`
     DISPLAY_NAME_IN_BRACKETS = "DISPLAY_NAME_IN_BRACKETS"  # `name (display)` when the display name resolves back
     LISTING_PRIORITY_MODE = "LISTING_PRIORITY_MODE"  # over budget: entries drop by priority, not common max length
