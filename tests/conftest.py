@@ -26,6 +26,11 @@ if "SKILLMANAGER_DATA_DIR" not in os.environ:
     os.environ["SKILLMANAGER_DATA_DIR"] = _data_dir
     atexit.register(shutil.rmtree, _data_dir, True)
 
+# The listing budget follows SLASH_COMMAND_TOOL_CHAR_BUDGET in the environment, as Claude Code does: a value in the
+# developer's shell must not change what the tests expect (tests that need one set it themselves).
+os.environ.pop("SLASH_COMMAND_TOOL_CHAR_BUDGET", None)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """`oracle` tests skip when the real CLIs are missing, except with SKILLMANAGER_REQUIRE_ORACLE=1 (CI): then a

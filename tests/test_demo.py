@@ -39,6 +39,17 @@ def test_two_copies_are_independent(tmp_path):
     assert (second.cwd / ".claude" / "skills" / "deploy" / "SKILL.md").read_text(encoding="utf-8") != "changed"
 
 
+def test_the_demo_listing_does_not_follow_the_machines_budget_variable(tmp_path, monkeypatch):
+    from skillmanager.core.demo import create_demo_workspace
+    from skillmanager.core.layers.listing import build_listing
+    from skillmanager.core.rules.registry import load_registry
+
+    monkeypatch.setenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", "-5")
+    workspace = create_demo_workspace(tmp_path / "copy")
+    assert "SLASH_COMMAND_TOOL_CHAR_BUDGET" not in workspace.env
+    assert build_listing(load_registry(workspace)).totals.budget_origin == "window"
+
+
 def test_workspace_points_into_the_copy(demo):
     paths = demo.demo_paths
     assert demo.cwd == paths.cwd and demo.home == paths.home

@@ -199,6 +199,22 @@ def test_cut_entries_and_budget_level_in_plain_words(qtbot, make_window):
     assert any(t.startswith("verbose-logger — name only, because a setting asks for it") for t in texts)
     assert not any(t.endswith("name-only-override") for t in texts)
     assert "Budget level:" not in listing.meter_label.text()
+    assert "budget: 1% of claude-opus-5-5's 1,000,000-token context window" in listing.meter_label.text()
+
+
+def test_the_budget_meter_says_where_the_budget_came_from(qtbot, make_window, tmp_path):
+    from skillmanager.gui.engine import WorkspaceSpec
+
+    home, project = tmp_path / "home", tmp_path / "project"
+    (project / ".claude" / "skills" / "notes").mkdir(parents=True)
+    (project / ".claude" / "skills" / "notes" / "SKILL.md").write_text("---\ndescription: Keeps notes.\n---\nb\n",
+                                                                      encoding="utf-8")
+    home.mkdir()
+    win = make_window(demo=False, spec=WorkspaceSpec(cwd=project, home=home, managed_root=False,
+                                                     env={"HOME": str(home), "SLASH_COMMAND_TOOL_CHAR_BUDGET": "-5"}))
+    listing = win.preview.listing
+    assert "budget set by SLASH_COMMAND_TOOL_CHAR_BUDGET=-5 in your environment" in listing.meter_label.text()
+    assert "of -5 characters of the listing budget" in listing.meter_text.text()
 
 
 def test_the_main_bar_is_the_project_and_a_sentence_the_options_sit_under_advanced(qtbot, make_window):

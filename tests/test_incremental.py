@@ -374,7 +374,7 @@ def test_the_windows_refresh_equals_a_fresh_scan(tmp_path_factory, ops, profile)
     root = tmp_path_factory.mktemp("engine")
     home, cwd, add_dirs, bases = four_source_tree(root, _NAMES[:2], words=40)
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", "")}
-    # the budget is the workspace option: the engine does not read SLASH_COMMAND_TOOL_CHAR_BUDGET from `env`
+    # the budget is the workspace option (it takes the place of SLASH_COMMAND_TOOL_CHAR_BUDGET, which `env` leaves unset)
     workspace = Workspace.create(home=home, cwd=cwd, managed_root=False, add_dirs=add_dirs, env=env,
                                  profile=profile, budget=2500)
     snapshot = scan(workspace)

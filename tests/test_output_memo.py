@@ -133,6 +133,34 @@ def test_the_environment_and_options_are_part_of_the_key(tmp_path, cache_dir, no
     assert _run(argv + ["--profile", "legacy"]) == _run(argv + ["--profile", "legacy", "--no-cache"])
 
 
+def test_the_budget_variable_wherever_it_is_set_is_part_of_the_answer(tmp_path, cache_dir, no_margin, monkeypatch):
+    """SLASH_COMMAND_TOOL_CHAR_BUDGET in the environment, in ~/.claude.json or in a settings file: a changed value is
+    never answered from a memo made before it (a budget of -5 leaves only names, so the text shows it)."""
+    monkeypatch.delenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", raising=False)
+    replays = _Replays(monkeypatch)
+    argv = _tree(tmp_path)
+    home = tmp_path / "ws" / "home"
+    time.sleep(TICK)
+    plain = _run(argv)
+    assert "Alpha helps." in plain[1]
+    monkeypatch.setenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", "-5")
+    names_only = _run(argv)
+    assert names_only == _run(argv + ["--no-cache"]) and "Alpha helps." not in names_only[1]
+    assert _run(argv) == names_only  # replayed
+    monkeypatch.setenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", "abc")  # ignored by Claude Code: the full listing again
+    assert _run(argv) == plain == _run(argv + ["--no-cache"])
+    monkeypatch.delenv("SLASH_COMMAND_TOOL_CHAR_BUDGET")
+    assert _run(argv) == plain
+    for path in (home / ".claude.json", home / ".claude" / "settings.json"):
+        _write(path, json.dumps({"env": {"SLASH_COMMAND_TOOL_CHAR_BUDGET": -5}}))
+        time.sleep(TICK)
+        assert _run(argv) == names_only == _run(argv + ["--no-cache"]), path
+        _write(path, json.dumps({"env": {"SLASH_COMMAND_TOOL_CHAR_BUDGET": "8000"}}))
+        time.sleep(TICK)
+        assert _run(argv) == plain == _run(argv + ["--no-cache"]), path
+    assert replays.count >= 2  # the memo was used, not only bypassed
+
+
 def test_skillmanager_code_is_an_input(tmp_path, cache_dir, no_margin):
     argv = _tree(tmp_path)
     time.sleep(TICK)
@@ -195,7 +223,8 @@ def test_a_trace_sees_additions_removals_and_link_retargets(tmp_path):
 EDITS = st.sampled_from([
     "same-size-description", "longer-description", "rename-over", "new-skill-at-cwd", "new-skill-in-package",
     "remove-skill", "rename-folder", "settings-deny", "settings-override", "unreadable", "readable-again",
-    "link-skill", "retarget-link", "break-yaml", "chmod-only", "nothing",
+    "link-skill", "retarget-link", "break-yaml", "chmod-only", "settings-env-budget", "global-config-budget",
+    "global-config-history", "nothing",
 ])
 
 
@@ -249,6 +278,15 @@ def _apply(edit: str, base: Path, step: int) -> None:
             os.symlink(target if step % 2 else repo / ".claude" / "skills" / "beta", link)
     elif edit == "break-yaml" and alpha.exists():
         alpha.write_text("---\ndescription: [unclosed\n---\nbody\n", encoding="utf-8")
+    elif edit == "settings-env-budget":  # -5: names only; 99999: the full listing
+        _write(home / ".claude" / "settings.json",
+               json.dumps({"env": {"SLASH_COMMAND_TOOL_CHAR_BUDGET": "-5" if step % 2 else "99999"}}))
+    elif edit == "global-config-budget":
+        _write(home / ".claude.json", json.dumps({"env": {"SLASH_COMMAND_TOOL_CHAR_BUDGET": -5 if step % 2 else 0}}))
+    elif edit == "global-config-history":  # Claude Code rewrites ~/.claude.json all the time, keeping its env
+        config = home / ".claude.json"
+        data = json.loads(config.read_text(encoding="utf-8")) if config.exists() else {}
+        _write(config, json.dumps({**data, "numStartups": step}))
     elif edit == "chmod-only" and beta.exists():
         beta.chmod(0o600 if step % 2 else 0o644)
 

@@ -33,7 +33,8 @@ def add_workspace_options(parser: argparse.ArgumentParser) -> None:
                        help="Claude Code release by number: its exact features from the timeline (not with --profile)")
     group.add_argument("--model", help="model id (default: settings `model`, $ANTHROPIC_MODEL, or the profile default)")
     group.add_argument("--context-window", type=int, metavar="TOKENS", help="context window in tokens (listing budget)")
-    group.add_argument("--budget", type=int, metavar="CHARS", help="listing budget in characters (as SLASH_COMMAND_TOOL_CHAR_BUDGET)")
+    group.add_argument("--budget", type=int, metavar="CHARS", help="listing budget in characters: a what-if in place of SLASH_COMMAND_TOOL_CHAR_BUDGET (read, "
+                       "as Claude Code reads it, from the environment and the settings' env blocks)")
     group.add_argument("--no-cache", action="store_true",
                        help="read every skill file again instead of using the parse and audit caches and "
                             "the stored answer of `listing` ($XDG_CACHE_HOME/skillmanager)")

@@ -99,8 +99,10 @@ def _git_init(repo: Path) -> None:
 
 
 def demo_environment(paths: DemoPaths) -> dict[str, str]:
-    """The process environment with HOME pointing at the demo and no config-dir override leaking in."""
-    env = {k: v for k, v in os.environ.items() if k not in ("CLAUDE_CONFIG_DIR", "ANTHROPIC_MODEL")}
+    """The process environment with HOME pointing at the demo and no config-dir, model or listing-budget override
+    leaking in (the demo shows the same listing on every machine)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CLAUDE_CONFIG_DIR", "ANTHROPIC_MODEL", "SLASH_COMMAND_TOOL_CHAR_BUDGET")}
     env["HOME"] = str(paths.home)
     return env
 

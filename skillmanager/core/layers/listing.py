@@ -12,6 +12,7 @@ the line printed is `- {name} [bundled entry: width W, length L]`.
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, Union
 
+from ..load.session_env import EnvValue, session_env_value
 from ..load.settings import EffectiveSettings
 from ..js.lazy_pattern import LazyPattern, lazy_re
 
@@ -28,6 +30,7 @@ from ..versions.features import Feature
 from ..versions.profiles import Profile
 from ..rules.registry import model_command_list
 from ..js.bun_width import current_width
+from ..js.numbers import js_number, js_number_grouped
 from .current_text import clean_listing_text
 from ..js.textwidth import ELLIPSIS, cut_to_width, display_width, safe_for_output, utf16_len, utf16_slice
 
@@ -155,7 +158,8 @@ class ListingTotals:
     context_window: int | None = None
     bytes_per_token: int | None = None
     fraction: float | None = None
-    budget_source: str = ""  # "SLASH_COMMAND_TOOL_CHAR_BUDGET" or "window"
+    budget_source: str = ""  # plain words for where the budget comes from (BudgetFacts.source)
+    budget_origin: str = ""  # "option", "window", "environment", "global-config" or a settings scope
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -184,8 +188,9 @@ class BudgetFacts:
     context_window: int | None
     bytes_per_token: int
     fraction: float | None
-    source: str
+    source: str  # plain words: where the budget comes from ("set by SLASH_COMMAND_TOOL_CHAR_BUDGET=… in …")
     placement: str
+    origin: str = ""  # "option" (--budget), "window", or the session_env scope that set the variable
 
 
 # --- widths ------------------------------------------------------------------------------------------
@@ -236,7 +241,8 @@ def has_1m_suffix(model: str) -> bool:
 
 
 def budget_facts(profile: Profile, *, model: str | None = None, context_window: int | None = None,
-                 budget: int | None = None, settings: SettingsLike = None) -> BudgetFacts:
+                 budget: int | None = None, settings: SettingsLike = None,
+                 variable: EnvValue | None = None) -> BudgetFacts:
     """The character budget and where the listing goes, for a profile and model.
 
     legacy (prompt.ts getCharBudget, context.ts getContextWindowForModel): 200k window unless the model
@@ -246,6 +252,13 @@ def budget_facts(profile: Profile, *, model: str | None = None, context_window: 
     Placement (observed): legacy and current with a 4-bytes-per-token family → `<system-reminder>`,
     otherwise a system message. These model tables are ours, from the oracle; unknown future ids
     are treated as the newest family.
+
+    Before the window comes SLASH_COMMAND_TOOL_CHAR_BUDGET: `variable` is its value as the session's
+    `process.env` holds it (load/session_env: the shell's, or an `env` block of the settings or ~/.claude.json),
+    `budget` an explicit what-if (--budget, Workspace.budget) that takes its place. Both releases read it with
+    `Number()` (so " 400 ", "500.7", "0x10" and "-5" are budgets, "abc", "" and "0" leave the window's);
+    2.1.211+ also read digits grouped by `,` `_` or a space (BUDGET_ENV_GROUPED_DIGITS). A fractional budget
+    cuts exactly as its floor, since every width it is compared with is whole. tests/golden/budget-env-*.
     """
     model = model or profile.default_model
     base = _model_base(model)
@@ -263,23 +276,56 @@ def budget_facts(profile: Profile, *, model: str | None = None, context_window: 
         placement = REMINDER if old_family or base in REMINDER_PLACEMENT_MODELS else SYSTEM
         fraction = (_setting_number(setting_value(settings, "skillListingBudgetFraction"))
                     if profile.supports(Feature.BUDGET_FRACTION_SETTING) else None)
-    if budget is not None and _js_number_truthy(budget):
-        return BudgetFacts(int(budget), window, bytes_per_token, fraction if fraction is not None else DEFAULT_FRACTION,
-                           "SLASH_COMMAND_TOOL_CHAR_BUDGET", placement)
+    share = fraction if fraction is not None else DEFAULT_FRACTION
+    if budget is not None:
+        number, origin, said = float(budget), BUDGET_OPTION, "set with --budget"
+    elif variable is not None:
+        number = (js_number_grouped(variable.text) if profile.supports(Feature.BUDGET_ENV_GROUPED_DIGITS)
+                  else js_number(variable.text))
+        origin, said = variable.scope, f"set by {_variable_words(variable)} in {variable.where}"
+    else:
+        number, origin, said = math.nan, WINDOW, ""
+    if number != 0 and not math.isnan(number):  # `if (Number(process.env.SLASH_COMMAND_TOOL_CHAR_BUDGET))`
+        return BudgetFacts(_whole_budget(number), window, bytes_per_token, share, said, placement, origin)
     if not profile.supports(Feature.MODEL_AWARE_BUDGET):
         value = math.floor(window * bytes_per_token * DEFAULT_FRACTION) if window else 8000
     else:
-        value = max(1, math.floor(window * bytes_per_token * (fraction if fraction is not None else DEFAULT_FRACTION)))
-    return BudgetFacts(value, window, bytes_per_token, fraction if fraction is not None else DEFAULT_FRACTION,
-                       "window", placement)
+        value = max(1, math.floor(window * bytes_per_token * share))
+    from_setting = fraction is not None and profile.supports(Feature.BUDGET_FRACTION_SETTING)
+    words = (f"{share * 100:g}% of {model}'s {window:,}-token context window at {bytes_per_token} characters per "
+             f"token" + (" (skillListingBudgetFraction)" if from_setting else ""))
+    if budget is not None:
+        words += "; --budget 0 keeps the window's budget"
+    elif variable is not None:
+        words += (f"; {_variable_words(variable)} in {variable.where} is ignored: "
+                  + ("0 means no budget of its own" if number == 0 else "not a number"))
+    return BudgetFacts(value, window, bytes_per_token, share, words, placement, WINDOW)
 
 
-def _js_number_truthy(value: Any) -> bool:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return False
-    return number != 0 and not math.isnan(number)
+BUDGET_VARIABLE = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
+BUDGET_OPTION, WINDOW = "option", "window"  # BudgetFacts.origin besides a session_env scope
+_LARGEST_BUDGET = 2 ** 53 - 1  # Number.MAX_SAFE_INTEGER: an `Infinity` budget fits every listing
+_PLAIN_VALUE = re.compile(r"[0-9A-Za-z.+-]+")
+
+
+def _whole_budget(number: float) -> int:
+    """The budget as a whole number: its floor (the same cuts), ±Infinity as the largest whole budget."""
+    if math.isinf(number):
+        return _LARGEST_BUDGET if number > 0 else -_LARGEST_BUDGET
+    return max(-_LARGEST_BUDGET, min(_LARGEST_BUDGET, math.floor(number)))
+
+
+def _variable_words(variable: EnvValue) -> str:
+    """`NAME=value`, the value quoted when it is not a plain word (" 400 ", "6,483", "")."""
+    text = variable.text if len(variable.text) <= 40 else variable.text[:39] + ELLIPSIS
+    shown = text if _PLAIN_VALUE.fullmatch(text) else json.dumps(text, ensure_ascii=False)
+    return f"{variable.name}={shown}"
+
+
+def budget_variable(registry: Registry) -> EnvValue | None:
+    """SLASH_COMMAND_TOOL_CHAR_BUDGET as a session in the registry's workspace would hold it (load/session_env)."""
+    workspace = registry.workspace
+    return session_env_value(BUDGET_VARIABLE, workspace.env, registry.settings, workspace.global_config_file)
 
 
 def setting_value(settings: SettingsLike, key: str) -> Any:
@@ -509,6 +555,7 @@ def _build_listing(skills_or_registry: Any, profile: Profile | None, *, model: s
     name_index: NameIndex | None = None
     adapted: dict[int, ListingEntry] | None = None
     earlier: ListingReuse | None = None
+    variable: EnvValue | None = None
     if isinstance(skills_or_registry, (list, tuple)):
         entries = list(skills_or_registry)
         if profile is None:
@@ -524,6 +571,8 @@ def _build_listing(skills_or_registry: Any, profile: Profile | None, *, model: s
             context_window = workspace.context_window
         if budget is None:
             budget = workspace.budget
+        if budget is None:
+            variable = budget_variable(registry)
         if previous is not None and previous.reusable is not None and previous.reusable.profile is profile \
                 and previous.reusable.cap == per_entry_cap(profile, settings):
             earlier = previous.reusable
@@ -536,7 +585,8 @@ def _build_listing(skills_or_registry: Any, profile: Profile | None, *, model: s
             # display names resolve against the registry's skills themselves (what entries_from_registry
             # with listed_only=False would adapt, with the same names, display names and keys)
             name_index = NameIndex(name_candidates(registry, profile))
-    facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings)
+    facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings,
+                         variable=variable)
     result, rows, shown, reasons = _format(entries, profile, facts, settings=settings, all_entries=all_entries,
                                            model=model, name_index=name_index, earlier=earlier)
     if adapted is not None:
@@ -693,7 +743,7 @@ def _result(rows: list[_Row], shown: list[str], reasons: list[_Reasons], level: 
         budget=facts.budget, used=used, full_total=full_total, level=level, entries=n, max_desc_len=max_desc,
         over_budget=over, undroppable=[e.name for e in results] if over and minimal > facts.budget else [],
         undroppable_cost=minimal, context_window=facts.context_window, bytes_per_token=facts.bytes_per_token,
-        fraction=facts.fraction, budget_source=facts.source)
+        fraction=facts.fraction, budget_source=facts.source, budget_origin=facts.origin)
     body = "\n".join(shown)
     text = wrap_listing(body, profile, placement)
     # Bun sends the request as UTF-8: a lone surrogate left by the per-entry cap
@@ -752,7 +802,7 @@ class DeltaResult:
 def render_delta(profile: Profile, *, discovered: Sequence[DiscoveredDir] = (),
                  activated: Sequence[ListingEntry] = (), new_entries: Sequence[ListingEntry] | None = None,
                  model: str | None = None, context_window: int | None = None, budget: int | None = None,
-                 settings: SettingsLike = None) -> DeltaResult:
+                 settings: SettingsLike = None, variable: EnvValue | None = None) -> DeltaResult:
     """What a later turn adds when skills appear (tests/oracle/FINDINGS-simulator.md).
 
     legacy: one `<system-reminder>` listing of `new_entries` (the caller passes them in Claude Code's
@@ -760,9 +810,10 @@ def render_delta(profile: Profile, *, discovered: Sequence[DiscoveredDir] = (),
     after a blank line. current: one "New skills discovered in {dir}/.claude/skills" block per dir
     (deepest first, names in the given order: the CLI's directory order), then one listing of every new entry (discovered + `activated`)
     sorted by bare name (ties: shallower dir first), nested ones with their `(from …)`/`(scoped to …)`
-    suffix. The same budget rules apply to the new entries only.
+    suffix. The same budget rules apply to the new entries only (`variable`: see budget_facts).
     """
-    facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings)
+    facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings,
+                         variable=variable)
     if not profile.supports(Feature.NEW_SKILLS_DISCOVERED_MESSAGE):
         items = list(new_entries) if new_entries is not None else (
             list(activated) + [e for d in discovered for e in d.entries])

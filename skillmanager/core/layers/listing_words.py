@@ -33,8 +33,12 @@ def level_words(level: str) -> str:
 
 
 def budget_notes(totals: ListingTotals) -> list[str]:
-    """Sentences under the budget meter: how the listing fits, and what cannot be dropped."""
+    """Sentences under the budget meter: how the listing fits, where the budget comes from, and what cannot be
+    dropped."""
     notes = [level_words(totals.level).capitalize()] if totals.level else []
+    if totals.budget_source:  # where the number came from, in plain words (listing.budget_facts)
+        notes.append(f"budget {totals.budget_source}" if totals.budget_source.startswith("set ")
+                     else f"budget: {totals.budget_source}")
     if totals.undroppable:
         notes.append(f"the smallest listing Claude Code can make (names it cannot drop) costs "
                      f"{totals.undroppable_cost:,} characters")

@@ -398,7 +398,7 @@ def schema_problem(data: dict[str, Any], profile: Profile) -> str | None:
 
     settings.ts parseSettingsFileUncached: invalid permission rules are filtered first, then a failed
     schema check returns `settings: null` for the file (types.ts: permissions.allow/deny/ask arrays,
-    model a string, enabledPlugins values boolean | string[]). 2.1.332 also types
+    model a string, env an object, enabledPlugins values boolean | string[]). 2.1.332 also types
     `skillOverrides: record(enum on|name-only|user-invocable-only|off)` and `disableBundledSkills` (boolean)
     (claude.exe strings). Oracle fuzz-reg seed 2 (current): a project settings.json whose skillOverrides
     held `"ns:s25-2": true` beside `"a:grp:a:nu-1": "off"` left a:grp:a:nu-1 listed in full."""
@@ -411,6 +411,8 @@ def schema_problem(data: dict[str, Any], profile: Profile) -> str | None:
                 return f"permissions.{key} must be an array"
     if "model" in data and not isinstance(data["model"], str):
         return "model must be a string"
+    if "env" in data and not isinstance(data["env"], dict):  # record(string, coerce.string()): any value is taken
+        return "env must be an object of variable names and values"  # budget-env-env-not-object goldens
     plugins = data.get("enabledPlugins")
     if "enabledPlugins" in data:
         if not isinstance(plugins, dict):

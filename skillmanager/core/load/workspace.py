@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..versions.profiles import PROFILE_NAMES, Profile, VersionError, default_profile, resolve_profile
+from .session_env import global_config_file
 
 if TYPE_CHECKING:
     from ..demo import DemoPaths
@@ -128,6 +129,11 @@ class Workspace:
         override = self.env.get("CLAUDE_CONFIG_DIR")
         text = override if override is not None else str(self.home / ".claude")
         return Path(unicodedata.normalize("NFC", text))
+
+    @property
+    def global_config_file(self) -> Path:
+        """~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json): Claude Code's global config, whose `env` applies."""
+        return global_config_file(self.home, self.env)
 
     def resolved_model(self, settings_model: str | None = None) -> tuple[str, str]:
         """(model, where it came from): --model > ANTHROPIC_MODEL > settings `model` > profile default

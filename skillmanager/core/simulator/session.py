@@ -26,6 +26,7 @@ from ..model import Diagnostic, Listed, Skill, SourceKind
 from ..versions.features import Feature
 from ..load.safe_read import read_regular_bytes
 from .session_text import ModelText, render_current, render_legacy
+from ..layers.listing import budget_variable
 from ..load.sources import load_skills_dir
 from ..rules.path_patterns import path_chain
 
@@ -188,6 +189,8 @@ class Session:
         self.model = model or registry.model or workspace.model or self.profile.default_model
         self.context_window = context_window if context_window is not None else workspace.context_window
         self.budget = budget if budget is not None else workspace.budget
+        # SLASH_COMMAND_TOOL_CHAR_BUDGET as the session holds it, when no explicit budget takes its place
+        self.budget_variable = budget_variable(registry) if self.budget is None else None
         self._ignore_factory = ignore_factory or _default_ignore_factory()
         self._ignore_cache: dict[str, IgnoreCheck] = {}  # parsed rules survive replays
         # loaded dirs survive replays: (skills in byte order, readdir order of names, diagnostics)
@@ -455,7 +458,7 @@ class Session:
             holder = self._dynamic_dir.get(id(s))
             result.new_skills.append(NewSkill(s.name, s, holder, "activated" if holder is None else "discovered"))
         text = render_legacy(new, self.profile, model=self.model, context_window=self.context_window,
-                             budget=self.budget, settings=self.registry.settings)
+                             budget=self.budget, settings=self.registry.settings, variable=self.budget_variable)
         self._apply_text(result, text)
 
     def _base_skill(self, name: str) -> Skill | None:
@@ -535,7 +538,7 @@ class Session:
             if names:
                 blocks.append((rel_dir, names))
         text = render_current(blocks, delta, self.profile, model=self.model, context_window=self.context_window,
-                              budget=self.budget, settings=self.registry.settings)
+                              budget=self.budget, settings=self.registry.settings, variable=self.budget_variable)
         self._apply_text(result, text)
 
     def _offer_group(self, name: str, notes: dict[int, list[Clash]]) -> list["_Offer"]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from ..layers.listing import REMINDER, SYSTEM, SettingsLike, budget_facts, entry_from_skill, format_listing, nested_entry, render_delta
+from ..load.session_env import EnvValue
 from ..model import Skill
 from ..versions.profiles import Profile
 
@@ -26,27 +27,29 @@ class ModelText:
 
 
 def render_legacy(new_skills: Sequence[Skill], profile: Profile, *, model: str | None, context_window: int | None,
-                  budget: int | None, settings: SettingsLike) -> ModelText:
+                  budget: int | None, settings: SettingsLike, variable: EnvValue | None = None) -> ModelText:
     """2.1.88: the `skill_listing` attachment of the not-yet-sent names, formatted within the budget
     (src/utils/attachments.ts getSkillListingAttachments), as a reminder appended to the tool result."""
     if not new_skills:
         return ModelText()
     delta = render_delta(profile, new_entries=[entry_from_skill(s) for s in new_skills], model=model,
-                         context_window=context_window, budget=budget, settings=settings)
+                         context_window=context_window, budget=budget, settings=settings, variable=variable)
     if not delta.tool_result_suffix:
         return ModelText()
     return ModelText(delta.tool_result_suffix, TOOL_RESULT, [b for b in delta.blocks])
 
 
 def render_current(blocks: Sequence[tuple[str, list[str]]], offers: Sequence[Any], profile: Profile, *,
-                   model: str | None, context_window: int | None, budget: int | None, settings: SettingsLike) -> ModelText:
+                   model: str | None, context_window: int | None, budget: int | None, settings: SettingsLike,
+                   variable: EnvValue | None = None) -> ModelText:
     """2.1.3xx: a `dynamic_skill` block per dir found now, then one listing of the new entries.
 
     `blocks`: (dir relative to the cwd, names as offered) deepest first. `offers`: the new entries in
     listing order, each with .name, .skill, .rel_dir, .scoped, .unscoped_exists (session._Offer)."""
     inner = [f"New skills discovered in {rel}/.claude/skills, now available via the Skill tool:\n"
              + "\n".join(f"- {n}" for n in names) for rel, names in blocks if names]
-    facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings)
+    facts = budget_facts(profile, model=model, context_window=context_window, budget=budget, settings=settings,
+                         variable=variable)
     entries = []
     for offer in offers:
         if offer.skill.disable_model_invocation:
