@@ -195,3 +195,15 @@ def test_the_number_table_is_what_node_says():
 def test_settings_values_become_strings_as_zod_coerces_them():
     assert [js_string(v) for v in (6483, 1159.0, 1500.5, True, None, [1159], [1, None, 2], {"a": 1})] == \
         ["6483", "1159", "1500.5", "true", "null", "1159", "1,,2", "[object Object]"]
+
+
+def test_anthropic_model_in_an_env_block_beats_the_shell_and_the_model_setting(tmp_path, monkeypatch):
+    golden = json.loads((GOLDEN / "budget-env-model-in-settings-env" / "current.json").read_text(encoding="utf-8"))
+    work = _build(tmp_path, golden)
+    monkeypatch.setenv("ANTHROPIC_MODEL", "claude-sonnet-4-6")  # the shell's: the user settings' env block wins
+    registry = load_registry(Workspace.create(home=work / "home", cwd=work / "home" / "proj", managed_root=False,
+                                              profile="current"))
+    user_settings = work / "home" / ".claude" / "settings.json"
+    assert (registry.model, registry.model_source) == (
+        golden["model"], f"ANTHROPIC_MODEL in the env block of {user_settings}")
+    assert build_listing(registry).totals.budget == 8000  # claude-opus-4-6: 200,000 tokens × 4 × 1 %

@@ -31,7 +31,8 @@ def add_workspace_options(parser: argparse.ArgumentParser) -> None:
                        help=f"Claude Code release by alias: legacy = 2.1.88, current = 2.1.332 (default: {DEFAULT_PROFILE})")
     group.add_argument("--claude-version", metavar="X.Y.Z",
                        help="Claude Code release by number: its exact features from the timeline (not with --profile)")
-    group.add_argument("--model", help="model id (default: settings `model`, $ANTHROPIC_MODEL, or the profile default)")
+    group.add_argument("--model", help="model id (default: $ANTHROPIC_MODEL, also from settings env blocks; else settings `model`; "
+                       "else the profile default)")
     group.add_argument("--context-window", type=int, metavar="TOKENS", help="context window in tokens (listing budget)")
     group.add_argument("--budget", type=int, metavar="CHARS", help="listing budget in characters: a what-if in place of SLASH_COMMAND_TOOL_CHAR_BUDGET (read, "
                        "as Claude Code reads it, from the environment and the settings' env blocks)")

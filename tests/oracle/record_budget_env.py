@@ -47,6 +47,9 @@ CASES: dict[str, tuple[str | None, dict]] = {
     "project-below-local-big": (None, {"project": "{below}", "local": BIG}),
     "local-big-managed-below": (None, {"local": BIG, "managed": "{below}"}),
     "global-below-user-big": (None, {"global": "{below}", "user": BIG}),
+    # the same env blocks set ANTHROPIC_MODEL, which picks the model (and so the window) before settings `model` does
+    "model-in-settings-env": (None, {"user": {"env": {"ANTHROPIC_MODEL": "claude-opus-4-6"}},
+                                     "project": {"model": "claude-sonnet-4-5"}}),
     # `env` must be an object: written as a string, is the whole file (its `model` too) rejected? The control
     # has the same `model` beside a valid `env`.
     "env-object-model": (None, {"project": {"env": {"SLASH_COMMAND_TOOL_CHAR_BUDGET": "{below}"},

@@ -6,8 +6,9 @@ then `env` from the merged settings (user < project < local < managed) into `pro
 (2.1.88 `jUK`/`xd`, 2.1.332 `applyConfigEnvironmentVariables`). So a variable set in any of those files beats
 the same variable in the shell, and the highest settings scope wins. A settings value that is not a string is
 turned into one (zod `coerce.string()`: `6483` → "6483"); a settings file whose `env` is not an object is rejected
-whole (settings.schema_problem). Observed for SLASH_COMMAND_TOOL_CHAR_BUDGET in both releases:
-tests/golden/budget-env-* (tests/oracle/record_budget_env.py).
+whole (settings.schema_problem). The engine reads SLASH_COMMAND_TOOL_CHAR_BUDGET (listing.budget_variable) and
+ANTHROPIC_MODEL (Workspace.resolved_model) through here. Observed in both releases: tests/golden/budget-env-*
+(tests/oracle/record_budget_env.py; ANTHROPIC_MODEL: budget-env-model-in-settings-env).
 
 Not modelled: a Claude Desktop host keeps the variables it launched Claude Code with (2.1.88 with
 CLAUDE_CODE_ENTRYPOINT=claude-desktop; 2.1.332 `hostOrchestrated`), and `--settings` flag settings.

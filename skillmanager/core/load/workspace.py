@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..versions.profiles import PROFILE_NAMES, Profile, VersionError, default_profile, resolve_profile
-from .session_env import global_config_file
+from .session_env import global_config_file, session_env_value
 
 if TYPE_CHECKING:
     from ..demo import DemoPaths
+    from .settings import EffectiveSettings
 
 
 class WorkspaceError(ValueError):
@@ -135,13 +136,17 @@ class Workspace:
         """~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json): Claude Code's global config, whose `env` applies."""
         return global_config_file(self.home, self.env)
 
-    def resolved_model(self, settings_model: str | None = None) -> tuple[str, str]:
+    def resolved_model(self, settings_model: str | None = None,
+                       settings: EffectiveSettings | None = None) -> tuple[str, str]:
         """(model, where it came from): --model > ANTHROPIC_MODEL > settings `model` > profile default
-        (getUserSpecifiedModelSetting, src/utils/model/model.ts)."""
+        (getUserSpecifiedModelSetting, src/utils/model/model.ts). ANTHROPIC_MODEL as the session holds it: an `env`
+        block of `settings` or ~/.claude.json beats the environment (session_env; budget-env-model-in-settings-env:
+        a user `env` ANTHROPIC_MODEL beat a project `model` in both releases)."""
         if self.model:
             return self.model, "--model"
-        if self.env.get("ANTHROPIC_MODEL"):
-            return self.env["ANTHROPIC_MODEL"], "ANTHROPIC_MODEL"
+        variable = session_env_value("ANTHROPIC_MODEL", self.env, settings, self.global_config_file)
+        if variable is not None and variable.text:
+            return variable.text, "ANTHROPIC_MODEL" if variable.path is None else f"ANTHROPIC_MODEL in {variable.where}"
         if settings_model:
             return settings_model, "settings"
         return self.profile.default_model, "profile default"

@@ -413,7 +413,7 @@ def _reload_settings(registry: Registry, skills: list[Skill], delta: RegistryDel
         if first is not None:
             copy.state.duplicate_of = clones.get(id(first), first)
     rest = registry.diagnostics[len(old.diagnostics):]  # settings diagnostics come first (load_registry)
-    model, model_source = workspace.resolved_model(settings.model)
+    model, model_source = workspace.resolved_model(settings.model, settings)
     new = dataclasses.replace(registry, skills=new_skills, settings=settings,
                               diagnostics=list(settings.diagnostics) + list(rest), model=model,
                               model_source=model_source)

@@ -226,7 +226,7 @@ def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None)
     for index, skill in enumerate(skills):
         skill.load_index = index
 
-    model, model_source = workspace.resolved_model(settings.model)
+    model, model_source = workspace.resolved_model(settings.model, settings)
     registry = Registry(skills, diagnostics, settings, profile, workspace, plugins, model, model_source)
     decide_states(registry)
     return registry
