@@ -207,3 +207,16 @@ def test_anthropic_model_in_an_env_block_beats_the_shell_and_the_model_setting(t
     assert (registry.model, registry.model_source) == (
         golden["model"], f"ANTHROPIC_MODEL in the env block of {user_settings}")
     assert build_listing(registry).totals.budget == 8000  # claude-opus-4-6: 200,000 tokens × 4 × 1 %
+
+
+def test_a_name_spelled_with_json_escapes_in_the_global_config_still_counts(tmp_path):
+    """~/.claude.json is only parsed when it can hold the variable: a key written with `\\u` escapes can."""
+    home = tmp_path / "home"
+    home.mkdir()
+    escaped = BUDGET_VARIABLE.replace("_", "\\u005F").replace("S", "\\u0053", 1)
+    (home / ".claude.json").write_text('{"history": "\\u001b[0m", "env": {"%s": "-5"}}' % escaped, encoding="utf-8")
+    ws = Workspace.create(home=home, cwd=tmp_path, managed_root=False, env={"HOME": str(home)}, profile="legacy")
+    totals = build_listing(load_registry(ws)).totals
+    assert (totals.budget, totals.budget_origin) == (-5, "global-config")
+    (home / ".claude.json").write_text('{"history": "\\u001b[0m", "env": {"OTHER": "-5"}}', encoding="utf-8")
+    assert build_listing(load_registry(ws)).totals.budget_origin == "window"

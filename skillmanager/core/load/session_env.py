@@ -16,6 +16,7 @@ CLAUDE_CODE_ENTRYPOINT=claude-desktop; 2.1.332 `hostOrchestrated`), and `--setti
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 ENVIRONMENT = "environment"  # EnvValue.scope of a value from the process environment
 GLOBAL_CONFIG = "global-config"  # … from ~/.claude.json
 GLOBAL_CONFIG_MAX_BYTES = 64 * 1024 * 1024  # ~/.claude.json grows with history; past this it is not read
+# `\u0020`-`\u007f`: how JSON could spell a variable name in escapes (Claude Code itself escapes only controls)
+_PRINTABLE_ESCAPE = re.compile(rb"\\u00[2-7][0-9a-fA-F]")
 
 
 @dataclass(frozen=True)
@@ -60,8 +63,8 @@ def global_config_env(path: Path, wanted: str | None = None) -> dict[str, Any] |
     """The `env` object of the global config, or None (absent, unreadable, not JSON, no object `env`).
 
     The file is also Claude Code's store of per-project history and can be megabytes: when `wanted` (a variable
-    name) is given and neither it nor any JSON escape occurs in the bytes, it cannot be set there and the file is
-    not parsed (None). Answers are kept until the file's size or times change."""
+    name) is given and the bytes hold neither the name nor an escaped printable character (the only way JSON could
+    spell it otherwise), it cannot be set there and the file is not parsed (None). Answers are kept until the file's size or times change."""
     key = (os.fspath(path), wanted)
     try:
         st = os.stat(path)
@@ -76,7 +79,7 @@ def global_config_env(path: Path, wanted: str | None = None) -> dict[str, Any] |
         raw = read_regular_bytes(path, max_bytes=GLOBAL_CONFIG_MAX_BYTES)
     except OSError:
         raw = b""
-    if raw and (wanted is None or wanted.encode() in raw or b"\\u" in raw):
+    if raw and (wanted is None or wanted.encode() in raw or _PRINTABLE_ESCAPE.search(raw)):
         try:
             data = js_json_loads(raw.decode("utf-8", errors="replace").lstrip("\ufeff"))
         except (ValueError, RecursionError):
