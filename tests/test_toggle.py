@@ -503,3 +503,25 @@ def test_summary_of_on_claims_nothing_about_the_listing_the_budget_decides(tmp_p
     state = effective_toggle_state(registry, skill)
     assert state.state == "on" and "description" not in state.summary
     assert state.summary == "On: no setting turns it off; the model can call it and you can type /standup-notes."
+
+
+@pytest.mark.parametrize("profile", ["legacy", "current"])
+def test_a_rows_switch_reads_the_same_decision_as_the_full_state(tmp_path, profile):
+    """switch_facts asks for the decision without planning every control: everything but the controls is
+    what the full state says, for every skill of the demo (managed, shadowed, blocked, plugin, bundled…)."""
+    import dataclasses
+
+    from skillmanager.core.demo import create_demo_workspace
+    from skillmanager.core.edit.switch import switch_facts
+    from skillmanager.core.edit.toggle import effective_toggle_state
+    from skillmanager.core.rules.registry import load_registry
+
+    registry = load_registry(create_demo_workspace(tmp_path / "demo", profile=profile))
+    assert len(registry.skills) > 20
+    for skill in registry.skills:
+        full = effective_toggle_state(registry, skill)
+        lean = effective_toggle_state(registry, skill, with_controls=False)
+        assert full.controls and not lean.controls
+        assert dataclasses.replace(full, controls=[]) == lean, skill.name
+        facts = switch_facts(registry, skill)
+        assert facts.enabled == (not lean.locked and facts.target is not None)

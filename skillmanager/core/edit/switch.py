@@ -46,7 +46,7 @@ def _is_on(registry: Registry, skill: Skill, toggle_state: ToggleState) -> bool:
 
 
 def switch_facts(registry: Registry, skill: Skill) -> SwitchFacts:
-    state = effective_toggle_state(registry, skill)
+    state = effective_toggle_state(registry, skill, with_controls=False)  # the decision, not every control
     is_on = _is_on(registry, skill, state)
     if state.locked:
         return SwitchFacts(is_on, False, None, state.locked_reason or "Managed policy decides this skill.")

@@ -30,7 +30,7 @@ Entries = dict[str, list[Any]]  # path -> [stat key as a list, payload], as Pars
 MIN_FILES = 1500  # below this a fork (~5 ms) and the hand-over cost more than half a scan saves
 # The child's share of the files: the parent also turns the child's entries into skills (about a third of
 # a read and a parse), so equal finishing times need the child to take more than half.
-CHILD_SHARE = 0.66
+CHILD_SHARE = 0.55
 
 _allowed = False
 
