@@ -93,14 +93,6 @@ def _reaped(pid: int) -> bool:
     return False
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a mode-0 file")
-def test_unreadable_file_is_skipped_the_same_way(tmp_path, forking):
-    fresh, _ = _load(tmp_path, None)
-    helped, _cache = _load(tmp_path, tmp_path / "cache")
-    assert _snapshot(helped) == _snapshot(fresh)
-    assert any(d.code == "unreadable" for d in helped.diagnostics)
-
-
 def test_a_helped_first_scan_equals_a_plain_one(tmp_path, forking):
     fresh, _ = _load(tmp_path, None)
     helped, cache = _load(tmp_path, tmp_path / "cache")

@@ -28,8 +28,9 @@ StatKeyList = list[int]
 Entries = dict[str, list[Any]]  # path -> [stat key as a list, payload], as ParseCache.entries holds them
 
 MIN_FILES = 1500  # below this a fork (~5 ms) and the hand-over cost more than half a scan saves
-# The child's share of the files: the parent also turns the child's entries into skills (about a third of
-# a read and a parse), so equal finishing times need the child to take more than half.
+# The child's share of the files, the last ones loaded. The parent reaches them when its own share is done and
+# then turns each entry into a skill (~23 µs against ~56 µs for a read, a parse and a skill; the child ~48 µs a
+# file): at 0.55 the child is done about when the parent gets there (measured on 5,000 real files, 2 cores).
 CHILD_SHARE = 0.55
 
 _allowed = False
