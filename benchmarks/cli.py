@@ -79,10 +79,6 @@ def main() -> int:
     parts = set(args.parts.split(","))
     print(realistic.corpus_note())
     print(realistic.machine(), "|", realistic.MACHINE_NOTE)
-    from skillmanager.core.load import parse_helper
-    print(f"first runs of {parse_helper.MIN_FILES:,}+ skill files fork a parse helper: "
-          f"{'yes' if sys.platform == 'linux' and parse_helper.usable_cores() >= 2 else 'no'} here "
-          f"({parse_helper.usable_cores()} usable cores; its CPU is counted in the child's CPU below)")
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="skillmanager-cli-"))
     sizes = [int(s) for s in args.sizes.split(",")]
     first_run: dict[int, float] = {}

@@ -144,11 +144,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, *, collec
     out = _Utf8SafeOut(out or sys.stdout)
     if args.command is None:
         return _open_gui(args, parser)
-    if collector_paused:  # this process runs one command on one thread and exits (`entry`)
+    if collector_paused:  # this process runs one command and exits (`entry`)
         from skillmanager.core.collector import freeze_bulk_results
-        from skillmanager.core.load.parse_helper import allow_forking
         freeze_bulk_results()  # what its bulk steps build stays frozen
-        allow_forking()  # a first scan of a large workspace may hand half its reading to a second process
     return _run_command(args, out)
 
 

@@ -28,7 +28,6 @@ from ..versions.features import Feature
 
 if TYPE_CHECKING:
     from ..versions.profiles import Profile
-    from .parse_helper import ParseHelper
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +98,6 @@ class ParseCache:
         self.racy_after = 0  # mtime_ns of the cache file as loaded: entries not older than it are re-read
         self.dirty = False
         self._servable = False  # see can_serve
-        self._helper: ParseHelper | None = None
         self.hits = 0
         self.misses = 0
 
@@ -153,29 +151,10 @@ class ParseCache:
             return payload
         return None
 
-    def can_serve(self, path: str | None = None) -> bool:
+    def can_serve(self) -> bool:
         """Whether get() may answer at all: a cache that held nothing when the scan began (a first run) serves
-        nothing in it (its new entries are for files that scan reads itself), except what a parse helper
-        read for it: asked for one of the helper's files, it waits for the helper's entries and takes them."""
-        helper = self._helper
-        if helper is not None and path is not None and path in helper.paths:
-            self._take_helper_entries()
+        nothing in it (its new entries are for files that scan reads itself)."""
         return self._servable
-
-    def attach_helper(self, helper: "ParseHelper") -> None:
-        """A parse_helper.ParseHelper reading files this (first-run) scan loads later."""
-        self._helper = helper
-
-    def _take_helper_entries(self) -> None:
-        helper, self._helper = self._helper, None
-        if helper is None:
-            return
-        entries = helper.take()
-        if entries and not self._servable:  # a first run: nothing loaded from disk is served by mistake
-            self.entries.update(entries)
-            self.racy_after = helper.racy_after
-            self._servable = True
-            self.dirty = True
 
     def serves(self, path: str) -> bool:
         """Whether get() would answer for the regular file at `path` as it is now (nothing counted): such a
@@ -261,7 +240,5 @@ class using:
                  traceback: TracebackType | None) -> None:
         if self._token is not None:
             _ACTIVE.reset(self._token)
-        if self.cache is not None:
-            self.cache._take_helper_entries()  # a helper not waited for yet is waited for (no zombie)
-            if exc_type is None:
-                self.cache.save()
+        if self.cache is not None and exc_type is None:
+            self.cache.save()

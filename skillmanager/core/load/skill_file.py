@@ -102,7 +102,7 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     cache = parse_cache.active()
     known = None
     plain = False  # `where` is no symbolic link (so realpath_dedupe need not lstat it)
-    if cache is not None and cache.can_serve(where):  # an empty cache (a first run) answers nothing: no lstat
+    if cache is not None and cache.can_serve():  # an empty cache (a first run) answers nothing: no lstat
         try:
             known = os.lstat(where)
             plain = not _stat.S_ISLNK(known.st_mode)
@@ -156,26 +156,6 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
                 "bd": _body_line(doc.body) if skill.description_from_body else None,
                 "dg": parse_diagnostics})
     return skill
-
-
-def read_payload(where: str, *, profile: Profile, ahead: ReadAhead | None = None,
-                 ) -> tuple[list[int], parse_cache.Payload] | None:
-    """(stat key, payload) that load_skill_file would store in the parse cache for the file at `where`, read
-    now (a parse_helper's work); None when it cannot be read or holds what the cache cannot keep."""
-    result = read_text_file(where, ahead=ahead)
-    if result.text is None or result.stat is None:
-        return None
-    text = result.text
-    doc = parse_document(text, strip_bom=profile.supports(Feature.STRIPS_BOM), path=Path(where),
-                         unique_keys=not profile.supports(Feature.YAML_LAST_KEY_WINS))
-    diagnostics = [*result.diagnostics, *doc.diagnostics]
-    payload = {"fm": doc.front_matter, "bs": len(text) - len(doc.body), "sz": result.size,
-               "bd": _body_line(doc.body) if coerce_description(doc.front_matter.get("description")) is None
-               else None,
-               "dg": [[d.severity.value, d.code, d.message, d.line] for d in diagnostics]}
-    if not parse_cache.is_plain(payload):
-        return None
-    return list(parse_cache.stat_key(result.stat)), payload
 
 
 def skill_read_ahead(upcoming: Callable[[], Iterable[str]]) -> ReadAhead | None:

@@ -12,7 +12,6 @@ import os
 import stat as _stat
 import unicodedata
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Protocol, Sequence, TypeVar, Union
 
@@ -20,8 +19,7 @@ from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import ascii_compare_key, locale_compare_key
 from ..versions.profiles import Profile
 from .safe_read import ReadAhead, special_file_kind
-from . import parse_cache, parse_helper
-from .skill_file import load_skill_file, read_payload, skill_read_ahead
+from .skill_file import load_skill_file, skill_read_ahead
 from ..versions.features import Feature
 
 if TYPE_CHECKING:
@@ -442,7 +440,6 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     skills_dirs += [(f"add-dir skills: {d}", d / ".claude" / "skills", SourceKind.ADD_DIR, d) for d in workspace.add_dirs]
     # one ReadAhead across the dirs: with a cold page cache the reads of the next dir's files start too
     upcoming = UpcomingSkillFiles([(base, _staged_for(workspace, base)) for _m, base, _s, _d in skills_dirs], profile)
-    _start_parse_helper(upcoming, profile)
     ahead = skill_read_ahead(upcoming)
     for at, (message, base, source, scope) in enumerate(skills_dirs):
         report(message)
@@ -471,17 +468,6 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     realpath_dedupe(skills)
     result.skills = skills
     return result
-
-
-def _start_parse_helper(upcoming: UpcomingSkillFiles, profile: Profile) -> None:
-    """On a first run of a large workspace, a second process reads and parses the files loaded last
-    (parse_helper); its entries reach load_skill_file through the parse cache."""
-    cache = parse_cache.active()
-    if cache is None or cache.can_serve() or not parse_helper.worth_forking():
-        return
-    helper = parse_helper.ParseHelper.start(list(upcoming()), partial(read_payload, profile=profile))
-    if helper is not None:
-        cache.attach_helper(helper)
 
 
 def _project_skill_dirs(workspace: Workspace) -> list[Path]:
