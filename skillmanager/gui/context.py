@@ -108,13 +108,16 @@ class ChecksWorker(QRunnable):
     """Audit + lint of every skill file (core.skill_checks, cached per file stamp), off the UI thread."""
 
     def __init__(self, snapshot: Snapshot, cache, generation: int, cancel: threading.Event,
-                 quiet_until: Callable[[], float] = lambda: 0.0, earlier: dict | None = None):
+                 quiet_until: Callable[[], float] = lambda: 0.0, earlier: dict | None = None,
+                 recheck: frozenset = frozenset()):
         super().__init__()
         self.snapshot, self.cache, self.generation, self.cancel = snapshot, cache, generation, cancel
         self.quiet_until = quiet_until  # monotonic time until which the user is typing: the worker waits
-        # the complete results of the snapshot this one refreshed, when only its `changed_rows` differ: every
-        # other row keeps its result (a one-file edit re-checks a few files, not 5,000 folders)
+        # the complete results of the snapshot this one refreshed (or of this same snapshot), when only its
+        # `changed_rows` and `recheck` differ: every other row keeps its result (a one-file edit re-checks a
+        # few files, not 5,000 folders)
         self.earlier = earlier
+        self.recheck = recheck  # rows whose folders changed in files the registry does not read (scripts…)
         self.signals = _ChecksSignals()
 
     SLICE = 0.004  # s of work, then as long a pause: the UI thread keeps the GIL most of the time
@@ -134,8 +137,8 @@ class ChecksWorker(QRunnable):
         started = time.perf_counter()
         skills = self.snapshot.skills
         total = sum(1 for skill in skills if skill.path is not None)
-        changed = self.snapshot.changed_rows
-        if self.earlier is not None and changed is not None:
+        changed = (self.snapshot.changed_rows or frozenset()) | self.recheck
+        if self.earlier is not None:
             earlier, skills = self.earlier, []
             for skill in self.snapshot.skills:
                 identity = skill_identity(skill)
@@ -264,6 +267,9 @@ class AppContext(QObject):
             return self.rescan()  # a scan in flight may predate the change: start over
         if self._cancel.is_set():
             return self._generation
+        # the audit reads every file of a skill folder: a script edited beside SKILL.md is checked again even
+        # when nothing the registry reads changed
+        self._recheck |= self._rows_with_files_in(paths)
         self._generation += 1
         self._start(RefreshWorker(self.snapshot, sorted(str(p) for p in paths), target, self._generation,
                                   self._cancel))
@@ -314,6 +320,26 @@ class AppContext(QObject):
         if generation == self._generation:
             self.scanning = False
             self.status_message.emit("Up to date")
+            if self._recheck and self.snapshot is not None:
+                self._start_checks(self.snapshot, same_rows=True)
+
+    _recheck: frozenset = frozenset()  # rows to audit again at the next checks pass (see refresh)
+
+    def _rows_with_files_in(self, paths) -> frozenset:
+        """The rows whose skill folder holds one of `paths` (path arithmetic on the snapshot: no file is read)."""
+        snapshot = self.snapshot
+        if snapshot is None:
+            return frozenset()
+        folders = snapshot.rows_by_folder()
+        rows: set = set()
+        for raw in paths:
+            path = Path(raw)
+            for folder in (path, *path.parents):
+                found = folders.get(str(folder))
+                if found:
+                    rows.update(found)
+                    break
+        return frozenset(rows)
 
     def _on_finished(self, generation: int, snapshot: Snapshot) -> None:
         self._workers.pop(generation, None)
@@ -329,17 +355,20 @@ class AppContext(QObject):
         keep_frozen()  # shown and kept until the next one: no collection walks it again
         self._start_checks(snapshot)
 
-    def _start_checks(self, snapshot: Snapshot) -> None:
+    def _start_checks(self, snapshot: Snapshot, same_rows: bool = False) -> None:
+        """`same_rows`: the rows are those of the results held now (nothing came or went)."""
         if self._cancel.is_set() or snapshot.registry is None:
             return
         self._checks_generation += 1
         for old in [g for g in self._checks_workers if g < self._checks_generation - 3]:
             del self._checks_workers[old]  # long finished or superseded (a stale one only emits into the void)
         # after a refresh that kept every row, a complete earlier pass leaves only the changed rows to check
-        earlier = self.checks if self._checks_complete and snapshot.changed_rows is not None else None
+        same = same_rows or snapshot.changed_rows is not None
+        earlier = self.checks if self._checks_complete and same else None
+        recheck, self._recheck = self._recheck, frozenset()
         self._checks_complete = False
         worker = ChecksWorker(snapshot, self.checks_cache, self._checks_generation, self._cancel,
-                              lambda: self._quiet_until, earlier)
+                              lambda: self._quiet_until, earlier, recheck)
         worker.signals.done.connect(self._on_checks)
         worker.signals.progress.connect(self._on_checks_progress)
         self._checks_workers[self._checks_generation] = worker

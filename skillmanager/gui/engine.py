@@ -83,10 +83,22 @@ class Snapshot:
     changed_rows: frozenset | None = None
     outcome_reuse: Any = None  # core OutcomeReuse: what the next incremental refresh's outcomes reuse
     _by_identity: dict[tuple, Skill] | None = None  # built on first use
+    _by_folder: dict[str, list[tuple]] | None = None  # built off the UI thread (_index_entries) or on first use
 
     @property
     def skills(self) -> list[Skill]:
         return list(getattr(self.registry, "skills", []) or [])
+
+    def rows_by_folder(self) -> dict[str, list[tuple]]:
+        """What the audit of each row reads -> the rows: a skill's folder (every file in it), a command's file."""
+        if self._by_folder is None:
+            by_folder: dict[str, list[tuple]] = {}
+            for skill in self.skills:
+                where = skill.skill_dir if skill.kind == "skill" else skill.path
+                if where is not None and skill.path is not None:
+                    by_folder.setdefault(str(where), []).append(skill_identity(skill))
+            self._by_folder = by_folder
+        return self._by_folder
 
     def find(self, identity: tuple) -> Skill | None:
         if self._by_identity is None:
@@ -196,6 +208,7 @@ def _index_entries(snapshot: Snapshot, previous: Snapshot | None = None,
             continue
         shown = entry.shown_text
         snapshot.tokens[identity] = _cached_tokens(shown) if shown else 0
+    snapshot.rows_by_folder()  # here, off the UI thread: a watcher event looks rows up in it
 
 
 def _name_clashes(snapshot: Snapshot, same_names: Snapshot | None = None) -> None:
