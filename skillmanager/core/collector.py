@@ -16,7 +16,7 @@ _freeze_bulk_results = False
 def freeze_bulk_results() -> None:
     """For a process that exits after one command (the CLI): what a bulk step builds lives until the exit, so it
     is frozen when the step ends. Otherwise the first collection after it walks every object the step made
-    (~100 ms of a 5,000-skill `listing`). Not for the app: a frozen cycle is only freed by gc.unfreeze()."""
+    (~15 ms of a 5,000-skill `listing` process). Not for the app: a frozen cycle is only freed by gc.unfreeze()."""
     global _freeze_bulk_results
     _freeze_bulk_results = True
 
