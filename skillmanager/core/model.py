@@ -6,6 +6,7 @@ share them without importing anything heavy.
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -217,7 +218,7 @@ class _SkillCaches:
     Skill objects use slots: with its ~35 fields a per-object dict costs ~1.5 KB (more entries than
     CPython shares between instances); `__dict__` stays for anything else set on a skill."""
 
-    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_plain_file",
+    __slots__ = ("_key", "_path_text", "_body_text", "_body_source", "_plain_file", "_realpath",
                  "__dict__",
                  "__weakref__")
 
@@ -227,6 +228,7 @@ class _SkillCaches:
     _body_text: str | None  # a FileBodySkill's body once read (None: dropped, read again on demand)
     _body_source: BodySource  # where a FileBodySkill's body is read from
     _plain_file: str  # the path text of a plain (not linked) file
+    _realpath: "Path | str | None"  # Skill.realpath as set (a scan sets the text: a Path only when asked for)
 
 
 @dataclass(slots=True)
@@ -252,7 +254,6 @@ class Skill(_SkillCaches):
     arguments: list[str] = field(default_factory=list)
     plugin: str | None = None
     scope_dir: Path | None = None  # project level / add-dir / plugin root this skill belongs to
-    realpath: Path | None = None
     load_index: int = 0
     size_bytes: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -269,6 +270,25 @@ class Skill(_SkillCaches):
     via_link: bool = False  # its directory entry is a symbolic link (realpath needs resolving)
     dir_entry: tuple[str, str, str] | None = None  # (skills dir, entry name, SKILL.md path) as scanned
     scoped_original: "Skill | None" = None  # the skill as scanned, before the `dir:name` rename (scoped_from)
+
+    @property
+    def realpath(self) -> Path | None:
+        """The file with every link resolved (realpath de-duplication); None until that ran or when it could not
+        be resolved."""
+        value = getattr(self, "_realpath", None)
+        if isinstance(value, str):
+            value = self._realpath = Path(value)  # made once, when asked for (a scan sets thousands)
+        return value
+
+    @realpath.setter
+    def realpath(self, value: Path | str | None) -> None:
+        self._realpath = value
+
+    @property
+    def realpath_text(self) -> str | None:
+        """`realpath` as text, without making a Path."""
+        value = getattr(self, "_realpath", None)
+        return value if value is None or isinstance(value, str) else os.fspath(value)
 
     @property
     def key(self) -> str:

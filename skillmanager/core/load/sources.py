@@ -511,11 +511,11 @@ def _fast_realpath(skill: Skill) -> str | None:
             if skill.via_link or (getattr(skill, "_plain_file", None) != file_text
                                   and _stat.S_ISLNK(os.lstat(file_text).st_mode)):
                 return os.path.realpath(file_text, strict=True)
-        real_base = _REAL_DIR_CACHE.get(base)
-        if real_base is None:
+        prefix = _REAL_DIR_CACHE.get(base)
+        if prefix is None:  # the resolved skills dir with its separator: os.path.join's result by concatenation
             real_base = os.path.realpath(base)
-            _REAL_DIR_CACHE[base] = real_base
-        return os.path.join(real_base, name, "SKILL.md" if entry is not None else path.name)
+            prefix = _REAL_DIR_CACHE[base] = real_base if real_base.endswith(os.sep) else real_base + os.sep
+        return prefix + name + os.sep + ("SKILL.md" if entry is not None else path.name)
     except OSError:
         return None
 
@@ -530,7 +530,7 @@ def realpath_dedupe(skills: list[Skill]) -> None:
         real = _fast_realpath(skill) if skill.kind == "skill" else _command_realpath(skill)
         if real is None:
             continue
-        skill.realpath = Path(real)
+        skill.realpath = real  # text: a Path is made only when asked for
         first = seen.get(real)
         if first is not None:
             skill.state.duplicate_of = first

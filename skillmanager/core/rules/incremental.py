@@ -218,7 +218,7 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
         if key is not None and key in wanted:
             position[key] = index
     pointed_at = {id(s.state.duplicate_of) for s in skills if s.state.duplicate_of is not None}
-    realpaths = {str(s.realpath) for s in skills if s.realpath is not None}
+    realpaths = {s.realpath_text for s in skills if s.realpath_text is not None}
     replace: dict[int, Skill] = {}
     remove: set[int] = set()
     add: list[tuple[_SkillsDir, Skill]] = []
@@ -243,9 +243,9 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
         fresh.via_link = via_link
         if old is not None and at is not None:
             real = os.path.realpath(fresh.path) if via_link or old.via_link else None
-            if real is not None and old.realpath is not None and real != str(old.realpath):
+            if real is not None and old.realpath_text is not None and real != old.realpath_text:
                 raise _NeedsFullReload(f"{base / name} now points somewhere else")
-            fresh.realpath = old.realpath
+            fresh.realpath = old.realpath_text
             fresh.load_index = old.load_index
             replace[at] = fresh
             continue
@@ -254,7 +254,7 @@ def _apply_entries(registry: Registry, skills: list[Skill], entries: dict[tuple[
         real = os.path.realpath(fresh.path)
         if real in realpaths:
             raise _NeedsFullReload(f"{real} is already loaded under another name")
-        fresh.realpath = Path(real)
+        fresh.realpath = real
         add.append((where, fresh))
 
     delta.removed = [skills[i] for i in sorted(remove)]
