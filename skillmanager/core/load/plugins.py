@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -213,8 +214,20 @@ def _plugin_commands(plugin: Plugin, profile: Profile, diagnostics: list[Diagnos
     return out
 
 
-def _skill_md_texts(candidates: list[tuple[str, Path]]) -> list[str]:
-    return [os.path.join(skill_dir, "SKILL.md") for _name, skill_dir in candidates]
+def _skill_md_texts(candidates: list[tuple[str, Path, bool]]) -> list[str]:
+    return [os.path.join(skill_dir, "SKILL.md") for _name, skill_dir, _linked in candidates]
+
+
+def _entry_realpath(path: Path, real_root: str | None) -> str:
+    """os.path.realpath of `<root>/<entry>/SKILL.md`; `real_root`: the resolved root with its separator, when
+    the entry is no link: then one lstat of the file stands for realpath's one per part of the path."""
+    if real_root is not None:
+        try:
+            if not stat.S_ISLNK(os.lstat(path).st_mode):
+                return real_root + path.parent.name + os.sep + path.name
+        except OSError:
+            pass
+    return os.path.realpath(path)
 
 
 def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnostic]) -> list[Skill]:
@@ -230,19 +243,22 @@ def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnosti
     for root in roots:
         direct = root / "SKILL.md"
         if direct.is_file():  # a skills path that is itself one skill
-            candidates = [(root.name, root)]
+            candidates = [(root.name, root, True)]
         else:
             read_order = profile.supports(Feature.SKILL_DIRS_IN_READ_ORDER)
             entries = scandir_sorted(root, diagnostics, sort=not read_order) or []
             # current, `localeCompare` (fuzz-reg seed 20: `dup` < `Kappa`)
             if profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
                 entries = sorted_entries(entries, profile)
-            candidates = [(e.name, root / e.name) for e in entries
+            candidates = [(e.name, root / e.name, e.is_symlink()) for e in entries
                           if e.is_symlink() or e.is_dir(follow_symlinks=False)]
         ahead = skill_read_ahead(partial(_skill_md_texts, candidates))
-        for name, skill_dir in candidates:
+        real_root: str | None = None
+        for name, skill_dir, linked in candidates:
             path = skill_dir / "SKILL.md"
-            real = os.path.realpath(path)
+            if real_root is None and not linked:
+                real_root = os.path.join(os.path.realpath(root), "")
+            real = _entry_realpath(path, real_root if not linked else None)
             if real in seen:
                 continue
             # current: dir `pre:x` → `shared0:pre-x`, `café` → `kit0:caf-`
