@@ -581,3 +581,26 @@ def test_listing_width_and_cleaning_shortcuts_equal_the_full_rules(text):
     assert current_width.__wrapped__(text) == measure_fully(text), repr(text)
     assert clean_listing_text.__wrapped__(text) == clean_fully(text), repr(text)
     assert utf16_len(text) == len(text) + sum(ord(ch) > 0xFFFF for ch in text), repr(text)
+
+
+def test_resolving_folders_through_their_parents_equals_realpath(tmp_path):
+    """realpath_dedupe resolves each skills dir through its already resolved parent when the folder is no link;
+    links at any level (relative, chained, to a parent), missing folders and `..` give what realpath gives."""
+    from skillmanager.core.load import sources
+
+    real = tmp_path / "real"
+    (real / "a" / "b" / ".claude" / "skills").mkdir(parents=True)
+    (real / "c").mkdir()
+    os.symlink(real / "a", tmp_path / "link-a")  # absolute
+    os.symlink("real/a/b", tmp_path / "link-b")  # relative
+    os.symlink(tmp_path / "link-b", tmp_path / "link-link-b")  # a link to a link
+    os.symlink("..", real / "c" / "up")  # to a parent
+    os.symlink(real / "a" / "b" / ".claude", real / "c" / "claude")
+    folders = [p for p in tmp_path.rglob("*") if p.is_dir()]
+    folders += [tmp_path / "link-a" / "b" / ".claude" / "skills", tmp_path / "link-link-b" / ".claude" / "skills",
+                real / "c" / "up" / "a" / "b", real / "c" / "claude" / "skills", tmp_path / "missing" / "x",
+                real / "a" / ".." / "c", tmp_path / "link-a" / "gone" / "skills"]
+    sources._REAL_DIRS.clear()
+    for folder in folders:
+        assert sources._real_dir(str(folder)) == os.path.realpath(folder), folder
+    sources._REAL_DIRS.clear()
