@@ -69,9 +69,20 @@ def test_the_listing_view_after_edits_equals_a_fresh_one(qtbot, tmp_path, profil
     assert any(e.cut for e in snapshot.listing.entries)  # the budget cut something: highlights were compared
 
 
-def test_checks_after_an_edit_equal_a_full_pass(qtbot, tmp_path):
+def _full_checks_pass(snapshot) -> dict:
+    """The audit / lint results of every skill of `snapshot` from scratch (its own cache)."""
     from skillmanager.core.checks.skill_checks import ChecksCache
-    from skillmanager.gui.context import AppContext, ChecksWorker
+    from skillmanager.gui.context import ChecksWorker
+
+    results: dict = {}
+    worker = ChecksWorker(snapshot, ChecksCache(), 1, threading.Event())
+    worker.signals.done.connect(lambda _generation, done: results.update(done))
+    worker.run()
+    return results
+
+
+def test_checks_after_an_edit_equal_a_full_pass(qtbot, tmp_path):
+    from skillmanager.gui.context import AppContext
 
     workspace, bases, _settings = make_workspace(tmp_path / "ws", "current", "100000")
     context = AppContext(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
@@ -86,25 +97,19 @@ def test_checks_after_an_edit_equal_a_full_pass(qtbot, tmp_path):
     snapshot = context.snapshot
     assert snapshot.changed_rows is not None  # the edit was refreshed in place: only its rows were checked again
 
-    class Signals:  # a full pass over the same snapshot, with its own cache
-        done_results: dict = {}
-
-    worker = ChecksWorker(snapshot, ChecksCache(), 1, threading.Event())
-    worker.signals.done.connect(lambda _generation, results: Signals.done_results.update(results))
-    worker.run()
-    assert context.checks == Signals.done_results
+    full = _full_checks_pass(snapshot)
+    assert context.checks == full
     from skillmanager.gui.engine import skill_identity
 
     beta = next(s for s in snapshot.skills if s.path == edited)
-    assert context.checks[skill_identity(beta)].badge == Signals.done_results[skill_identity(beta)].badge
+    assert context.checks[skill_identity(beta)].badge == full[skill_identity(beta)].badge
     context.shutdown(5000)
 
 
 def test_a_script_edited_beside_skill_md_is_audited_again(qtbot, tmp_path):
     """A file the registry does not read (a script in the skill's folder) changes nothing it lists, but the
     audit reads it: that row is checked again, and the results equal a full pass."""
-    from skillmanager.core.checks.skill_checks import ChecksCache
-    from skillmanager.gui.context import AppContext, ChecksWorker
+    from skillmanager.gui.context import AppContext
     from skillmanager.gui.engine import skill_identity
 
     workspace, bases, _settings = make_workspace(tmp_path / "ws", "current", "100000")
@@ -125,13 +130,8 @@ def test_a_script_edited_beside_skill_md_is_audited_again(qtbot, tmp_path):
     after = context.checks[skill_identity(alpha)]
     assert [f for f in after.findings if f.file.name == "setup.sh"]
 
-    class Signals:  # a full pass over the same snapshot, with its own cache
-        done_results: dict = {}
-
-    worker = ChecksWorker(snapshot, ChecksCache(), 1, threading.Event())
-    worker.signals.done.connect(lambda _generation, results: Signals.done_results.update(results))
-    worker.run()
-    assert context.checks == Signals.done_results
+    full = _full_checks_pass(snapshot)
+    assert context.checks == full
     context.shutdown(5000)
 
 
