@@ -1,5 +1,6 @@
-"""Each audit fast path (word/needle prefilter, ASCII shortcut, long-run search) gives exactly what its
-rule's slow path gives, on text built from the fragments the rules look for."""
+"""Each audit fast path (word/needle prefilter, ASCII shortcut, base64-run search) gives exactly what its
+rule's slow path gives, on text built from the fragments the rules look for (test_audit_needles: on
+matches of every alternative of every rule)."""
 from __future__ import annotations
 
 import pytest
@@ -9,9 +10,33 @@ from contextlib import contextmanager
 
 from skillmanager.core.checks import audit_base
 from skillmanager.core.checks.audit_base import gate_for
-from skillmanager.core.checks.audit_commands import _NEEDLES_BY_MESSAGE, PATTERNS, Facts, command_hits
-from skillmanager.core.checks.audit_secrets import _LONG_RUN, _long_runs, blob_hits, secret_hits
-from skillmanager.core.checks.audit_text import _CLAUSES, _VERBS, _VERBS_NOUN_FIRST, _word_forms, _NEEDLES as _INJECTION_NEEDLES, hidden_unicode_hits, injection_hits
+from skillmanager.core.checks.audit_commands import PATTERNS, Facts, command_hits
+from skillmanager.core.checks.audit_secrets import _LONG_RUN, _RULES as _SECRET_RULES, _long_runs, blob_hits, secret_hits
+from skillmanager.core.checks.audit_text import _RULES as _INJECTION_RULES, _VERBS, _VERBS_NOUN_FIRST, hidden_unicode_hits
+from skillmanager.core.checks.audit_text import injection_hits
+import re
+
+
+def _word_forms(alternation: str) -> list[str]:
+    """The strings an alternation of words spells (`[xy]`, `[xy]?` and `\\s+` expanded)."""
+    forms: list[str] = []
+    for alt in alternation.split("|"):
+        pending = [alt.replace("\\s+", " ")]
+        while pending:
+            form = pending.pop()
+            found = re.search(r"\[([^]]+)\](\?)?", form)
+            if found is None:
+                forms.append(form)
+                continue
+            choices = list(found.group(1)) + ([""] if found.group(2) else [])
+            pending += [form[:found.start()] + c + form[found.end():] for c in choices]
+    return forms
+
+
+# every needle the rule families search (derived from the rules' regexes)
+_PLANS = [p.plan for p in PATTERNS] + list(_INJECTION_RULES.values()) + list(_SECRET_RULES)
+NEEDLES = sorted({needle for plan in _PLANS for clause in plan.clauses if clause for needle, _, _, _ in clause[0]} |
+                 {needle for plan in _PLANS for clause in plan.clauses if clause for group in clause[1] for needle in group})
 
 # one complete example per command pattern (in PATTERNS order)
 EXAMPLES = [
@@ -180,6 +205,23 @@ def test_long_runs_from_byte_split_match_the_regex(text):
     assert _long_runs(text) == [(m.start(), m.end()) for m in _LONG_RUN.finditer(text)]
 
 
+# Bytes as a file holds them: base64 and hex runs, `\\x` escapes, separators, and UTF-8 that is cut or invalid
+# (decoded with errors replaced, as the audit reads files).
+RAW = st.lists(st.one_of(st.sampled_from([b"QUJD" * 7, b"0123456789abcdef" * 3, b"\\x41\\x42" * 9, b" ", b"\n", b"'",
+                                          b"+/=", b"\xc3\xa9", b"\xe2\x80", b"\xff", b"\xed\xa0\x80", b"\xf0\x9f\x98\x80",
+                                          b"eyJhbGciOi" * 3, b"|"]),
+                       st.binary(max_size=30)), max_size=30).map(b"".join)
+
+
+@FAST
+@given(RAW)
+def test_blob_runs_from_the_bytes_read_match_full_scan(data):
+    """blob_hits given the bytes the text was decoded from (as scan_block does) finds what the regexes find."""
+    text = data.decode("utf-8", errors="replace")
+    assert blob_hits(text, data=data) == blob_hits(text, fast=False)
+    assert _long_runs(text, data) == [(m.start(), m.end()) for m in _LONG_RUN.finditer(text)]
+
+
 @FAST
 @given(st.text(max_size=200))
 def test_hidden_unicode_ascii_shortcut(text):
@@ -195,9 +237,7 @@ def test_every_pattern_is_exercised():
 
 
 @FAST
-@given(TEXT, st.sampled_from(sorted({n for ns in _INJECTION_NEEDLES.values() for n in ns} |
-                                    {n for ns in _NEEDLES_BY_MESSAGE.values() for n in ns} |
-                                    {n for cs in _CLAUSES.values() for c in cs for g in c for n in g})))
+@given(TEXT, st.sampled_from(NEEDLES))
 def test_needle_gate_never_rules_out_a_needle_that_occurs(text, needle):
     """The word gate only skips needles absent from the lowercased text (its one job)."""
     low = text.lower()
@@ -205,3 +245,61 @@ def test_needle_gate_never_rules_out_a_needle_that_occurs(text, needle):
         gate = gate_for(text, low=low)
     if (needle in low or needle in text) and len(low) == len(text):
         assert gate is None or gate.may_hold(needle)
+
+
+def _typo_by_diff(shape: str) -> str | None:
+    """_one_typo_from as it was written first (a list of the differing positions per well-known name): the
+    reference for the byte XOR that skips most names at once."""
+    from skillmanager.core.checks.audit_text import _KNOWN_BY_LENGTH
+    if len(shape) < 6:
+        return None
+    for known, known_shape in _KNOWN_BY_LENGTH.get(len(shape), ()):
+        if known_shape == shape or len(known_shape) < 6:
+            continue
+        diff = [i for i, (a, b) in enumerate(zip(shape, known_shape)) if a != b]
+        if len(diff) == 1 and shape[diff[0]].isalpha() and known_shape[diff[0]].isalpha():
+            return known
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and shape[diff[0]] == known_shape[diff[1]] and \
+                shape[diff[1]] == known_shape[diff[0]]:
+            return known
+    return None
+
+
+def _near_well_known(draw_index: int, edits: list[tuple[int, int, str]]) -> str:
+    from skillmanager.core.checks.audit_text import WELL_KNOWN_SKILLS
+    name = list(sorted(WELL_KNOWN_SKILLS)[draw_index % len(WELL_KNOWN_SKILLS)])
+    for kind, at, char in edits:
+        at %= len(name) or 1
+        if kind == 0 and name:
+            name[at] = char  # substitute
+        elif kind == 1 and len(name) > at + 1:
+            name[at], name[at + 1] = name[at + 1], name[at]  # swap neighbours
+        elif kind == 2:
+            name.insert(at, char)
+        elif name:
+            del name[at]
+    return "".join(name)
+
+
+NAME_EDITS = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 40),
+                                st.sampled_from("aeilmnorstvw01359|-_.Аео\u0131\u212aé😀 ")), max_size=3)
+
+
+@FAST
+@given(st.integers(0, 200), NAME_EDITS)
+def test_one_typo_byte_xor_matches_the_position_list(index, edits):
+    """The XOR shortcut skips exactly the names the position list rules out: same well-known name or none."""
+    from skillmanager.core.checks.audit_text import _one_typo_from, skeleton
+    name = _near_well_known(index, edits)
+    for shape in (name, skeleton(name)):
+        assert _one_typo_from(shape) == _typo_by_diff(shape)
+
+
+@FAST
+@given(st.one_of(st.text(max_size=30), st.builds(_near_well_known, st.integers(0, 200), NAME_EDITS)))
+def test_skeleton_of_ascii_names_by_bytes(name):
+    """An ASCII name's skeleton from the byte table equals the one through NFKC, lower() and the full table."""
+    import unicodedata
+    from skillmanager.core.checks.audit_text import _CONFUSABLE, skeleton
+    folded = unicodedata.normalize("NFKC", name).lower().translate(_CONFUSABLE)
+    assert skeleton(name) == folded.replace("rn", "m").replace("vv", "w")

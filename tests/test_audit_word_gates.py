@@ -1,11 +1,8 @@
 """The word gates (audit_words): a rule is skipped only when its regex cannot match. Checked on text made
 to contain a match of every gated regex (hypothesis `from_regex`), alone and inside real skill files, and
-end to end: the command rules give with their word gates what they give without them, and the injection,
-secret, hidden-character and description rules what their slow paths give.
-
-(The command rules' hand-written word lists, older than these gates, can miss a spelling their regex
-matches, e.g. `uudecode0|sh` holds no whole word `uudecode`: there the fast path finds less than
-`fast=False`, with or without the word gates.)"""
+end to end: the command rules give with their word gates what they give without them and what their slow
+path gives (no hand-written word list is left to miss a spelling such as `uudecode0|sh`), and the injection,
+secret, hidden-character and description rules what their slow paths give."""
 from __future__ import annotations
 
 import re
@@ -16,18 +13,16 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from skillmanager.core.checks import audit_base
 from skillmanager.core.checks.audit_base import block_tokens, fold_lower
-from skillmanager.core.checks.audit_commands import _BY_ALTERNATIVE, PATTERNS, Facts, command_hits
+from skillmanager.core.checks.audit_commands import PATTERNS, Facts, command_hits
 from skillmanager.core.checks.audit_secrets import _SECRETS, _WORD_GATES as _SECRET_GATES, secret_hits
 from skillmanager.core.checks.audit_text import (_DISCOVERY_GATE, _WORD_GATES as _INJECTION_GATES, description_hits,
                                                  hidden_unicode_hits, injection_hits)
-from skillmanager.core.checks.audit_text import _CLAUSES as _INJECTION_CLAUSES
-from skillmanager.core.checks.audit_words import (FOLDS_TO_ASCII, BlockWords, WordGate, non_ascii_chars,
-                                                  top_level_alternatives)
+from skillmanager.core.checks.audit_words import FOLDS_TO_ASCII, BlockWords, WordGate, block_chars, top_level_alternatives
 
 GATES = ([(p.message, p.gate) for p in PATTERNS if p.gate is not None] +
          [(f"injection {key}", gate) for key, gate in _INJECTION_GATES.items()] +
          [("injection discovery", _DISCOVERY_GATE)] +
-         [(f"secret {what}", gate) for (_, what, _), gate in zip(_SECRETS, _SECRET_GATES)])
+         [(f"secret {what}", gate) for (_, what), gate in zip(_SECRETS, _SECRET_GATES)])
 SAMPLE = Path(__file__).parent / "data" / "corpus_sample"
 REAL = sorted(p.read_text(encoding="utf-8", errors="replace") for p in SAMPLE.rglob("SKILL.md"))
 CONTEXT = st.sampled_from(["", " ", "\n", "x", "é", "-", "_", "(", "'", "Please ", " now.\n", "\u3000", "\t#"])
@@ -36,7 +31,7 @@ FEW = settings(max_examples=40, deadline=None, suppress_health_check=list(Health
 
 def _words(text: str) -> BlockWords:
     data = text.encode("utf-8", "surrogatepass")
-    return BlockWords(block_tokens(data), non_ascii_chars(data))
+    return BlockWords(block_tokens(data), block_chars(text, data))
 
 
 def _gate_applies(text: str) -> bool:
@@ -93,7 +88,7 @@ def test_derived_words(source, flags, text, possible):
 TEXT_PIECES = st.lists(st.one_of(st.sampled_from(REAL[:20] or [""]).map(lambda t: t[:1500]),
                                  st.sampled_from([p.regex for p in PATTERNS]).flatmap(st.from_regex),
                                  st.sampled_from([g.regex for g in _INJECTION_GATES.values()]).flatmap(st.from_regex),
-                                 st.sampled_from([r for r, _, _ in _SECRETS]).flatmap(st.from_regex),
+                                 st.sampled_from([r for r, _ in _SECRETS]).flatmap(st.from_regex),
                                  st.sampled_from(["\n", " ", "not ", "the user ", "ſ", "K", "\u200b", "é"])),
                        max_size=6).map("".join)
 
@@ -112,10 +107,11 @@ def test_rule_families_with_gates_match_slow_paths(text, short_too):
     audit_base._GATE_MEMO[:] = [None, None, None]
     audit_base._WORDS_MEMO[:] = [None, None]
     try:
-        fast_facts, slow_facts = Facts(), Facts()
-        assert sorted(command_hits(text, facts=fast_facts), key=repr) == sorted(
-            command_hits(text, facts=slow_facts, word_gates=False), key=repr)
-        assert _facts(fast_facts) == _facts(slow_facts)
+        fast_facts, slow_facts, gateless_facts = Facts(), Facts(), Facts()
+        fast = sorted(command_hits(text, facts=fast_facts), key=repr)
+        assert fast == sorted(command_hits(text, facts=gateless_facts, word_gates=False), key=repr)
+        assert fast == sorted(command_hits(text, facts=slow_facts, fast=False), key=repr)
+        assert _facts(fast_facts) == _facts(slow_facts) == _facts(gateless_facts)
         assert injection_hits(text) == injection_hits(text, fast=False)
         assert secret_hits(text) == secret_hits(text, fast=False)
         assert hidden_unicode_hits(text) == hidden_unicode_hits(text, fast=False)
@@ -139,12 +135,12 @@ def test_real_files_match_slow_paths():
         assert hidden_unicode_hits(text) == hidden_unicode_hits(text, fast=False)
 
 
-# Rules whose needle clauses are chosen per alternative of the regex (by the alternative's words):
-# a match of each alternative is still found, alone and inside a real file.
-ALTERNATIVES = ([(p.message, p.regex, i, part) for p in PATTERNS if id(p) in _BY_ALTERNATIVE
-                 for i, part in enumerate(top_level_alternatives(p.regex.pattern))] +
-                [(f"injection {key}", _INJECTION_GATES[key].regex, i, part) for key in _INJECTION_CLAUSES
-                 for i, part in enumerate(top_level_alternatives(_INJECTION_GATES[key].regex.pattern))])
+# Rules of several alternatives: the word gates (and needles) of each alternative choose which are searched; a
+# match of each alternative is still found, alone and inside a real file.
+ALTERNATIVES = ([(p.message, p.regex, i, part) for p in PATTERNS
+                 for i, part in enumerate(top_level_alternatives(p.regex.pattern)) if "|" in p.regex.pattern] +
+                [(f"injection {key}", gate.regex, i, part) for key, gate in _INJECTION_GATES.items()
+                 for i, part in enumerate(top_level_alternatives(gate.regex.pattern))])
 
 
 def test_every_alternative_compiles_alone():
@@ -166,7 +162,7 @@ def test_each_alternative_is_still_found(name, regex, index, part, data):
     if name.startswith("injection"):
         assert injection_hits(text) == injection_hits(text, fast=False)
     else:
-        assert command_hits(text) == command_hits(text, word_gates=False)
+        assert command_hits(text) == command_hits(text, word_gates=False) == command_hits(text, fast=False)
 
 
 @settings(max_examples=300, deadline=None)

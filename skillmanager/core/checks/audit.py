@@ -83,17 +83,17 @@ class _FileScan:
         if text is None:
             text = data.decode("utf-8", errors="replace")
         tokens = block_tokens(data)
-        block_words(text, tokens, fold_lower(text), data)  # the rule families below share them
+        block_words(text, tokens, fold_lower(text, data), data)  # the rule families below share them
         facts = Facts()
         hits = command_hits(text, tokens, facts=facts)
         hits += hidden_unicode_hits(text, at_file_start=first_line == 1)
         hits += secret_hits(text)
-        hits += blob_hits(text)
+        hits += blob_hits(text, data=data)
         if self.kind in ("prose", "data", "script"):
             hits += [h if self.kind != "script" else Hit(h.rule, h.offset, lower(h.executed, 1), h.instructed,
                                                          h.message, h.evidence)
                      for h in injection_hits(text)]
-        if self.main and ("!`" in text or "```!" in text):
+        if self.main and _may_run_inline(data):
             self._inline_shell(text, first_line, body_offset)
         has_facts = facts.sends or facts.secrets or facts.staged or facts.executed or facts.destinations or facts.homes
         newlines = newline_offsets(text) if (hits or has_facts) else []
@@ -168,6 +168,17 @@ class _FileScan:
             effect = _SIDE_EFFECT.search(snippet.command)
             self.out.add("inline-shell", "medium" if effect else "low", self.path, snippet.line,
                          f"runs at invocation: {snippet.command[:200]!r}", clip(snippet.matched, 200), EXEC)
+
+
+def _may_run_inline(data: bytes) -> bool:
+    """Whether the block holds "!`" or "```!" (an inline command may run): each "!" found with memchr, its neighbours
+    compared (ASCII: in the text iff in its bytes)."""
+    at = data.find(b"!")
+    while at != -1:
+        if data[at + 1:at + 2] == b"`" or data[max(0, at - 3):at] == b"```":
+            return True
+        at = data.find(b"!", at + 1)
+    return False
 
 
 class _Collector:
@@ -385,14 +396,15 @@ def _audit_skill(skill_md: Path, name: str | None) -> SkillAudit:
     report = SkillAudit(skill_dir if is_skill else skill_md, name or (skill_dir.name if is_skill else skill_md.stem))
     out = _Collector()
     scans: list[_FileScan] = []
-    if is_skill and os.path.islink(skill_md) and \
-            not os.path.realpath(skill_md).startswith(os.path.realpath(skill_dir) + os.sep):
+    walk = walk_skill(skill_dir) if is_skill else None
+    # whether SKILL.md is a link: the walk saw its entry (lstat), unless the folder could not be listed
+    is_link = is_skill and (skill_md.name in walk.links if walk is not None and walk.listed else os.path.islink(skill_md))
+    if is_link and not os.path.realpath(skill_md).startswith(os.path.realpath(skill_dir) + os.sep):
         out.add("escaping-link", "high", skill_md, 1, f"SKILL.md is a link to {os.readlink(skill_md)}, outside the "
                 "skill folder (not followed)", "", INSTRUCTION)
     else:
         _audit_main(skill_md, report, out, scans, name or report.name)
-    if is_skill:
-        walk = walk_skill(skill_dir)
+    if walk is not None:
         if any(path == skill_dir for path, _ in walk.problems):
             report.error = f"cannot read the skill folder {skill_dir}: " + next(
                 why for path, why in walk.problems if path == skill_dir)
@@ -404,11 +416,11 @@ def _audit_skill(skill_md: Path, name: str | None) -> SkillAudit:
             report.notes.append(f"skipped {rel}: {why}")
             severity = "medium" if "not readable" in why or "more than" in why else "low"
             out.add("unscanned-content", severity, path, 1, f"{rel} was not scanned: {why}", "", INSTRUCTION)
-        for entry in walk.files:
-            if entry.path == skill_md:
-                continue
+        # SKILL.md itself was scanned above: its entry is the one at the folder's root of that name
+        others = [entry for entry in walk.files if os.path.normcase(entry.rel) != os.path.normcase(skill_md.name)]
+        for entry in others:
             _audit_file(entry.path, entry.rel, report, out, scans)
-        if any(entry.path != skill_md for entry in walk.files):
+        if others:
             _runs_shipped_scripts(skill_md, skill_dir, out)
     _join(scans, out)
     report.findings = sorted(out.findings.values(), key=lambda f: (-level_index(f.severity), str(f.file), f.line,
@@ -430,7 +442,7 @@ def _audit_main(skill_md: Path, report: SkillAudit, out: _Collector, scans: list
             text = data.decode("utf-8", errors="replace")
             body_offset = 0
             if index == 0:
-                if b"\x00" in data[:8192]:
+                if data.find(b"\x00", 0, 8192) != -1:
                     report.notes.append(f"{skill_md.name}: binary file (NUL bytes); scanned as text")
                 doc = parse_document(text, strip_bom=True, path=skill_md)
                 body_offset = len(text) - len(doc.body) if doc.body and text.endswith(doc.body) else 0

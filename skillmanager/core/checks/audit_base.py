@@ -12,12 +12,16 @@ separately, as an instruction; `severity_at` applies the position.
 from __future__ import annotations
 
 import bisect
+import functools
+import operator
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
-from .audit_words import FOLDS_TO_ASCII, BlockWords, non_ascii_chars
+from .audit_needles import Clause, alternative_clauses
+from .audit_words import (COMMON_WORDS, FOLDS_TO_ASCII, SPECIAL_FOLDS, BlockWords, Group, WordGate, block_bits, block_chars, fold,
+                          common_bits, fold_specials, non_ascii_chars, top_level_alternatives)
 
 LEVELS = ("info", "low", "medium", "high", "critical")
 EXEC, SCRIPT, INSTRUCTION, EXAMPLE = "exec", "script", "instruction", "example"
@@ -263,6 +267,7 @@ class NeedleGate:
         self.low = low  # the lowercased text: a character missing from it rules out non-ASCII needles
         self.chars: frozenset[str] | None = None  # the characters of `low` that are not ASCII, when known
         self._joined: bytes | None = None  # " word word … " : one C substring search per check
+        self._steps: dict[bytes, bool] = {}  # step -> whether the joined words hold it
 
     @classmethod
     def plan(cls, needle: str) -> tuple[tuple[bytes, ...], tuple[bytes, ...], frozenset[str]]:
@@ -270,7 +275,7 @@ class NeedleGate:
         text must hold) for `needle` to occur."""
         found = cls._plans.get(needle)
         if found is None:
-            low = needle.lower()
+            low = fold(needle)
             words, steps = [], []
             for match in _RUN.finditer(low):
                 left, right = match.start() > 0, match.end() < len(low)
@@ -296,44 +301,82 @@ class NeedleGate:
                     if char not in self.low:
                         return False
         if steps:
-            joined = self._joined
-            if joined is None:
-                joined = self._joined = b" " + b" ".join(self.tokens) + b" "
+            joined = self._joined or self.joined()
             for step in steps:
-                if step not in joined:
+                if joined.find(step) == -1:  # find: `in` first tries the bytes as an integer
                     return False
+        return True
+
+    def joined(self) -> bytes:
+        """b" word word … ": the block's words, each between spaces."""
+        if self._joined is None:
+            self._joined = b" " + b" ".join(self.tokens) + b" "
+        return self._joined
+
+    def holds_steps(self, steps: tuple[bytes, ...]) -> bool:
+        """Whether the block's joined words hold every step (each answered once per block: rules share them)."""
+        known = self._steps
+        for step in steps:
+            held = known.get(step)
+            if held is None:
+                held = known[step] = (self._joined or self.joined()).find(step) != -1
+            if not held:
+                return False
         return True
 
 
 # Characters re.IGNORECASE matches to an ASCII letter (KELVIN SIGN k, LONG S s, DOTLESS I i): the byte
 # words of a block lack that letter, so no needle gate there; `fold_lower` maps them for needle search.
 _FOLDS_TO_ASCII = "\u212a\u017f\u0131"
-_ASCII_FOLD = str.maketrans({"\u017f": "s", "\u0131": "i"})
 
 
 _LOWER_MEMO: list[Any] = [None, None]  # (text, fold_lower(text)): the rule families of one block lower it once
 
 
-def fold_lower(text: str) -> str | None:
-    """text.lower() with ſ and ı folded like re.IGNORECASE folds them, so every case-insensitive match
-    of an ASCII needle is found in it; None where lowering changes the length (offsets would not line up)."""
+def fold_lower(text: str, data: bytes | None = None) -> str | None:
+    """text.lower() with the characters re.IGNORECASE matches to one another folded to one of them (ſ to s,
+    ı to i, ς to σ… see audit_words.fold), so every match of a rule holds its folded needles there at the
+    same offsets; None where lowering changes the length (offsets would not line up). `data`: the bytes
+    `text` was decoded from (UTF-8, errors replaced), when at hand: its ASCII bytes lowered, then the few
+    non-ASCII characters that fold to another replaced one by one, gives the same text far faster."""
     if _LOWER_MEMO[0] is text:
         memo: str | None = _LOWER_MEMO[1]
         return memo
-    low: str | None = text.lower()
-    assert low is not None
-    if len(low) != len(text):
-        low = None
-    elif not low.isascii() and ("\u017f" in low or "\u0131" in low):
-        low = low.translate(_ASCII_FOLD)
+    low: str | None = None
+    if data is not None and not text.isascii():
+        # a superset of the text's non-ASCII characters, and what each folds to
+        changed = [(char, folded) for char in non_ascii(text, data)
+                   for folded in (char.lower(),) if folded != char or char in SPECIAL_FOLDS]
+        if len(changed) <= _MAX_REPLACED and all(len(folded) == 1 for _, folded in changed):
+            low = data.lower().decode("utf-8", "replace")
+            for char, folded in changed:  # one C pass each (Σ becomes σ wherever it is: ς folds to σ anyway)
+                low = low.replace(char, fold(folded))
+    if low is None:
+        low = text.lower()
+        low = fold_specials(low) if len(low) == len(text) else None
     _LOWER_MEMO[:] = [text, low]
     return low
+
+
+_MAX_REPLACED = 8  # more characters to fold one by one than this: lower the whole text instead
 
 
 # Below this many characters searching every needle costs less than building the word gate (a
 # description: 0.02 ms without the gate, 0.05 ms with it).
 GATE_MIN_CHARS = 1024
 _GATE_MEMO: list[Any] = [None, None, None]  # (text, low, gate): the rule families of one block share one gate
+_NON_ASCII_MEMO: list[Any] = [None, frozenset()]  # (text, non_ascii(text))
+
+
+def non_ascii(text: str, data: bytes | None = None) -> frozenset[str]:
+    """A superset of the text's non-ASCII characters (none for ASCII text), from `data`, the bytes it was decoded
+    from, when at hand (audit_words.non_ascii_chars), worked out once per block."""
+    if text.isascii():
+        return frozenset()
+    if _NON_ASCII_MEMO[0] is not text:
+        _NON_ASCII_MEMO[:] = [text, non_ascii_chars(data if data is not None else text.encode("utf-8", "surrogatepass"))]
+    chars: frozenset[str] = _NON_ASCII_MEMO[1]
+    return chars
 
 
 def gate_for(text: str, tokens: frozenset[bytes] | None = None, low: str | None = None) -> NeedleGate | None:
@@ -343,7 +386,7 @@ def gate_for(text: str, tokens: frozenset[bytes] | None = None, low: str | None 
         memo: NeedleGate | None = _GATE_MEMO[2]
         return memo
     gate = None
-    if len(text) >= GATE_MIN_CHARS and not any(char in text for char in _FOLDS_TO_ASCII):
+    if len(text) >= GATE_MIN_CHARS and non_ascii(text).isdisjoint(_FOLDS_TO_ASCII):
         gate = NeedleGate(tokens if tokens is not None else block_tokens(text.encode("utf-8", "surrogatepass")), low)
     _GATE_MEMO[:] = [text, low, gate]
     return gate
@@ -368,11 +411,11 @@ def block_words(text: str, tokens: frozenset[bytes] | None, low: str | None, dat
             reliable = gate is not None
             tokens = gate.tokens if gate is not None else tokens
         else:
-            reliable = not any(char in text for char in FOLDS_TO_ASCII)
+            reliable = non_ascii(text, data).isdisjoint(FOLDS_TO_ASCII)
         if reliable:
             data = data if data is not None else text.encode("utf-8", "surrogatepass")
             words = BlockWords(tokens if tokens is not None else block_tokens(data),
-                               frozenset() if text.isascii() else non_ascii_chars(data))
+                               block_chars(text, data, non_ascii(text, data)))
             if gate is not None:
                 # lower() writes a final sigma (ς) where a capital Σ ends a word: the lowered text may hold it
                 gate.chars = words.chars | {"\u03c2"} if "\u03c3" in words.chars else words.chars
@@ -426,3 +469,223 @@ def clause_regions(text: str, low: str, clauses: Iterable[tuple[tuple[str, ...],
             if all(any(low.find(n, start, end) != -1 for n in group) for group in rest):
                 spans.append((start, end))
     return _merge(spans)
+
+
+_CACHE_MEMO: list[Any] = [None, None, None]  # (text, low, needle -> spans): every rule family of one block
+
+
+def needle_cache(text: str, low: str) -> dict[str, list[tuple[int, int]]]:
+    """The spans of the needles already searched in this block (`low` = fold_lower(text)), shared by the
+    rule families: each needle is searched once per block."""
+    if _CACHE_MEMO[0] is not text or _CACHE_MEMO[1] is not low:
+        _CACHE_MEMO[:] = [text, low, {}]
+    cache: dict[str, list[tuple[int, int]]] = _CACHE_MEMO[2]
+    return cache
+
+
+_Table = tuple[int, list[tuple[int, Clause]], list[tuple[int, int, Clause]], list[tuple[tuple[int, ...], int, Clause]], int]
+
+
+class RulePlan:
+    """A rule's regex with what each of its top-level alternatives needs: whole words (audit_words.WordGate) and
+    needle clauses (audit_needles), derived on first use. `regions` says where in a block the regex may match;
+    `finditer` runs there only the alternatives that may match there (a regex of them, compiled once)."""
+
+    __slots__ = ("regex", "gate", "quick", "_clauses", "_table", "_keyed", "_parts", "_subsets")
+
+    def __init__(self, regex: re.Pattern[str]) -> None:
+        self.regex = regex
+        self.gate = WordGate(regex, self._searched_groups)
+        # bits of which a block needs one for any alternative to be chosen (-1: not worked out yet, or none needed):
+        # the rule families test it before calling `choose` (most rules of most blocks go no further)
+        self.quick = -1
+        self._clauses: tuple[Clause, ...] | None = None
+        self._table: _Table | None = None
+        # with many alternatives: (their bits by one uncommon bit each, those bits, the alternatives without one)
+        self._keyed: tuple[dict[int, list[tuple[int, int, Clause]]], int, list[tuple[int, int, Clause]]] | None = None
+        self._parts: list[str] | None = None  # the alternatives' sources
+        self._subsets: dict[int, re.Pattern[str]] = {}  # alternatives (bit i: the i-th) -> their regex
+
+    @property
+    def clauses(self) -> tuple[Clause, ...]:
+        """One per top-level alternative of the regex, in its order (audit_needles.alternative_clauses)."""
+        if self._clauses is None:
+            self._clauses = alternative_clauses(self.regex)
+        return self._clauses
+
+    def _searched_groups(self) -> list[Group | None]:
+        """Per alternative, what its searched needles say about a block's words: each needs a word (its longest
+        stands for it) or a character that is not ASCII, so the block holds one of those (None: a needle needs
+        neither). Part of the alternative's bits: a block without one is ruled out with the others, at once."""
+        groups: list[Group | None] = []
+        for clause in self.clauses:
+            words: set[bytes] = set()
+            chars: set[str] = set()
+            for _, needs, foreign, _ in clause[0] if clause else ((None, None, None, None),):
+                if needs:  # an uncommon word if it has one (a group with a common word rules out next to nothing)
+                    words.add(max(sorted(needs), key=lambda word: (word not in COMMON_WORDS, len(word))))
+                elif foreign:
+                    chars.add(min(foreign))
+                else:
+                    groups.append(None)
+                    break
+            else:
+                groups.append(Group(frozenset(words), frozenset(chars)))
+        return groups
+
+    @property
+    def table(self) -> _Table:
+        """(bits of all its alternatives, (index, clause) of those needing nothing, (bits, index, clause) of the
+        others, ((bits, …), index, clause) of those with several CNFs): with a block's bits (audit_words.block_bits)
+        `choose` says at once which alternatives can match."""
+        if self._table is None:
+            union = 0
+            always: list[tuple[int, Clause]] = []
+            single: list[tuple[int, int, Clause]] = []
+            several: list[tuple[tuple[int, ...], int, Clause]] = []
+            for index, (mask, clause) in enumerate(zip(self.gate.branch_masks(), self.clauses)):
+                if isinstance(mask, tuple):
+                    several.append((mask, index, clause))
+                    union |= functools.reduce(operator.or_, mask, 0)
+                elif mask:
+                    single.append((mask, index, clause))
+                    union |= mask
+                else:
+                    always.append((index, clause))
+            # a bit that is not common from each alternative (-1: one has none): a block with none of them is ruled out
+            rare = common_bits()
+            quick = functools.reduce(operator.or_, (mask & ~rare for mask, _, _ in single), 0)
+            if always or several or any(not mask & ~rare for mask, _, _ in single):
+                quick = -1
+            self._table = (union, always, single, several, quick)
+            self.quick = quick
+            if len(single) >= _KEYED:
+                keyed: dict[int, list[tuple[int, int, Clause]]] = {}
+                loose: list[tuple[int, int, Clause]] = []
+                for entry in single:
+                    uncommon = entry[0] & ~rare
+                    if uncommon:
+                        keyed.setdefault(uncommon & -uncommon, []).append(entry)
+                    else:
+                        loose.append(entry)
+                self._keyed = (keyed, functools.reduce(operator.or_, keyed, 0), loose)
+        return self._table
+
+    def chosen(self, words: BlockWords | None) -> list[tuple[int, Clause]]:
+        """(index, clause) of the alternatives the block's words allow (all of them when `words` is None)."""
+        return self.choose(block_bits(words) if words is not None else -1)
+
+    def choose(self, bits: int) -> list[tuple[int, Clause]]:
+        """(index, clause) of the alternatives a block with these bits (audit_words.block_bits; -1: nothing known)
+        allows, in no particular order (none: the regex cannot match there). The rule families ask this for every
+        rule of every block, so it is kept cheap."""
+        union, always, single, several, quick = self._table if self._table is not None else self.table
+        if bits == -1:
+            return list(enumerate(self.clauses))
+        if not bits & quick or not bits & union:
+            return always  # no alternative needing a word has one
+        if self._keyed is not None:  # only the alternatives whose uncommon bit the block has (and those without one)
+            keyed, keys, loose = self._keyed
+            chosen = always + [(index, clause) for mask, index, clause in loose if bits & mask == mask]
+            present = bits & keys
+            while present:
+                key = present & -present
+                chosen += [(index, clause) for mask, index, clause in keyed[key] if bits & mask == mask]
+                present ^= key
+        else:
+            chosen = always + [(index, clause) for mask, index, clause in single if bits & mask == mask]
+        if several:
+            chosen += [(index, clause) for masks, index, clause in several if any(bits & mask == mask for mask in masks)]
+        return chosen
+
+    def located(self, text: str, low: str, words: BlockWords | None, cache: dict[str, list[tuple[int, int]]],
+                gate: NeedleGate | None, chosen: list[tuple[int, Clause]] | None = None) -> list[tuple[int, int, int]]:
+        """(start, end, alternatives) of the spans of `text` to search: the lines holding a clause of an alternative
+        the block's words allow (all alternatives when `words` is None; `chosen`: those, when already worked out),
+        merged, with the bits (1 << index) of the alternatives whose clauses chose each; the whole text when such an
+        alternative has no needle."""
+        spans: list[tuple[int, int, int]] = []
+        tokens, chars = words if words is not None else (None, None)
+        for index, clause in chosen if chosen is not None else self.chosen(words):
+            if not clause:
+                return [(0, len(text), -1)]
+            bit = 1 << index
+            first, rest = clause
+            for needle, needs, foreign, steps in first:
+                # a match holding this needle holds these words, characters and pieces of words: the block lacks one
+                if needs and tokens is not None and not needs <= tokens:
+                    continue
+                if foreign and chars is not None and not foreign <= chars:
+                    continue
+                if steps and gate is not None and not gate.holds_steps(steps):
+                    continue
+                found = cache.get(needle)
+                if found is None:
+                    found = cache[needle] = []
+                    at = low.find(needle)
+                    while at != -1:
+                        span = _line_span(text, at)
+                        found.append(span)
+                        at = low.find(needle, span[1])
+                for start, end in found:  # a match lies inside its needle's line: the other groups' needles too
+                    for group in rest:
+                        for other in group:
+                            if low.find(other, start, end) != -1:
+                                break
+                        else:
+                            break
+                    else:
+                        spans.append((start, end, bit))
+        if len(spans) < 2:
+            return spans
+        spans.sort()
+        merged = [spans[0]]
+        for start, end, bits in spans[1:]:
+            last_start, last_end, last_bits = merged[-1]
+            if start <= last_end:
+                merged[-1] = (last_start, max(last_end, end), last_bits | bits)
+            else:
+                merged.append((start, end, bits))
+        return merged
+
+    def regions(self, text: str, low: str, words: BlockWords | None, cache: dict[str, list[tuple[int, int]]],
+                gate: NeedleGate | None, chosen: list[tuple[int, Clause]] | None = None) -> list[tuple[int, int]]:
+        """The spans of `located`, without their alternatives."""
+        return [(start, end) for start, end, _ in self.located(text, low, words, cache, gate, chosen)]
+
+    def finditer(self, text: str, low: str | None, words: BlockWords | None,
+                 cache: dict[str, list[tuple[int, int]]] | None, gate: NeedleGate | None,
+                 chosen: list[tuple[int, Clause]] | None = None) -> Iterator[re.Match[str]]:
+        """The regex's matches in `text`: the whole text scanned when `low` is None, else in each span of `located`
+        the regex of the alternatives chosen there. The same matches: at every position of a span the others cannot
+        match (a match holds a clause of its alternative, in the line the span covers), so the first alternative
+        that matches there, and how far, is the same, and the scan goes on from the same place."""
+        if low is None or cache is None:
+            yield from self.regex.finditer(text)
+            return
+        for start, end, alternatives in self.located(text, low, words, cache, gate, chosen):
+            yield from self.subset(alternatives).finditer(text, start, end)
+
+    def subset(self, alternatives: int) -> re.Pattern[str]:
+        """The regex of the alternatives whose bits are set (in their order; -1: all of them). Where the regex
+        captures groups the others stay, behind a `(?!)` that fails at once, so each group keeps its number."""
+        found = self._subsets.get(alternatives)
+        if found is None:
+            if self._parts is None:
+                self._parts = top_level_alternatives(self.regex.pattern)
+            kept = [alternatives >> index & 1 for index in range(len(self._parts))]
+            if alternatives == -1 or all(kept):
+                found = self.regex
+            elif len(self._subsets) >= _MAX_SUBSETS:
+                return self.regex
+            elif self.regex.groups:
+                found = re.compile("|".join(part if keep else f"(?!)(?:{part})" for part, keep in zip(self._parts, kept)),
+                                   self.regex.flags)
+            else:
+                found = re.compile("|".join(part for part, keep in zip(self._parts, kept) if keep), self.regex.flags)
+            self._subsets[alternatives] = found
+        return found
+
+
+_KEYED = 4  # alternatives of a rule from which they are looked up by an uncommon bit each (fewer: each tested)
+_MAX_SUBSETS = 256  # regexes of alternatives compiled per rule at most (then the whole regex serves)

@@ -2,10 +2,11 @@
 persistence, destruction, credential reads, exfiltration, suspicious destinations, registry
 redirection, tampering with Claude Code's settings, resource abuse.
 
-Each pattern is linear (bounded repeats, no nested quantifiers) and carries the lowercase words one
-of which every match contains as a whole word; `command_hits` runs a pattern only when its words
-occur in the block (one bytes split per block), `command_hits(..., fast=False)` runs them all and is
-the reference the property tests compare against. Besides findings, the scan records facts (a file
+Each pattern is linear (bounded repeats, no nested quantifiers). `command_hits` runs a pattern only
+where it may match: the whole words (audit_words) and needles (audit_needles) its regex's alternatives
+need, derived from the regex itself, rule it out of a block or pick the lines to search;
+`command_hits(..., fast=False)` runs them all on the whole text and is the reference the property
+tests compare against. Besides findings, the scan records facts (a file
 downloaded or decoded to a path, a path executed, secrets read into a variable or file, data sent
 over the network) that `audit.py` joins across lines and files.
 """
@@ -13,14 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Iterator
 
-from .audit_base import (Hit, anchor_regions, block_tokens, block_words, clause_regions, fold_lower, gate_for, one_line,
-                         word_regions)
-from .audit_words import WordGate, top_level_alternatives
+from .audit_base import (Hit, RulePlan, anchor_regions, block_tokens, block_words, fold_lower, gate_for, needle_cache,
+                         one_line, word_regions)
+from .audit_words import BlockWords, WordGate, block_bits
 
 _F = re.I | re.A
-def _w(text: str) -> frozenset[bytes]:
-    return frozenset(t.encode() for t in text.split())
 
 
 @dataclass(frozen=True)
@@ -30,23 +30,22 @@ class Pattern:
     executed: str
     instructed: str
     message: str
-    words: frozenset[bytes]
     fact: str = ""  # a fact kind recorded for each match (see Facts)
-    needles: tuple[str, ...] = ()  # substrings every match contains, when it has no whole word
-    also: tuple[str, ...] = ()  # substrings that also let the pattern run (matches without any of `words`)
-    gate: WordGate = field(default=WordGate(re.compile("")), compare=False)  # whole words its regex requires
+    plan: RulePlan | None = field(default=None, compare=False)  # where its regex may match
+
+    @property
+    def gate(self) -> WordGate:
+        """The whole words its regex's alternatives need."""
+        assert self.plan is not None
+        return self.plan.gate
 
 
 _DL = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|http)"
-_DL_WORDS = "curl wget fetch iwr irm invoke aria2c http"
-_SH_WORDS = ("sudo env sh bash zsh dash ksh fish csh tcsh python python2 python3 perl ruby node php pwsh powershell iex "
-             "invoke bun deno source osascript")
 _SH = (r"(?:sudo\s+(?:-\S+\s+){0,3})?(?:env\s+)?(?:(?:/usr)?/bin/)?(?:ba|z|da|k|fi|c|tc)?sh|python[23]?(?:\.\d{1,2})?|perl|ruby|"
        r"node|php|pwsh|powershell|iex|invoke-expression|bun|deno|source|osascript")
 _DECODE = (r"\b(?:base64\s+(?:-\w+\s+){0,2}(?:-d|--decode|-D)\b|xxd\s+(?:-\w+\s+){0,2}-r|openssl\s+(?:enc\s+)?(?:-\S+\s+)"
            r"{0,4}-d\b|openssl\s+base64\s+-d|gunzip|zcat|uudecode|tr\s+['\"]?(?:a-zA-Z|A-Za-z|a-z)['\"]?\s+"
            r"['\"]?(?:n-za-mN-ZA-M|N-ZA-Mn-za-m|n-za-m)|rev(?![\w-]))")
-_DECODE_WORDS = "base64 xxd openssl gunzip zcat uudecode tr rev"
 _SECRET_VAR = (r"\$\{?\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)\w*\}?"
                r"|\benv[ \t]*(?=[|>)`]|\n|\Z)|\bprintenv\b(?!\s+\w)|\bexport\s+-p\b|\bos\.environ\b(?!\s*(?:\[|\.get|\.setdefault|"
                r"\.pop|\.update|\.__setitem__))|\bos\.environ\.copy\(\)|\bprocess\.env\b(?!\s*(?:\.\w|\[))|"
@@ -70,9 +69,6 @@ _NET_SEND = (r"\bcurl\b[^\n]{0,300}?(?:\s-d\b|\s--data|\s-F\b|\s--form|\s-T\b|\s
              r"\.Upload(?:String|File|Data)(?:Async)?\s*\(|\bXMLHttpRequest\b|\bnavigator\.sendBeacon\b|"
              r"\bResolve-DnsName\b[^\n]{0,60}?\$|\bgethostbyname\s*\([^\n)]{0,80}?[+%{]|\bdns\.(?:resolve\w*|lookup)\s*\("
              r"[^\n)]{0,80}?[+`$]|\bping\b[^\n]{0,60}?\s-p\s|\bgit\s+push\s+(?:-\S+\s+){0,4}https?://")
-_NET_WORDS = ("curl post put patch urllib fetch axios nc ncat netcat tcp udp invoke scp sendmail mail smtplib smtp gist "
-              "nslookup dig host request net newrequest uploadstring uploadfile uploaddata uploadstringasync "
-              "uploadfileasync uploaddataasync xmlhttprequest sendbeacon resolve gethostbyname dns ping push")
 
 _CRED_PATH = (r"(?:\.ssh[/\\](?:id_\w{1,20}|\w{1,20}_(?:rsa|ed25519|ecdsa|dsa))(?!\.pub)\b|\.ssh[/\\]?\*?(?=[\s\"'`)]|$)|"
               r"\.aws[/\\](?:credentials|config)\b|\.config/gcloud\b|application_default_credentials\.json|"
@@ -87,9 +83,6 @@ _CRED_PATH = (r"(?:\.ssh[/\\](?:id_\w{1,20}|\w{1,20}_(?:rsa|ed25519|ecdsa|dsa))(
 _CRED_NAME = (r"(?<![\w.-])id_(?:rsa|dsa|ecdsa|ed25519)(?![\w.-])|(?<![\w.-])id_\*|"
               r"-i?name\s+[\"']?(?:\*\.(?:pem|key|p12|pfx|kdbx|ppk|ovpn|keystore|jks)|credentials|id_\*|\.netrc|"
               r"\.?env|\*\.env|\.git-credentials|wallet\.dat|\*secret\*|\*token\*)[\"']?(?=\s|\)|$)")
-_CRED_WORDS = "ssh aws gcloud application azure kube docker netrc git pypirc gh claude etc bash zsh keychains login " \
-              "wallet electrum bitcoin exodus metamask phantom atomic google chrome mozilla bravesoftware key4 logins npmrc chromium " \
-              "cookies gnupg"
 _READ_VERB = re.compile(r"\b(?:cat|less|more|head|tail|strings|base64|xxd|cp|copy|scp|rsync|tar|zip|7z|open|read\w*|"
                         r"get-content|gc|type|upload|send|exfil\w*|collect|gather|harvest|include|attach|paste|dump|"
                         r"grep|load|source|print|find|fs\.read\w*|sqlite3|security)\b", _F)
@@ -107,132 +100,127 @@ _PUBLIC_IP = (r"(?<![\d.])(?!(?:10|127|0)\.)(?!192\.168\.)(?!172\.(?:1[6-9]|2\d|
 PATTERNS: tuple[Pattern, ...] = (
     # --- download and execute -----------------------------------------------------------------------
     Pattern("download-exec", re.compile(rf"\b{_DL}\b[^\n|;&]{{0,300}}\|\s{{0,5}}(?:{_SH})\b", _F), "critical", "high",
-            "downloads code and pipes it to a shell or interpreter", _w(_DL_WORDS)),
+            "downloads code and pipes it to a shell or interpreter"),
     Pattern("download-exec", re.compile(rf"\b(?:{_SH}|eval|\.)\s+(?:-\S+\s+){{0,3}}[\"']?(?:<\(|\$\(|`)\s{{0,3}}{_DL}\b",
-                                        _F), "critical", "high", "runs the output of a download", _w(_DL_WORDS)),
+                                        _F), "critical", "high", "runs the output of a download"),
     Pattern("download-exec", re.compile(r"\b(?:iex|invoke-expression)\b[^\n]{0,300}?\b(?:downloadstring|downloaddata|"
                                         r"invoke-webrequest|iwr|irm|invoke-restmethod|net\.webclient)\b|"
                                         r"\b(?:downloadstring|irm|iwr|invoke-restmethod|invoke-webrequest)\b"
                                         r"[^\n]{0,300}?\|\s{0,3}(?:iex|invoke-expression)\b", _F),
-            "critical", "high", "PowerShell download-and-invoke", _w("iex invoke downloadstring irm iwr")),
+            "critical", "high", "PowerShell download-and-invoke"),
     Pattern("download-exec", re.compile(r"\b(?:exec|eval|Function|runpy\.run_path|compile)\s*\(\s*(?:await\s+)?"
                                         r"(?:requests\.get|(?:\w{1,30}\.){0,3}urlopen|httpx\.get|fetch|"
                                         r"\(?\s*await\s+fetch|axios\.get|https?\.get)\s*\(", _F),
-            "critical", "high", "evaluates code fetched over the network", _w("exec eval function runpy compile")),
+            "critical", "high", "evaluates code fetched over the network"),
     Pattern("download-exec", re.compile(r"\bnpx\s+(?:-y|--yes)\b", _F), "medium", "low",
-            "npx -y installs and runs a package without asking", _w("npx")),
+            "npx -y installs and runs a package without asking"),
     Pattern("download-exec", re.compile(r"\b(?:pip[23]?(?:\.\d{1,2})?|uv\s+pip|pipx)\s+install\s+"
                                         r"(?:[^\n`;|&]{0,200}?\s)?(?:git\+)?https?://\S+", _F),
-            "medium", "low", "installs a package straight from a URL", _w("pip pip3 pip2 uv pipx")),
+            "medium", "low", "installs a package straight from a URL"),
     # --- decoding chains and obfuscation ------------------------------------------------------------
     Pattern("encoded-payload", re.compile(rf"{_DECODE}[^\n|;]{{0,300}}\|\s{{0,5}}(?:{_SH})\b", _F), "critical", "high",
-            "decodes data and pipes it to a shell or interpreter", _w(_DECODE_WORDS)),
+            "decodes data and pipes it to a shell or interpreter"),
     Pattern("encoded-payload", re.compile(rf"\b(?:eval|{_SH})\s+(?:-\w+\s+){{0,2}}[\"']?(?:\$\(|`)[^\n]{{0,300}}?"
-                                          rf"{_DECODE}", _F), "critical", "high", "evaluates decoded data",
-            _w("eval " + _SH_WORDS)),
+                                          rf"{_DECODE}", _F), "critical", "high", "evaluates decoded data"),
     Pattern("encoded-payload", re.compile(r"\b(?:exec|eval|compile|Function|runpy\.run_module)\s*\(\s*(?:[\w.]{0,40}\.)?"
                                           r"(?:b64decode|b32decode|b85decode|a85decode|decodebytes|decode\s*\(|fromhex|"
                                           r"unhexlify|decompress|loads|atob|from\s*\(|urlsafe_b64decode|fromCharCode|"
                                           r"__import__\s*\(\s*['\"](?:base64|zlib|codecs|marshal))", _F),
-            "critical", "high", "executes decoded or decompressed data", _w("exec eval compile function runpy")),
+            "critical", "high", "executes decoded or decompressed data"),
     Pattern("encoded-payload", re.compile(r"\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,200}?\s-(?:e|ec|en|enc|encodedcommand)"
                                           r"\s+[A-Za-z0-9+/=]{16,}", _F),
-            "critical", "high", "PowerShell runs a base64-encoded command", _w("powershell pwsh")),
+            "critical", "high", "PowerShell runs a base64-encoded command"),
     Pattern("encoded-payload", re.compile(r"\bfrombase64string\b[^\n]{0,300}?\b(?:iex|invoke-expression|scriptblock)\b|"
                                           r"\b(?:iex|invoke-expression|scriptblock)\b[^\n]{0,300}?\bfrombase64string\b", _F),
-            "critical", "high", "PowerShell decodes base64 and invokes it", _w("frombase64string iex invoke scriptblock")),
+            "critical", "high", "PowerShell decodes base64 and invokes it"),
     Pattern("encoded-payload", re.compile(r"\bcodecs\.(?:decode|encode)\s*\([^\n]{0,300}?['\"]rot[_-]?13['\"]|"
                                           r"\btr\s+['\"]?(?:a-zA-Z|A-Za-z)['\"]?\s+['\"]?(?:n-za-mN-ZA-M|N-ZA-Mn-za-m)", _F),
-            "medium", "medium", "rot13 obfuscation", _w("codecs tr"), fact="decode"),
+            "medium", "medium", "rot13 obfuscation", fact="decode"),
     Pattern("encoded-payload", re.compile(r"\b(?:base64\s+(?:-\w+\s+){0,2}(?:-d|--decode|-D)|xxd\s+(?:-\w+\s+){0,2}-r|"
                                           r"certutil(?:\.exe)?\s+-decode)\b[^\n|]{0,300}?>\s{0,3}(\S+)", _F),
-            "medium", "low", "decodes data into a file", _w("base64 xxd certutil"), fact="decode-to-file"),
+            "medium", "low", "decodes data into a file", fact="decode-to-file"),
     Pattern("code-execution", re.compile(r"__import__\s*\(\s*['\"](?:os|subprocess|pty|socket)['\"]\s*\)\s*\.\s*"
                                          r"(?:system|popen|call|run|spawn|Popen)|\bgetattr\s*\(\s*__builtins__|"
                                          r"\bchr\s*\(\s*\d+\s*\)\s*\+\s*chr\s*\(\s*\d+\s*\)\s*\+\s*chr", _F),
-            "high", "medium", "builds and runs code in an obfuscated way", _w("import getattr chr")),
+            "high", "medium", "builds and runs code in an obfuscated way"),
     # --- reverse shells -----------------------------------------------------------------------------
     Pattern("reverse-shell", re.compile(r"/dev/(?:tcp|udp)/[\w.$-]{1,80}/\d{1,5}|/inet/(?:tcp|udp)/\d{1,5}/[\w.$-]{1,80}/"
                                         r"\d{1,5}|\bztcp\s+[\w.$-]{1,80}\s+\d{1,5}\b", _F), "critical", "critical",
-            "opens a network connection from the shell (/dev/tcp)", _w("tcp udp ztcp")),
+            "opens a network connection from the shell (/dev/tcp)"),
     Pattern("reverse-shell", re.compile(r"\b(?:nc|ncat|netcat|nc\.traditional)\b[^\n|;]{0,120}?\s(?:-(?:[a-z]{0,3})[ec]|"
                                         r"--(?:sh-|lua-)?exec)[=\s]+"
                                         r"(?:/bin/|cmd|powershell|sh\b|bash\b)", _F),
-            "critical", "critical", "netcat hands a shell to a remote host", _w("nc ncat netcat traditional")),
+            "critical", "critical", "netcat hands a shell to a remote host"),
     Pattern("reverse-shell", re.compile(r"\bsocat\b[^\n]{0,200}?\b(?:exec|system):", _F), "critical", "critical",
-            "socat hands a shell to a remote host", _w("socat")),
+            "socat hands a shell to a remote host"),
     Pattern("reverse-shell", re.compile(r"\bmkfifo\b[^\n]{0,200}?\b(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b|"
                                         r"\btelnet\s+\S+\s+\d+\s*\|\s*/bin/(?:ba)?sh", _F),
-            "critical", "critical", "named pipe relays a shell to a remote host", _w("mkfifo telnet")),
+            "critical", "critical", "named pipe relays a shell to a remote host"),
     Pattern("reverse-shell", re.compile(r"\bdup2\s*\(\s*\w+(?:\.fileno\(\))?\s*,\s*[012]\s*\)|\bpty\.spawn\s*\(", _F),
-            "critical", "high", "wires a socket to the shell's standard streams", _w("dup2 pty")),
+            "critical", "high", "wires a socket to the shell's standard streams"),
     Pattern("reverse-shell", re.compile(r"\bNet\.Sockets\.TCPClient\b|\bnew\s+net\.Socket\s*\([^\n]{0,200}?\bspawn\b|"
                                         r"\bspawn\s*\(\s*['\"](?:/bin/)?(?:ba)?sh['\"][^\n]{0,200}?\b(?:connect|socket)\b",
-                                        _F), "critical", "high", "connects a shell to a TCP socket",
-            _w("net tcpclient spawn")),
+                                        _F), "critical", "high", "connects a shell to a TCP socket"),
     Pattern("reverse-shell", re.compile(r"\b(?:ba)?sh\s+-i\s+[^\n]{0,20}>&", _F), "critical", "high",
-            "interactive shell with redirected streams", _w("sh bash")),
+            "interactive shell with redirected streams"),
     Pattern("reverse-shell", re.compile(r"\bssh\b[^\n]{0,160}?\s-R\s*[\"']?(?:[\w.*-]{0,60}:)?\d{0,5}:?(?:localhost|127\.0\.0\.1|"
                                         r"0\.0\.0\.0)?:(?:22|23|3389|5900|5901)\b|"
                                         r"\bssh\b[^\n]{0,160}?\s-R\b[^\n]{0,120}?\b(?:serveo\.net|localhost\.run|pinggy\.io)\b|"
                                         r"\bngrok\s+tcp\s+(?:22|23|3389|5900)\b|\bcloudflared\b[^\n]{0,80}?--url\s+\S*:(?:22|3389|5900)\b",
                                         _F), "critical", "high",
-            "exposes this machine's login port (SSH, RDP, VNC) through a reverse tunnel", _w("ssh ngrok cloudflared")),
+            "exposes this machine's login port (SSH, RDP, VNC) through a reverse tunnel"),
     # --- persistence --------------------------------------------------------------------------------
     Pattern("persistence", re.compile(r"\bNOPASSWD\s*:\s*ALL\b|(?:>>?|\btee\b(?:\s+-a)?|\bcp\b|\bmv\b)\s*[^\n|;]{0,40}?"
                                       r"/etc/sudoers(?:\.d/[\w.-]+)?\b", _F), "critical", "high",
-            "grants password-less root through sudoers", _w("nopasswd etc sudoers")),
+            "grants password-less root through sudoers"),
     Pattern("persistence", re.compile(r"\bchmod\s+(?:-\w+\s+){0,3}(?:[go]{0,2}u[go]{0,2}\+[rwxt]{0,3}s|(?<![ugoa])\+[rwx]{0,3}s|"
                                       r"0?[4567][0-7]{3})\s+[\"']?\S", _F), "critical", "high",
-            "sets the set-uid bit (a program that runs as its owner, e.g. root, for anyone)", _w("chmod")),
+            "sets the set-uid bit (a program that runs as its owner, e.g. root, for anyone)"),
     Pattern("persistence", re.compile(r"\|\s*crontab\s+(?:-u\s+\S+\s+)?-(?=\s|$|\))|\bcrontab\s+(?:-u\s+\S+\s+)?-e\b|"
                                       r"\bcrontab\s+(?:-u\s+\S+\s+)?[\w~$-]*[./$][\w./~$-]*|/etc/cron\.(?:d|daily|hourly|"
                                       r"weekly|monthly)/|/etc/crontab\b|/var/spool/cron\b|@reboot\b", _F),
-            "high", "high", "installs a cron job", _w("crontab etc var reboot")),
+            "high", "high", "installs a cron job"),
     Pattern("persistence", re.compile(r"Library/Launch(?:Agents|Daemons)\b|\blaunchctl\s+(?:load|bootstrap|enable|submit)",
-                                      _F), "high", "high", "installs a launchd agent", _w("library launchctl")),
+                                      _F), "high", "high", "installs a launchd agent"),
     Pattern("persistence", re.compile(r"\.config/autostart/|/etc/xdg/autostart/", _F), "high", "high",
-            "installs a desktop autostart entry", _w("config etc autostart")),
+            "installs a desktop autostart entry"),
     Pattern("persistence", re.compile(r"/etc/systemd/system/|\.config/systemd/user/|/lib/systemd/system/|"
                                       r"\bsystemctl\s+(?:--user\s+)?enable\b", _F), "high", "medium",
-            "installs or enables a systemd service", _w("etc config lib systemctl")),
+            "installs or enables a systemd service"),
     Pattern("persistence", re.compile(r"(?:>>?\s{0,3}|\btee\s+(?:-a\s+)?|\bopen\s*\([^\n]{0,80}?|\bappendFileSync\s*\(\s*|"
                                       r"Add-Content\s+(?:-Path\s+)?)[\"']?(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]{1,32}|"
                                       r"/Users/[\w.-]{1,32}|\$PROFILE|[\w.(),'\" ]{0,40})?/?"
                                       r"\.(?:bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|zlogin|profile|"
                                       r"config/fish/config\.fish)\b|\$PROFILE\b[^\n]{0,10}(?:>>|Add-Content)", _F),
-            "high", "medium", "writes to a shell start-up file", _w("bashrc bash_profile bash profile bash_login zshrc "
-                                                                    "zprofile zshenv zlogin config fish")),
+            "high", "medium", "writes to a shell start-up file"),
     Pattern("persistence", re.compile(r"(?:>>|\btee\s+-a|\bopen\s*\([^\n]{0,80}?|\bappend|\bAdd-Content|cp|cat)[^\n]"
                                       r"{0,80}?\.ssh/authorized_keys\b", _F),
-            "critical", "high", "adds a key to authorized_keys (a login backdoor)", _w("authorized_keys authorized")),
+            "critical", "high", "adds a key to authorized_keys (a login backdoor)"),
     Pattern("persistence", re.compile(r"\\(?:CurrentVersion\\Run(?:Once)?|Start\s+Menu\\Programs\\Startup)\b|"
                                       r"\bschtasks(?:\.exe)?\s+/create\b|\b(?:Register|New)-ScheduledTask\b|"
                                       r"\bNew-Service\b|\bsc(?:\.exe)? +create\b", _F),
-            "high", "high", "registers a Windows start-up entry or scheduled task",
-            _w("currentversion startup schtasks scheduledtask service sc")),
+            "high", "high", "registers a Windows start-up entry or scheduled task"),
     Pattern("persistence", re.compile(r"(?:>>?|\btee\b|\bcp\b|\bln\s+-s\w*|\bwrite\w*\s*\()[^\n]{0,80}?"
                                       r"\.git/hooks/(?:pre|post)-\w+", _F), "high", "medium",
-            "installs a git hook that runs on every commit", _w("git hooks")),
+            "installs a git hook that runs on every commit"),
     # --- destruction --------------------------------------------------------------------------------
     Pattern("destructive-command", re.compile(
         r"\brm\s+(?:-{1,2}[\w-]+\s+){0,4}(?:-\w*[rR]\w*|--recursive)\s+(?:-{1,2}[\w-]+\s+){0,4}[\"']?"
         r"(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|\*|\.\.?/?\*?|/(?:etc|usr|var|home|bin|boot|lib|opt|root|srv|"
         r"System|Users|Library|Applications)(?:/\*?)?|~/(?:\.ssh|\.config|Documents|Desktop|Library|\.claude|"
         r"projects|code|src|work)\S{0,40}|\$\{?\w{1,30}\}?/\*?|\"\$\{?\w{1,30}\}?\"/\*?)[\"']?(?=\s|$|;|&|\||`|\))", _F),
-        "critical", "high", "deletes recursively from the root, the home folder or a whole tree", _w("rm")),
+        "critical", "high", "deletes recursively from the root, the home folder or a whole tree"),
     Pattern("destructive-command", re.compile(r"\bfind\s+[\"']?(?:/|~/?|\$HOME/?|\$\{HOME\}/?|/home/?|/Users/?)[\"']?\s"
                                               r"[^\n|;]{0,200}?(?:\s-delete\b|\s-exec\s+rm\b)", _F),
-            "critical", "high", "deletes every file found from the root or the home folder", _w("find"),
-            needles=("-delete", "-exec")),
+            "critical", "high", "deletes every file found from the root or the home folder"),
     Pattern("destructive-command", re.compile(r"\bmkfs(?:\.\w+)?\b|\bwipefs\b|\bdiskutil\s+(?:eraseDisk|zeroDisk|"
                                               r"secureErase)|\bformat\s+[A-Za-z]:(?:\s|$)|\bvssadmin\s+delete\s+shadows|"
                                               r"\bcipher\s+/w:", _F),
-            "critical", "high", "formats or wipes a disk", _w("mkfs wipefs diskutil format vssadmin cipher")),
+            "critical", "high", "formats or wipes a disk"),
     Pattern("destructive-command", re.compile(r"\bdd\b[^\n]{0,200}?\bof=/dev/(?:sd|nvme|hd|disk|rdisk|mmcblk|xvd|vd)|"
                                               r">\s{0,3}/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|rdisk\d|mmcblk\d)|"
                                               r"\bshred\b[^\n]{0,100}?(?:/dev/|~|\$HOME|/\s)", _F),
-            "critical", "high", "overwrites a disk device", _w("dd dev shred")),
+            "critical", "high", "overwrites a disk device"),
     Pattern("destructive-command", re.compile(r"\bshutil\.rmtree\s*\(\s*(?:os\.path\.expanduser\(\s*)?(?:['\"](?:/|~|~/)"
                                               r"['\"]|Path\.home\(\)|os\.environ\[['\"]HOME['\"]\]|['\"]C:\\\\)|"
                                               r"\bfs\.(?:rm|rmdir)(?:Sync)?\s*\(\s*(?:os\.homedir\(\)|['\"]/['\"])|"
@@ -240,18 +228,17 @@ PATTERNS: tuple[Pattern, ...] = (
                                               r"\$HOME|~)[^\n]{0,60}?-Recurse|\bRemove-Item\b[^\n]{0,60}?-Recurse\b[^\n]{0,60}?\s[\"']?(?:C:\\(?:Users\\)?\*?|"
                                               r"\$env:USERPROFILE\S{0,3}|\$HOME\S{0,3}|~[\\/]?\*?)[\"']?(?:\s|$)|\b(?:rd|rmdir)\s+/s\s+/q\s+[A-Za-z]:\\|"
                                               r"\bdel\s+/[fsq]\s+/[fsq]\s+(?:/[fsq]\s+)?[A-Za-z]:\\", _F),
-            "critical", "high", "deletes the home folder or a drive", _w("shutil fs remove rd rmdir del")),
+            "critical", "high", "deletes the home folder or a drive"),
     Pattern("destructive-command", re.compile(r"\b(?:Get-ChildItem|gci|dir|ls)\s+(?:-\w+\s+){0,3}[\"']?(?:[A-Za-z]:\\(?:Users)?"
                                               r"\\?\*?|\$env:USERPROFILE\S{0,3}|\$HOME\S{0,3}|~[\\/]?\*?|/\*?)[\"']?(?:\s|\|)[^\n]{0,200}?"
                                               r"\|[^\n]{0,200}?\b(?:Remove-Item|ri|del|rm|erase|shred)\b|"
                                               r"\bfind\s+[\"']?(?:/|~/?|\$HOME/?|\$\{HOME\}/?|/home/?|/Users/?)[\"']?\s[^\n]{0,200}?"
                                               r"-exec\s+(?:shred|wipe|srm|truncate)\b", _F),
-            "critical", "high", "deletes or overwrites everything listed under the home folder, a drive or the root",
-            _w("remove ri del rm erase shred")),
+            "critical", "high", "deletes or overwrites everything listed under the home folder, a drive or the root"),
     Pattern("destructive-command", re.compile(r"\bchmod\s+-R\s+0?777\s+/(?:\s|$)|\bchown\s+-R\s+\S+\s+/(?:\s|$)|"
                                               r"\bgit\s+push\s+[^\n]{0,60}?(?:--force|-f)\b[^\n]{0,60}?\b(?:main|master)\b|"
                                               r"\bDROP\s+(?:DATABASE|SCHEMA)\b", _F),
-            "high", "medium", "destroys permissions, history or a database", _w("chmod chown git drop")),
+            "high", "medium", "destroys permissions, history or a database"),
     # --- turning protections off --------------------------------------------------------------------
     Pattern("disables-protection", re.compile(r"\bSet-MpPreference\b[^\n]{0,120}?-Disable\w{0,40}\s+(?:\$true|1)\b|"
                                               r"\bAdd-MpPreference\b[^\n]{0,80}?-Exclusion(?:Path|Process|Extension)\b|"
@@ -260,71 +247,57 @@ PATTERNS: tuple[Pattern, ...] = (
                                               r"apparmor|auditd|ufw|clamav-daemon|falcon-sensor|osqueryd)\b|"
                                               r"\bnetsh\s+(?:adv)?firewall\s+set\s+\w+\s+state\s+off\b|"
                                               r"\bauditctl\s+-e\s+0\b|\bdefaults\s+write\s+[^\n]{0,60}?LSQuarantine\s+-bool\s+(?:NO|false)", _F),
-            "critical", "high", "turns off an anti-virus, firewall or other protection",
-            _w("mppreference spctl csrutil setenforce ufw systemctl netsh auditctl lsquarantine")),
+            "critical", "high", "turns off an anti-virus, firewall or other protection"),
     # --- resource abuse -----------------------------------------------------------------------------
     Pattern("resource-abuse", re.compile(r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bfork\(\)[^\n]{0,40}\bwhile\s*\(?\s*(?:1|true)",
-                                         _F), "critical", "high", "a fork bomb exhausts the machine", frozenset(),
-            needles=(":(", "fork()")),
+                                         _F), "critical", "high", "a fork bomb exhausts the machine"),
     Pattern("resource-abuse", re.compile(r"\b(?:xmrig|minerd|cpuminer|ethminer|nbminer|t-rex|lolminer)\b|"
                                          r"\bstratum\+(?:tcp|ssl)://", _F),
-            "critical", "high", "runs a crypto-currency miner",
-            _w("xmrig minerd cpuminer ethminer nbminer rex lolminer stratum")),
+            "critical", "high", "runs a crypto-currency miner"),
     # --- secrets read, data sent --------------------------------------------------------------------
-    Pattern("credential-read", re.compile(_CRED_PATH, _F), "high", "medium", "refers to {what}",
-            _w(_CRED_WORDS), fact="cred"),
-    Pattern("credential-read", re.compile(_CRED_NAME, _F), "high", "medium", "refers to {what}", _w("id name iname"),
-            fact="cred", needles=("id_", "-name", "-iname")),
+    Pattern("credential-read", re.compile(_CRED_PATH, _F), "high", "medium", "refers to {what}", fact="cred"),
+    Pattern("credential-read", re.compile(_CRED_NAME, _F), "high", "medium", "refers to {what}",
+            fact="cred"),
     Pattern("credential-read", re.compile(r"\bsecurity\s+(?:find-generic-password|find-internet-password|"
                                           r"dump-keychain)\b|\bsecret-tool\s+lookup\b|\bcmdkey\s+/list\b|"
                                           r"\bvaultcmd\b|\bCredRead\b|\blazagne\b|\bmimikatz\b", _F),
-            "high", "high", "reads the system keychain or credential store",
-            _w("security secret cmdkey vaultcmd credread lazagne mimikatz"), fact="cred"),
+            "high", "high", "reads the system keychain or credential store", fact="cred"),
     Pattern("credential-read", re.compile(r"(?:\b(?:cat|less|more|head|tail|source|type|strings|base64|xxd|cp)\s+"
                                           r"(?:-\S+\s+){0,3}|\bopen\(\s*['\"]|readFileSync\(\s*['\"]|read_text\(\s*|"
                                           r"Get-Content\s+)[\w./~${}-]{0,80}\.env(?:\.\w+)?(?![\w.])", _F),
-            "medium", "low", "reads a .env file", _w("env"), fact="cred"),
-    Pattern("env-exfiltration", re.compile(rf"(?:{_SECRET_VAR})", _F), "", "", "reads secrets from the environment",
-            frozenset(), fact="env", needles=("token", "secret", "password", "passwd", "api_key", "apikey", "access_key",
-                                 "accesskey", "private_key", "privatekey", "credential", "auth", "env", "export",
-                                 "pbpaste", "xclip", "xsel", "wl-paste", "get-clipboard")),  # `$…TOKEN`: no whole word to prefilter on, always runs
+            "medium", "low", "reads a .env file", fact="cred"),
+    Pattern("env-exfiltration", re.compile(rf"(?:{_SECRET_VAR})", _F), "", "", "reads secrets from the environment", fact="env"),  # `$…TOKEN`: no whole word to prefilter on, always runs
     Pattern("env-exfiltration", re.compile(r"\bexpanduser\s*\(\s*[\"']~|\bPath\.home\s*\(|\bos\.homedir\s*\(|\bDir\.home\b|"
                                            r"\bos\.UserHomeDir\s*\(|\$env:USERPROFILE\b|\$env:HOME\b|"
                                            r"getProperty\s*\(\s*[\"']user\.home|\bFile\.expand_path\s*\(\s*[\"']~", _F), "", "",
-            "reads files under the home folder", _w("expanduser home homedir userhomedir userprofile expand"),
+            "reads files under the home folder",
             fact="home"),
-    Pattern("env-exfiltration", re.compile(_NET_SEND, _F), "", "", "sends data over the network", _w(_NET_WORDS),
-            fact="send", also=("=$", "=`", "$(")),
+    Pattern("env-exfiltration", re.compile(_NET_SEND, _F), "", "", "sends data over the network",
+            fact="send"),
     # --- destinations -------------------------------------------------------------------------------
     Pattern("suspicious-destination", re.compile(rf"\b(?:{_PASTE_TUNNEL})(?![a-z0-9-])", _F), "medium", "medium",
-            "uses a paste site, tunnel or request catcher", _w(
-                "pastebin paste hastebin ghostbin rentry dpaste termbin transfer 0x0 file bashupload ngrok trycloudflare "
-                "loca localtunnel serveo localhost pinggy webhook requestbin pipedream hookbin beeceptor interact oast "
-                "burpcollaborator canarytokens ipfs anonfiles temp gofile catbox"), fact="dest"),
+            "uses a paste site, tunnel or request catcher", fact="dest"),
     Pattern("suspicious-destination", re.compile(rf"\b(?:{_CHAT_API})(?![a-z0-9-])", _F), "medium", "low",
-            "talks to a chat-bot API (a common exfiltration channel)", _w("discord discordapp api hooks"), fact="chat"),
+            "talks to a chat-bot API (a common exfiltration channel)", fact="chat"),
     Pattern("suspicious-destination", re.compile(rf"(?:https?|ftp|tcp|udp|wss?)://{_PUBLIC_IP}|"
                                                  rf"\b(?:nc|ncat|netcat|telnet|socat|ssh|scp)\b[^\n]{{0,60}}?[\s@:]{_PUBLIC_IP}|"
                                                  rf"\bconnect\s*\(\s*\(\s*['\"]{_PUBLIC_IP}", _F),
-            "medium", "medium", "talks to a raw public IP address", frozenset(), fact="dest"),
+            "medium", "medium", "talks to a raw public IP address", fact="dest"),
     # --- package registries -------------------------------------------------------------------------
     Pattern("registry-redirect", re.compile(r"(?:--(?:extra-)?index-url|--registry|(?-i:-i))[=\s]+[\"']?(?:https?://|\$)[^\s\"']{1,200}|"
                                             r"\b(?:PIP_(?:EXTRA_)?INDEX_URL|UV_(?:EXTRA_)?INDEX_URL|UV_DEFAULT_INDEX|"
                                             r"NPM_CONFIG_REGISTRY|YARN_REGISTRY|GOPROXY|GONOSUMDB|GOFLAGS=-insecure|"
                                             r"PIP_TRUSTED_HOST)\s*=", _F),
-            "high", "medium", "installs packages from another registry", _w(
-                "extra index url registry i pip uv npm yarn goproxy gonosumdb goflags pip_trusted_host trusted host")),
+            "high", "medium", "installs packages from another registry"),
     Pattern("registry-redirect", re.compile(r"\b(?:npm|yarn|pnpm)\s+config\s+set\s+(?:@[\w-]+:)?registry\b|"
                                             r"\bpip[23]?\s+config\s+set\s+\S*index-url|\bgem\s+sources\s+(?:-a|--add)\b|"
                                             r"^\s*(?:@[\w-]+:)?registry\s*=\s*https?://|^\s*(?:extra-)?index-url\s*=|"
                                             r"\bpoetry\s+source\s+add\b|\bconda\s+config\s+--add\s+channels\b", _F | re.M),
-            "high", "high", "changes the package registry for every later install", _w(
-                "npm yarn pnpm pip pip3 gem registry index extra poetry conda")),
+            "high", "high", "changes the package registry for every later install"),
     # --- Claude Code's own settings -----------------------------------------------------------------
     Pattern("agent-settings-tamper", re.compile(r"\.claude[/\\](?:settings(?:\.local)?\.json|hooks\b|CLAUDE\.md|skills[/\\]|"
                                                 r"commands[/\\]|agents[/\\])|\bmanaged-settings\.json|~/\.claude\.json\b",
-                                                _F), "", "", "refers to Claude Code's own configuration",
-            _w("claude managed"), fact="settings"),
+                                                _F), "", "", "refers to Claude Code's own configuration", fact="settings"),
     Pattern("agent-settings-tamper", re.compile(r"[\"']?defaultMode[\"']?\s*[:=]\s*[\"']?bypassPermissions|"
                                                 r"--dangerously-skip-permissions|--permission-mode\s+bypassPermissions|"
                                                 r"[\"']?(?:allow|additionalDirectories)[\"']?\s*:\s*\[[^\]\n]{0,200}?"
@@ -332,195 +305,16 @@ PATTERNS: tuple[Pattern, ...] = (
                                                 r"[\"']?(?:enableAllProjectMcpServers|disableAllHooks)[\"']?\s*:\s*true|"
                                                 r"\bclaude\s+config\s+set\b|\bpermissions\.allow\b[^\n]{0,60}?(?:Bash\(\*\)|Bash\(:\*\)|[\"']Bash[\"']|"
                                                 r"[\"']\*[\"'])", _F),
-            "critical", "high", "grants itself permissions or disables Claude Code's safeguards",
-            _w("defaultmode bypasspermissions dangerously permission allow additionaldirectories "
-               "enableallprojectmcpservers disableallhooks claude")),
+            "critical", "high", "grants itself permissions or disables Claude Code's safeguards"),
 )
 
 
-PATTERNS = tuple(Pattern(p.rule, regex, p.executed, p.instructed, p.message, p.words, p.fact, p.needles, p.also,
-                         WordGate(regex)) for p in PATTERNS for regex in (one_line(p.regex),))
-_DL_NEEDLES = ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "aria2c", "http")
-_DECODE_NEEDLES = ("base64", "xxd", "openssl", "gunzip", "zcat", "uudecode", "n-za-m", "rev")
-_IPV4 = re.compile(r"\.\d{1,3}\.\d{1,3}\.\d")  # inside every IPv4 address; starts with a literal (fast scan)
-# Lowercase substrings one of which every match of the pattern contains: the pattern runs only on the
-# lines holding them (rarer than the prefilter's words, so fewer lines are searched).
-_NEEDLES_BY_MESSAGE = {
-    "downloads code and pipes it to a shell or interpreter": _DL_NEEDLES,
-    "runs the output of a download": _DL_NEEDLES,
-    "PowerShell download-and-invoke": ("iex", "invoke-expression"),
-    "evaluates code fetched over the network": ("exec", "eval", "function", "runpy", "compile"),
-    "npx -y installs and runs a package without asking": ("npx",),
-    "installs a package straight from a URL": ("install",),
-    "decodes data and pipes it to a shell or interpreter": _DECODE_NEEDLES,
-    "evaluates decoded data": _DECODE_NEEDLES,
-    "executes decoded or decompressed data": ("exec", "eval", "compile", "function", "runpy"),
-    "PowerShell runs a base64-encoded command": ("powershell", "pwsh"),
-    "PowerShell decodes base64 and invokes it": ("frombase64string",),
-    "rot13 obfuscation": ("rot", "n-za-m"),
-    "decodes data into a file": ("base64", "xxd", "certutil"),
-    "builds and runs code in an obfuscated way": ("__import__", "getattr", "chr"),
-    "opens a network connection from the shell (/dev/tcp)": ("/dev/tcp/", "/dev/udp/", "/inet/tcp/", "/inet/udp/", "ztcp"),
-    "netcat hands a shell to a remote host": ("nc", "netcat"),
-    "socat hands a shell to a remote host": ("socat",),
-    "named pipe relays a shell to a remote host": ("mkfifo", "telnet"),
-    "wires a socket to the shell's standard streams": ("dup2", "pty.spawn"),
-    "connects a shell to a TCP socket": ("net.sockets.tcpclient", "net.socket", "spawn"),
-    "interactive shell with redirected streams": ("sh -i", "sh\t-i", ">&"),
-    "installs a cron job": ("crontab", "/etc/cron", "/var/spool/cron", "@reboot"),
-    "installs a launchd agent": ("library/launch", "launchctl"),
-    "installs or enables a systemd service": ("systemd", "systemctl"),
-    "writes to a shell start-up file": ("bashrc", "bash_profile", "bash_login", "zshrc", "zprofile", "zshenv", "zlogin",
-                                        ".profile", "config.fish", "$profile"),
-    "adds a key to authorized_keys (a login backdoor)": ("authorized_keys",),
-    "registers a Windows start-up entry or scheduled task": ("currentversion\\run", "\\startup", "schtasks",
-                                                            "scheduledtask", "new-service", "sc create", "sc.exe create"),
-    "installs a git hook that runs on every commit": (".git/hooks/",),
-    "deletes recursively from the root, the home folder or a whole tree": ("rm ",),
-    "formats or wipes a disk": ("mkfs", "wipefs", "diskutil", "format", "vssadmin", "cipher"),
-    "overwrites a disk device": ("/dev/sd", "/dev/nvme", "/dev/hd", "/dev/disk", "/dev/rdisk", "/dev/mmcblk",
-                                 "/dev/xvd", "/dev/vd", "shred"),
-    "deletes the home folder or a drive": ("shutil.rmtree", "fs.rm", "remove-item", "rd ", "rmdir", "del "),
-    "destroys permissions, history or a database": ("chmod", "chown", "push", "drop"),
-    "deletes or overwrites everything listed under the home folder, a drive or the root": ("remove-item", "ri ", "del ",
-                                                                                           "rm ", "erase", "shred"),
-    "exposes this machine's login port (SSH, RDP, VNC) through a reverse tunnel": ("-r", "ngrok", "cloudflared"),
-    "grants password-less root through sudoers": ("nopasswd", "/etc/sudoers"),
-    "sets the set-uid bit (a program that runs as its owner, e.g. root, for anyone)": ("chmod",),
-    "turns off an anti-virus, firewall or other protection": ("mppreference", "spctl", "csrutil", "setenforce", "ufw",
-                                                              "systemctl", "netsh", "auditctl", "lsquarantine"),
-    "runs a crypto-currency miner": ("xmrig", "minerd", "cpuminer", "ethminer", "nbminer", "t-rex", "lolminer",
-                                     "stratum+"),
-    "refers to {what}": (".ssh", ".aws", ".npmrc", "google-chrome/", "chromium/", ".config/gcloud", "application_default_credentials", ".azure", ".kube/config",
-                         ".docker/config", ".netrc", ".git-credentials", ".pypirc", ".config/gh/", ".claude/.credentials",
-                         ".claude.json", "/etc/shadow", "_history", "keychains/", "login.keychain", "wallet.dat",
-                         ".electrum", ".bitcoin/", "exodus/", "metamask/", "phantom/", "atomic/", "google/chrome",
-                         "chrome/user", ".mozilla/firefox", "bravesoftware", "login", "key4.db", "logins.json",
-                         "cookies.binarycookies", ".gnupg/"),
-    "reads the system keychain or credential store": ("security", "secret-tool", "cmdkey", "vaultcmd", "credread",
-                                                      "lazagne", "mimikatz"),
-    "reads a .env file": (".env",),
-    "reads secrets from the environment": ("token", "secret", "password", "passwd", "key", "credential", "auth", "env",
-                                           "export", "environ", "pbpaste", "xclip", "xsel", "wl-paste",
-                                           "get-clipboard"),
-    "reads files under the home folder": ("expanduser", "path.home", "homedir", "dir.home", "userhomedir",
-                                          "$env:userprofile", "$env:home", "user.home", "expand_path"),
-    "sends data over the network": ("curl", "--post-", ".post", ".put", ".patch", "urllib.request.", "fetch", "axios.",
-                                    "nc ", "ncat ", "netcat ", "/dev/tcp/", "/dev/udp/", "invoke-webrequest",
-                                    "invoke-restmethod", "scp ", "sendmail", "mail -s", "smtplib.smtp", "$(", "=$", "=`", "gist",
-                                    "nslookup", "dig", "host", "http.post", "request", "net::http", "newrequest",
-                                    ".upload", "sendbeacon", "resolve-dnsname", "gethostbyname", "dns.", "ping",
-                                    "push"),
-    "uses a paste site, tunnel or request catcher": (
-        "pastebin.com", "paste.ee", "hastebin", "ghostbin", "rentry.co", "dpaste", "termbin.com", "transfer.sh", "0x0.st",
-        "file.io", "bashupload", "ngrok", "trycloudflare.com", "loca.lt", "localtunnel", "serveo.net", "localhost.run",
-        "pinggy.io", "webhook.site", "requestbin", "pipedream.net", "hookbin", "beeceptor", "interact.sh", "oast.",
-        "burpcollaborator", "canarytokens", "ipfs.io", "anonfiles", "temp.sh", "gofile.io", "catbox.moe"),
-    "talks to a chat-bot API (a common exfiltration channel)": ("discord", "api.telegram.org", "hooks.slack.com"),
-    "installs packages from another registry": ("--index-url", "--extra-index-url", "--registry", "-i", "pip_", "uv_",
-                                                "npm_config_registry", "yarn_registry", "goproxy", "gonosumdb",
-                                                "goflags=-insecure"),
-    "changes the package registry for every later install": ("config", "gem", "registry", "index-url", "poetry"),
-    "refers to Claude Code's own configuration": (".claude/", ".claude\\", "managed-settings.json", ".claude.json"),
-    "grants itself permissions or disables Claude Code's safeguards": (
-        "defaultmode", "dangerously-skip-permissions", "bypasspermissions", "allow", "additionaldirectories",
-        "enableallprojectmcpservers", "disableallhooks", "config set", "permissions.allow"),
-}
-# Patterns whose every match holds a needle of each group of one clause (one clause per branch): only
-# the lines holding a whole clause are searched (secret variables: 5,018 -> 492 corpus lines).
-_CLAUSES_BY_MESSAGE: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
-    "reads secrets from the environment": (
-        (("$",), ("token", "secret", "password", "passwd", "key", "credential", "auth")),  # $…TOKEN
-        (("env",),),  # env, printenv, os.environ, process.env, getenv(…), ENV[…], $env:…, gci env:
-        (("export",), ("-p", "credential")),  # export -p, aws configure export-credentials
-        (("auth",), ("token",)),  # gcloud auth print-access-token, gh auth token
-        (("token",), ("account",)),  # az account get-access-token
-        (("pbpaste", "xclip", "xsel", "wl-paste", "get-clipboard"),),
-    ),
-    "sends data over the network": (  # 2,076 -> ~250 corpus lines
-        (("curl",), ("-d", "--data", "-f", "--form", "-t", "--upload-file", "-x", "--json", "-g", "-h")),
-        (("--post-",),),  # wget --post-…
-        ((".post", ".put", ".patch"),),  # requests/httpx/session/client/axios .post(
-        (("urllib.request.",),),
-        (("method", "body"), ("fetch",)),  # fetch(u, {method…
-        (("fetch",), (",",), ("{",)),  # fetch(u, {⏎
-        (("nc ", "ncat ", "netcat "),),
-        (("/dev/tcp/", "/dev/udp/"),),
-        (("invoke-webrequest", "invoke-restmethod"), ("-body", "-infile", "-method")),
-        (("scp ",), ("@",)),
-        (("sendmail", "smtplib.smtp"),),
-        (("mail ",), ("-s",)),
-        (("nslookup", "dig", "host"), ("$",)),
-        (("gist",), ("create",)),
-        (("http.post",),),
-        (("=$", "=`"), ("http",)),  # a URL query built from a command's output
-        ((".request",),),  # http(s).request(
-        (("net::http",),),
-        (("newrequest",),),
-        ((".upload",),),
-        (("xmlhttprequest", "sendbeacon"),),
-        (("resolve-dnsname",), ("$",)),
-        (("gethostbyname",),),
-        (("dns.",),),
-        (("ping",), ("-p",)),
-        (("push",), ("http",)),
-    ),
-}
-# The same needles, as the clauses of each alternative of the regex in its order (`|` at its top level):
-# the word gates of the alternatives (audit_words) choose which are searched.
-_CLAUSES_BY_ALTERNATIVE: dict[str, tuple[tuple[tuple[tuple[str, ...], ...], ...], ...]] = {
-    "sends data over the network": (
-        ((("curl",), ("-d", "--data", "-f", "--form", "-t", "--upload-file", "-x", "--json", "-g", "-h")),),
-        ((("--post-",),),),
-        (((".post", ".put", ".patch"),),),
-        ((("urllib.request.",),),),
-        ((("method", "body"), ("fetch",)),),
-        (((".post", ".put"),),),  # axios
-        ((("nc ", "ncat ", "netcat "),),),
-        ((("/dev/tcp/", "/dev/udp/"),),),
-        ((("invoke-webrequest", "invoke-restmethod"), ("-body", "-infile", "-method")),),
-        ((("scp ",), ("@",)),),
-        ((("sendmail", "smtplib.smtp"),), (("mail ",), ("-s",))),
-        ((("nslookup", "dig", "host"), ("$",)),),
-        ((("gist",), ("create",)),),
-        ((("http.post",),),),
-        ((("fetch",), (",",), ("{",)),),
-        ((("=$", "=`"), ("http",)),),
-        (((".request",),),),
-        ((("net::http",),),),
-        ((("newrequest",),),),
-        (((".upload",),),),
-        ((("xmlhttprequest",),),),
-        ((("sendbeacon",),),),
-        ((("resolve-dnsname",), ("$",)),),
-        ((("gethostbyname",),),),
-        ((("dns.",),),),
-        ((("ping",), ("-p",)),),
-        ((("push",), ("http",)),),
-    ),
-    "reads secrets from the environment": tuple((clause,) for clause in (
-        (("$",), ("token", "secret", "password", "passwd", "key", "credential", "auth")),  # $…TOKEN
-        (("env",),), (("printenv",),), (("export",), ("-p",)), (("os.environ",),), (("os.environ.copy",),),
-        (("process.env",),), (("get-childitem",), ("env:",)), (("gci",), ("env:",)), (("dir",), ("env:",)),
-        (("os.environ()",),), (("print-access-token",),), (("export-credentials",),), (("auth",), ("token",)),
-        (("get-access-token",),),
-        (("env",), ("token", "secret", "password", "passwd", "key", "credential")),  # a secret-named variable by name
-        (("pbpaste", "xclip", "xsel", "wl-paste", "get-clipboard"),),
-    )),
-    "refers to {what}": tuple(((needles,),) for needles in (  # _CRED_PATH (the name-only pattern has its needles)
-        (".ssh",), (".ssh",), (".aws",), (".config/gcloud",), ("application_default_credentials",), (".azure",),
-        (".kube/config",), (".docker/config",), (".netrc",), (".git-credentials",), (".pypirc",), (".npmrc",),
-        ("google-chrome/", "chromium/"), (".config/gh/",), (".claude/.credentials",), (".claude.json",),
-        ("/etc/shadow",), ("_history",), ("keychains/",), ("login.keychain",), ("wallet.dat",), (".electrum",),
-        (".bitcoin/",), ("exodus/", "metamask/", "phantom/", "atomic/"), ("google/chrome",), ("chrome/user",),
-        (".mozilla/firefox",), ("bravesoftware",), ("login",), ("key4.db",), ("logins.json",),
-        ("cookies.binarycookies",), (".gnupg/",))),
-}
+PATTERNS = tuple(Pattern(p.rule, regex, p.executed, p.instructed, p.message, p.fact, RulePlan(regex))
+                 for p in PATTERNS for regex in (one_line(p.regex),))
+# A raw IP address: the lines around this anchor (inside every IPv4 address; starts with a literal, so one
+# fast scan) hold every match; an IPv4 address has words of 1-3 digits (the octets between its dots).
+_IPV4 = re.compile(r"\.\d{1,3}\.\d{1,3}\.\d")
 _ANCHOR_BY_MESSAGE = {"talks to a raw public IP address": _IPV4}
-# each table is for the pattern of that message with as many alternatives (two patterns say "refers to {what}")
-_BY_ALTERNATIVE = {id(pattern): _CLAUSES_BY_ALTERNATIVE[pattern.message] for pattern in PATTERNS
-                   if len(top_level_alternatives(pattern.regex.pattern)) == len(_CLAUSES_BY_ALTERNATIVE.get(pattern.message, ()))}
-assert len(_BY_ALTERNATIVE) == len(_CLAUSES_BY_ALTERNATIVE)
 _SHORT_NUMBERS = frozenset(str(n).encode() for n in range(1000)) | frozenset(f"{n:02d}".encode() for n in range(100)) | \
     frozenset(f"{n:03d}".encode() for n in range(1000))
 _WRITE_VERB = re.compile(r">>?|\b(?:tee|cp|mv|ln|sed\s+-i|jq|write\w*|dump|json\.dump|writeFileSync|Set-Content|"
@@ -559,17 +353,7 @@ _TAINT_SOURCE = one_line(_TAINT_SOURCE)
 _TAINT_SINK = re.compile(r"(?:\b(?:exec|eval|Function|iex|Invoke-Expression|compile|execSync|runpy\.run_path|instance_eval|"
                          r"class_eval|runInThisContext|runInNewContext|runInContext)|\[scriptblock\]::Create)\s*\(?\s*"
                          r"\$?(\w{1,40})\b(?!\s*\()|\|\s*(?:iex|Invoke-Expression)\b", _F)
-_TAINT_WORDS = _w("urlopen requests httpx fetch axios urllib downloadstring invoke iwr irm curl wget http https uri lwp "
-                  "b64decode "
-                  "b32decode b85decode unhexlify fromhex atob frombase64string decompress codecs base64 xxd")
-_SINK_WORDS = _w("exec eval function iex invoke compile execsync runpy instance_eval class_eval runinthiscontext "
-                 "runinnewcontext runincontext scriptblock")
-
-
-_TAINT_NEEDLES = ("urlopen", "requests.get", "httpx.get", "fetch", "axios.get", "urllib.request.", "downloadstring",
-                  "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "curl", "wget", "http.get", "https.get",
-                  "uri.open", "net::http.get", "lwp::simple::get", "http::tiny", "b64decode", "b32decode", "b85decode",
-                  "unhexlify", "fromhex", "atob", "frombase64string", "decompress", "codecs.decode", "base64", "xxd")
+_TAINT_SOURCES, _TAINT_SINKS = RulePlan(_TAINT_SOURCE), WordGate(_TAINT_SINK)
 
 
 def _taint_hits(text: str, regions: list[tuple[int, int]] | None = None) -> list[Hit]:
@@ -578,6 +362,8 @@ def _taint_hits(text: str, regions: list[tuple[int, int]] | None = None) -> list
     spans = regions if regions is not None else [(0, len(text))]
     for match in (m for start, end in spans for m in _TAINT_SOURCE.finditer(text, start, end)):
         sources.setdefault(match.group(1), (match.start(), "download" if match.group(2) else "decode"))
+    if not sources:
+        return []  # a sink is reported only for a name some source filled (the sink scan reads the whole block)
     hits = []
     for match in _TAINT_SINK.finditer(text):
         name = match.group(1)
@@ -638,6 +424,7 @@ _EXEC_FILE = re.compile(rf"(?:\b(?:{_SH}|sudo|chmod\s+(?:\+x|[0-7]?7[0-7][0-7])|
 
 
 _STAGE_DOWNLOAD, _STAGE_DECODE = one_line(_STAGE_DOWNLOAD), one_line(_STAGE_DECODE)
+_STAGE_DOWNLOADS, _STAGE_DECODES = RulePlan(_STAGE_DOWNLOAD), RulePlan(_STAGE_DECODE)
 
 
 def _basename(path: str) -> str:
@@ -647,41 +434,34 @@ def _basename(path: str) -> str:
 def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: bool = True,
                  facts: Facts | None = None, word_gates: bool = True) -> list[Hit]:
     """Command findings in one block. `tokens`: block_tokens of the block's bytes (computed when None).
-    `fast=False` runs every pattern regardless of its words (the reference for the property test);
-    `word_gates=False` leaves out the words derived from the regexes (audit_words; the reference for theirs)."""
+    `fast=False` runs every pattern on the whole text (the reference for the property tests);
+    `word_gates=False` leaves out the words derived from the regexes (audit_words): only the needles pick
+    the lines searched (the reference for the word gates)."""
     if tokens is None:
         tokens = block_tokens(text.encode("utf-8", "surrogatepass"))
     hits: list[Hit] = []
     low = fold_lower(text) if fast else None
     seen: set[tuple[int, int]] = set()
-    cache: dict[str, list[tuple[int, int]]] = {}
+    cache = needle_cache(text, low) if low is not None else None
     gate = gate_for(text, tokens, low) if low is not None else None
-    words = block_words(text, tokens, low) if word_gates else None
+    words = block_words(text, tokens, low) if fast and word_gates else None
+    bits = block_bits(words) if words is not None else -1  # -1: every bit, nothing ruled out
     for pattern in PATTERNS:
-        if fast and pattern.words and tokens.isdisjoint(pattern.words) and not (
-                pattern.also and any(a in text for a in pattern.also)):
-            continue
-        if words is not None and not pattern.gate.possible(words):
-            continue  # a whole word every match of the regex holds is missing
-        if low is None:
-            matches = pattern.regex.finditer(text)
-        else:
-            anchor = _ANCHOR_BY_MESSAGE.get(pattern.message)
-            if anchor is not None and tokens.isdisjoint(_SHORT_NUMBERS):
+        plan = pattern.plan
+        assert plan is not None
+        if not bits & plan.quick and plan.quick != -1:
+            continue  # every alternative needs a word or character the block lacks
+        chosen = plan.choose(bits)
+        if not chosen:
+            continue  # every alternative needs a word or character the block lacks
+        anchor = _ANCHOR_BY_MESSAGE.get(pattern.message) if low is not None else None
+        matches: Iterator[re.Match[str]]
+        if anchor is not None:
+            if tokens.isdisjoint(_SHORT_NUMBERS) or (words is not None and not plan.gate.possible(words)):
                 continue  # an IPv4 address has words of 1-3 digits (the octets between its dots)
-            clauses = _CLAUSES_BY_MESSAGE.get(pattern.message)
-            by_alternative = _BY_ALTERNATIVE.get(id(pattern))
-            if by_alternative is not None and words is not None:
-                # the clauses of the alternatives whose words the block holds
-                clauses = tuple(clause for each, possible in zip(by_alternative, pattern.gate.possible_branches(words))
-                                if possible for clause in each)
-                if not clauses:
-                    continue
-            regions = anchor_regions(text, anchor) if anchor else clause_regions(
-                text, low, clauses, cache, gate) if clauses else word_regions(
-                text, low, pattern.needles or _NEEDLES_BY_MESSAGE.get(pattern.message) or
-                [w.decode() for w in pattern.words & tokens] + list(pattern.also), cache, gate)
-            matches = (m for start, end in regions for m in pattern.regex.finditer(text, start, end))
+            matches = (m for start, end in anchor_regions(text, anchor) for m in pattern.regex.finditer(text, start, end))
+        else:  # only where the words and needles of one of its alternatives are
+            matches = plan.finditer(text, low, words, cache, gate, chosen)
         for match in matches:
             if (id(pattern), match.start()) in seen:
                 continue
@@ -689,19 +469,22 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
             hit = _judge(pattern, match, text, facts)
             if hit is not None:
                 hits.append(hit)
-    if not fast or (not tokens.isdisjoint(_TAINT_WORDS) and not tokens.isdisjoint(_SINK_WORDS)):
-        hits += _taint_hits(text, word_regions(text, low, _TAINT_NEEDLES, cache, gate) if low is not None else None)
-    if not fast or not tokens.isdisjoint(_SOCKET_WORDS):
+    if _may_match(_TAINT_SINKS, words) and _may_match(_TAINT_SOURCES.gate, words):
+        hits += _taint_hits(text, None if low is None or cache is None else _TAINT_SOURCES.regions(
+            text, low, words, cache, gate))
+    if _may_match(_SOCKETS, words) and _may_match(_SHELL_PROCESSES, words):
         hits += _socket_shell_hits(text)
-    if facts is not None and (not fast or not tokens.isdisjoint(_STAGE_WORDS)):
-        for regex, how, needles in ((_STAGE_DOWNLOAD, "download", _STAGE_NEEDLES), (_STAGE_DECODE, "decode", _DECODE_NEEDLES
-                                                                                     + ("certutil",))):
-            spans = word_regions(text, low, needles, cache, gate) if low is not None else [(0, len(text))]
-            for start, end in spans:
-                for match in regex.finditer(text, start, end):
+    if facts is not None:
+        for stage, how in ((_STAGE_DOWNLOADS, "download"), (_STAGE_DECODES, "decode")):
+            if _may_match(stage.gate, words):
+                for match in stage.finditer(text, low, words, cache, gate):
                     path = next(g for g in match.groups() if g)
                     facts.staged.append((match.start(), _basename(path), how))
     return hits
+
+
+def _may_match(gate: WordGate, words: BlockWords | None) -> bool:
+    return words is None or gate.possible(words)
 
 
 _SOCKET = re.compile(r"\bsocket\.socket\s*\(|\bTCPSocket\.(?:new|open)\b|\bfsockopen\s*\(|\bnet\.(?:connect|"
@@ -709,7 +492,7 @@ _SOCKET = re.compile(r"\bsocket\.socket\s*\(|\bTCPSocket\.(?:new|open)\b|\bfsock
                      r"\bIO::Socket::INET\b|\bNet\.Sockets\.TCPClient\b")
 _SHELL_PROCESS = re.compile(r"[\"'](?:/bin/)?(?:ba|z|da)?sh(?:\s+-i)?[\"']|[\"']cmd(?:\.exe)?[\"']|[\"']powershell(?:\.exe)?[\"']|"
                             r"\bIO\.popen\b|\bproc_open\s*\(|\bopen\s*\(\s*STDIN\s*,\s*[\"']>&")
-_SOCKET_WORDS = _w("socket tcpsocket fsockopen net tcpclient")
+_SOCKETS, _SHELL_PROCESSES = WordGate(_SOCKET), WordGate(_SHELL_PROCESS)
 
 
 def _socket_shell_hits(text: str) -> list[Hit]:
@@ -732,14 +515,6 @@ def executed_files(text: str, names: set[str]) -> list[tuple[int, str]]:
             if name in names:
                 found.append((match.start(), name))
     return found
-
-
-_STAGE_NEEDLES = ("curl", "wget", "iwr", "invoke-webrequest", "aria2c", "urlretrieve", "certutil", "createwritestream",
-                  "writefile", "write_bytes", "write_text", "file.write", "downloadfile")
-_STAGE_WORDS = _w("curl wget iwr invoke aria2c urlretrieve certutil base64 xxd openssl gunzip zcat uudecode rev tr certutil "
-                  "createwritestream writefilesync writefile write downloadfile")
-_EXEC_WORDS = _w("sh bash zsh dash ksh fish csh tcsh python python3 python2 perl ruby node php pwsh powershell iex "
-                 "invoke bun deno source osascript sudo chmod nohup exec start subprocess os spawn env")
 
 
 def _judge(pattern: Pattern, match: re.Match[str], text: str, facts: Facts | None) -> Hit | None:

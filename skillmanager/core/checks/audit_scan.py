@@ -6,12 +6,13 @@ Markdown its position (exec / instruction / example).
 from __future__ import annotations
 
 import bisect
+import operator
 import os
 import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 from ..load.safe_read import NotRegularFileError, open_regular, special_file_kind
 from .audit_base import EXAMPLE, EXEC, INSTRUCTION
@@ -36,8 +37,7 @@ _BINARY_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"%PDF", b"PK\x03\x04", b
 _EXECUTABLE_MAGIC = (b"\x7fELF", b"MZ", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     path: Path
     rel: str
     st: os.stat_result
@@ -52,15 +52,22 @@ class Walk:
     escaping_links: list[tuple[Path, str, str]] = field(default_factory=list)  # (link, rel, target)
     problems: list[tuple[Path, str]] = field(default_factory=list)  # (path, why it was not scanned)
     stamps: list[Stamp] = field(default_factory=list)  # (dev, ino, size, mtime_ns, ctime_ns, rel) of every entry
+    links: list[str] = field(default_factory=list)  # rel of every symbolic link (inside the folder or not)
+    listed: bool = False  # the folder itself could be listed
 
 
 def _inside(target: str, root: str) -> bool:
     return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
 
 
+_FILE_TYPE, _LINK, _DIR, _REGULAR = stat.S_IFMT(0o170000), stat.S_IFLNK, stat.S_IFDIR, stat.S_IFREG
+_BY_NAME = operator.attrgetter("name")
+
+
 def walk_skill(skill_dir: Path) -> Walk:
     """Every entry of the folder, links not followed; links leaving it are collected, not read."""
     walk = Walk()
+    files, stamps, links, problems = walk.files, walk.stamps, walk.links, walk.problems
     root = ""  # the folder's real path, worked out at the first link (most folders have none)
     base = len(os.fspath(skill_dir).rstrip(os.sep)) + 1  # entry paths start with skill_dir + os.sep
     stack: list[tuple[Path, int]] = [(skill_dir, 0)]
@@ -69,43 +76,48 @@ def walk_skill(skill_dir: Path) -> Walk:
         folder, depth = stack.pop()
         try:
             with os.scandir(folder) as listing:
-                entries = sorted(listing, key=lambda e: e.name, reverse=True)
+                entries = sorted(listing, key=_BY_NAME)
         except OSError as error:
-            walk.problems.append((folder, f"folder not readable: {error.strerror or error}"))
+            problems.append((folder, f"folder not readable: {error.strerror or error}"))
             continue
+        walk.listed = walk.listed or folder is skill_dir
         subdirs = []
-        for entry in reversed(entries):
-            path = Path(entry.path)
-            rel = entry.path[base:].replace(os.sep, "/")
+        for entry in entries:
+            entry_path = entry.path
+            rel = entry_path[base:] if os.sep == "/" else entry_path[base:].replace(os.sep, "/")
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError as error:
-                walk.problems.append((path, f"cannot stat: {error.strerror or error}"))
+                problems.append((Path(entry_path), f"cannot stat: {error.strerror or error}"))
                 continue
-            walk.stamps.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, rel))
-            if stat.S_ISLNK(st.st_mode):
+            stamps.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, rel))
+            kind = st.st_mode & _FILE_TYPE
+            if kind == _REGULAR:
+                count += 1
+                if count > MAX_FILES:
+                    problems.append((Path(entry_path),
+                                     f"more than {MAX_FILES} files: the rest of the folder was not scanned"))
+                    stack.clear()
+                    break
+                files.append(Entry(Path(entry_path), rel, st))
+                continue
+            path = Path(entry_path)
+            if kind == _LINK:
+                links.append(rel)
                 root = root or os.path.realpath(skill_dir)
                 target = os.path.realpath(path)
                 if not _inside(target, root):
                     walk.escaping_links.append((path, rel, os.readlink(path) if os.path.islink(path) else target))
                 continue  # a link inside the folder: its target is scanned where it lives
-            if stat.S_ISDIR(st.st_mode):
+            if kind == _DIR:
                 if entry.name in SKIP_DIRS:
                     continue
                 if depth + 1 > MAX_DEPTH:
-                    walk.problems.append((path, f"folders nested deeper than {MAX_DEPTH} levels were not scanned"))
+                    problems.append((path, f"folders nested deeper than {MAX_DEPTH} levels were not scanned"))
                     continue
                 subdirs.append((path, depth + 1))
                 continue
-            if not stat.S_ISREG(st.st_mode):
-                walk.problems.append((path, f"{special_file_kind(st.st_mode)}, not read"))
-                continue
-            count += 1
-            if count > MAX_FILES:
-                walk.problems.append((path, f"more than {MAX_FILES} files: the rest of the folder was not scanned"))
-                stack.clear()
-                break
-            walk.files.append(Entry(path, rel, st))
+            problems.append((path, f"{special_file_kind(st.st_mode)}, not read"))
         stack.extend(reversed(subdirs))
     return walk
 

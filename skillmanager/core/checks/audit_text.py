@@ -3,8 +3,8 @@
 Prompt injection is matched by principle rather than by quoted phrases: an override verb near an
 "instructions/rules" noun in any of the listed languages, fake system/tool tags, concealment from
 the user, instructions taken from a fetched page, and orders placed in the `description` (which the
-model reads in every session). Fast paths: `hidden_unicode_hits` skips ASCII text; the injection
-scan runs only when a trigger word or non-ASCII text is present (`injection_hits(..., fast=False)`
+model reads in every session). Fast paths: `hidden_unicode_hits` skips ASCII text; each injection
+rule runs only where the words and needles its regex needs occur (`injection_hits(..., fast=False)`
 is the reference the property tests compare against).
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ import re
 import unicodedata
 from typing import Callable, Iterator
 
-from .audit_base import Hit, block_words, clause_regions, fold_lower, gate_for, known_words, one_line, word_regions
-from .audit_words import WordGate, top_level_alternatives
+from .audit_base import Hit, RulePlan, block_words, fold_lower, gate_for, known_words, needle_cache, one_line
+from .audit_words import WordGate, block_bits
 
 # --- hidden Unicode ------------------------------------------------------------------------------
 
@@ -191,124 +191,32 @@ _DISCOVERY = re.compile(
 _OVERRIDE, _CONCEAL, _FAKE_TAG, _ROLE, _FETCHED, _AUTONOMY = map(one_line, (_OVERRIDE, _CONCEAL, _FAKE_TAG, _ROLE,
                                                                        _FETCHED, _AUTONOMY))
 
-_WORD_GATES = {key: WordGate(regex) for key, regex in (("override", _OVERRIDE), ("fake_tag", _FAKE_TAG),
-                                                         ("conceal", _CONCEAL), ("fetched", _FETCHED), ("role", _ROLE),
-                                                         ("autonomy", _AUTONOMY))}
+_RULES = {key: RulePlan(regex) for key, regex in (("override", _OVERRIDE), ("fake_tag", _FAKE_TAG), ("conceal", _CONCEAL),
+                                                  ("fetched", _FETCHED), ("role", _ROLE), ("autonomy", _AUTONOMY))}
+_WORD_GATES = {key: rule.gate for key, rule in _RULES.items()}
 _DISCOVERY_GATE = WordGate(_DISCOVERY)
-
-# Fast path: each regex runs only on the lines holding one of its needles (lowercase substrings that
-# every match contains); `injection_hits(..., fast=False)` runs them on the whole text and is the
-# reference for the property test.
-_NEEDLES = {
-    "override": ("ignor", "disregard", "forget", "overrid", "overrul", "bypass", "discard", "abandon", "vergiss",
-                 "vergessen", "olvid", "oubli", "negeer", "vergeet", "zignoruj", "ignoruj", "zapomnij", "dimentica",
-                 "esque", "abaikan", "yok", "unut", "игнорир", "забудь", "проигнорир", "обращай", "忽略", "忽视",
-                 "无视", "忘记", "無視", "忘れ", "무시", "잊어", "تجاهل", "انس", "अनदेखा", "नज़रअंदाज़", "bỏ", "görmezden"),
-    # case-sensitive like its regex, searched in the text as written: every match holds one of these
-    "fake_tag": ("<", "[INST", "[/INST", "[SYS", "[/SYS", "SYSTEM", "ADMIN", "DEVELOPER"),
-    "role": ("mode", "from now", "henceforth", "instruction", "act as", "pretend as"),
-    "autonomy": ("permission", "confirmation", "approval", "consent"),
-}
-
-
-# Rules whose every match holds a needle of each group of one clause (one clause per branch of the regex):
-# only the lines holding a whole clause are searched, far fewer than the lines holding any one needle.
-_NOT = ("not", "don", "never")
-_ORDERS = ("instruction", "command", "directive", "step", "say")
-_CLAUSES: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
-    "conceal": (
-        (_NOT, ("user",)),
-        (("without",), ("user", "them", "anyone", "human")),
-        (("hide", "conceal", "keep"), ("user",)),
-        (("silently", "secretly", "quietly", "covertly"),),
-        (_NOT, ("mention", "show", "print", "display", "log", "echo", "output"),
-         ("step", "command", "request", "call", "upload", "instruction")),
-        (("utilisateur",),), (("usuario",),), (("nichts",),), (("пользовател",),), (("不要",),), (("ユーザーに",),),
-    ),
-    "fetched": (
-        (_ORDERS, ("url", "response", "remote", "server", "page", "endpoint", "gist", "pastebin", "http")),
-        (_ORDERS, ("follow", "obey", "execute", "do", "carry"), ("fetch", "download", "retrieve", "curl", "wget", "load",
-                                                                 "read")),
-    ),
-}
-
-
-def _word_forms(alternation: str) -> list[str]:
-    """The strings an alternation of words spells (`[xy]`, `[xy]?` and `\\s+` expanded)."""
-    forms: list[str] = []
-    for alt in alternation.split("|"):
-        pending = [alt.replace("\\s+", " ")]
-        while pending:
-            form = pending.pop()
-            found = re.search(r"\[([^]]+)\](\?)?", form)
-            if found is None:
-                if not re.fullmatch(r"[a-z ]+" if form.isascii() else r"[^\\()\[\]?*+{}.^$]+", form):
-                    raise ValueError(f"cannot expand {form!r}")  # syntax this expansion does not know
-                forms.append(form)
-                continue
-            choices = list(found.group(1)) + ([""] if found.group(2) else [])
-            pending += [form[:found.start()] + c + form[found.end():] for c in choices]
-    return forms
-
-
-def _needle_in(form: str) -> str:
-    """The longest override needle inside `form` (every match of the form holds it)."""
-    inside = [n for n in _NEEDLES["override"] if n in form]
-    if not inside:
-        raise ValueError(f"no override needle inside {form!r}")
-    return max(inside, key=len)
-
-
-# An ASCII override verb is a whole word of the block (the regex's ASCII word edges); the other verbs
-# (non-ASCII, or noun-first without word edges) hold one of these needles. Neither: nothing to search.
-_OVERRIDE_WORDS = frozenset(form.split()[0].encode() for form in _word_forms(_VERBS) if form.isascii())
-_OVERRIDE_NEEDLES = tuple(sorted({_needle_in(form) for form in _word_forms(_VERBS) if not form.isascii()} |
-                                 {_needle_in(form) for form in _word_forms(_VERBS_NOUN_FIRST)}))
-_ASCII_OVERRIDE_NEEDLES = tuple(n for n in _OVERRIDE_NEEDLES if n.isascii())
-# one letter of each other needle: a block whose letters hold none of them holds none of those needles
-_OVERRIDE_LETTERS = frozenset(next(c for c in n.lower() if not c.isascii()) for n in _OVERRIDE_NEEDLES if not n.isascii())
-_CASE_SENSITIVE = {"fake_tag"}
-_ASCII_NEEDLES = {key: tuple(n for n in needles if n.isascii()) for key, needles in _NEEDLES.items()}
-# ASCII text holds no non-ASCII needle: a clause with a group of only such needles cannot hold
-_ASCII_CLAUSES = {key: tuple(clause for clause in clauses if all(any(n.isascii() for n in g) for g in clause))
-                  for key, clauses in _CLAUSES.items()}
-# one clause per alternative of the rule's regex, in its order: the word gates pick the clauses to search
-assert all(len(top_level_alternatives(_WORD_GATES[key].regex.pattern)) == len(clauses) for key, clauses in _CLAUSES.items())
 
 
 def _finder(text: str, fast: bool, tokens: frozenset[bytes] | None = None
             ) -> Callable[[re.Pattern[str], str], Iterator[re.Match[str]]]:
+    """Fast path: each rule's regex runs only where the words and needles of its alternatives (derived from
+    the regex, see audit_base.RulePlan) occur; `injection_hits(..., fast=False)` runs them on the whole text
+    and is the reference for the property tests."""
     low = fold_lower(text) if fast else None  # None: lower() changed lengths (İ → i̇), scan whole
-    ascii_text = text.isascii()
-    table = _ASCII_NEEDLES if ascii_text else _NEEDLES  # ASCII text holds no non-ASCII needle
-    clauses = _ASCII_CLAUSES if ascii_text else _CLAUSES
-    cache: dict[str, list[tuple[int, int]]] = {}
-    exact_cache: dict[str, list[tuple[int, int]]] = {}
+    cache = needle_cache(text, low) if low is not None else None
     gate = gate_for(text, tokens, low) if low is not None else None
     words = block_words(text, tokens, low)
 
+    bits = block_bits(words) if words is not None else -1  # -1: every bit, nothing ruled out
+
     def finditer(regex: re.Pattern[str], key: str) -> Iterator[re.Match[str]]:
-        if low is None:
-            yield from regex.finditer(text)
-            return
-        if words is not None and not _WORD_GATES[key].possible(words):
-            return  # a whole word every match holds is missing
-        if key == "override" and gate is not None and gate.tokens.isdisjoint(_OVERRIDE_WORDS) and not any(
-                gate.may_hold(n) and n in low for n in (_ASCII_OVERRIDE_NEEDLES if ascii_text or (
-                    gate.chars is not None and gate.chars.isdisjoint(_OVERRIDE_LETTERS)) else _OVERRIDE_NEEDLES)):
-            return
-        if key in _CASE_SENSITIVE:
-            regions = word_regions(text, text, table[key], exact_cache, gate)
-        elif key in clauses:
-            # the clauses of the alternatives whose words the block holds (one clause per alternative)
-            chosen = clauses[key] if words is None else tuple(
-                clause for clause, possible in zip(_CLAUSES[key], _WORD_GATES[key].possible_branches(words))
-                if possible and (not ascii_text or clause in clauses[key]))
-            regions = clause_regions(text, low, chosen, cache, gate)
-        else:
-            regions = word_regions(text, low, table[key], cache, gate)
-        for start, end in regions:
-            yield from regex.finditer(text, start, end)
+        rule = _RULES[key]
+        if not bits & rule.quick and rule.quick != -1:
+            return iter(())  # every alternative needs a word or character the block lacks
+        chosen = rule.choose(bits)
+        if not chosen:
+            return iter(())  # every alternative needs a word or character the block lacks
+        return rule.finditer(text, low, words, cache, gate, chosen)
     return finditer
 
 
@@ -372,13 +280,24 @@ _CONFUSABLE = str.maketrans({
 })
 
 
+# the ASCII part of _CONFUSABLE on bytes, with ASCII capitals lowered: an ASCII name's skeleton in one C pass
+_ASCII_CONFUSABLE = bytes((ord(_CONFUSABLE[code]) if code in _CONFUSABLE else code) if not 65 <= code <= 90
+                          else ord(chr(code).lower()) for code in range(128)) + bytes(range(128, 256))
+
+
 def skeleton(name: str) -> str:
     """What a name looks like: NFKC, confusables folded to Latin, 'rn' read as 'm', lowercase."""
-    folded = unicodedata.normalize("NFKC", name).lower().translate(_CONFUSABLE)
+    if name.isascii():  # NFKC leaves ASCII as it is, and lower() only lowers its capitals
+        folded = name.encode().translate(_ASCII_CONFUSABLE).decode()
+    else:
+        folded = unicodedata.normalize("NFKC", name).lower().translate(_CONFUSABLE)
     return folded.replace("rn", "m").replace("vv", "w")
 
 
 _KNOWN_SHAPES = tuple((known, skeleton(known)) for known in sorted(WELL_KNOWN_SKILLS))
+# the same by the skeleton's length: only a shape of the same length can be one typo away or equal
+_KNOWN_BY_LENGTH: dict[int, tuple[tuple[str, str], ...]] = {
+    length: tuple(pair for pair in _KNOWN_SHAPES if len(pair[1]) == length) for length in {len(s) for _, s in _KNOWN_SHAPES}}
 
 
 def _scripts(name: str) -> set[str]:
@@ -395,9 +314,15 @@ def _one_typo_from(shape: str) -> str | None:
     or removed letters are left alone: they make other words (plurals, suffixes)."""
     if len(shape) < 6:
         return None
-    for known, known_shape in _KNOWN_SHAPES:
-        if len(known_shape) != len(shape) or known_shape == shape or len(known_shape) < 6:
+    as_int = int.from_bytes(shape.encode()) if shape.isascii() else None
+    for known, known_shape in _KNOWN_BY_LENGTH.get(len(shape), ()):
+        if known_shape == shape or len(known_shape) < 6:
             continue
+        if as_int is not None and known_shape.isascii():
+            # the bytes that differ, as set bits of the XOR: more than two bytes apart, neither a typo nor a swap
+            differ = as_int ^ int.from_bytes(known_shape.encode())
+            if (differ.bit_length() - 1) // 8 - ((differ & -differ).bit_length() - 1) // 8 > 1:
+                continue
         diff = [i for i, (a, b) in enumerate(zip(shape, known_shape)) if a != b]
         if len(diff) == 1 and shape[diff[0]].isalpha() and known_shape[diff[0]].isalpha():
             return known
@@ -413,7 +338,7 @@ def lookalike_hits(name: str) -> list[Hit]:
     if not name:
         return []
     shape = skeleton(name)
-    for known, known_shape in _KNOWN_SHAPES:
+    for known, known_shape in _KNOWN_BY_LENGTH.get(len(shape), ()):
         if name != known and shape == known_shape and name.lower() != known:
             return [Hit("lookalike-name", 0, "high", "high",
                         f"the name {name!r} looks like the well-known skill {known!r} but is spelled with other "

@@ -13,8 +13,39 @@ word may be spelled with a letter block_tokens does not see (the callers fall ba
 from __future__ import annotations
 
 import re
+import _sre  # type: ignore[import-not-found]
 from re import _casefix, _compiler as sre_compile, _constants as sre, _parser as sre_parse  # type: ignore[attr-defined]
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple, Sequence
+
+# --- case folding ----------------------------------------------------------------------------------
+
+# Characters re.IGNORECASE matches to another lowercase character (beyond lower()): each mapped to the
+# one that is the lowercase of its uppercase, so both fold to the same character.
+_SPECIAL: dict[int, str] = {}
+for _low, _others in _casefix._EXTRA_CASES.items():
+    _group = {chr(_low), *map(chr, _others)}
+    _plain = {c for c in _group if len(c.upper().lower()) == 1 and c.upper().lower() in _group}
+    _rep = min(c.upper().lower() for c in _plain) if _plain else min(_group)
+    for _char in _group - {_rep}:
+        _SPECIAL[ord(_char)] = _rep
+del _low, _others, _group, _plain, _rep, _char
+SPECIAL_FOLDS = frozenset(map(chr, _SPECIAL))  # the characters `fold` maps after lowering
+_SPECIAL_SEARCH = re.compile("[" + "".join(map(re.escape, sorted(SPECIAL_FOLDS))) + "]")
+
+
+def fold_specials(low: str) -> str:
+    """`low` (lowercased) with the special characters mapped (a no-op for text without them)."""
+    if low.isascii() or not _SPECIAL_SEARCH.search(low):
+        return low
+    return low.translate(_SPECIAL)
+
+
+def fold(text: str) -> str:
+    """The folded form of a needle: each character lowered as re.IGNORECASE lowers it (one character for one:
+    İ becomes i, where str.lower() makes i̇; a block holding İ is not folded at all, see fold_lower), the special
+    characters mapped."""
+    return "".join(_SPECIAL.get(code, chr(code)) for code in map(_sre.unicode_tolower, map(ord, text)))
+
 
 ASCII_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 # re.IGNORECASE matches these to an ASCII letter: a text holding one gets no word gate
@@ -23,7 +54,7 @@ FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
 # (or a zero-width assertion saying the neighbour is none), a `\b`, anything else.
 _GUARD, _BOUNDARY, _UNKNOWN = "G", "B", "U"
 _MAX_SHAPES = 256  # distinct expansions kept per sub-pattern before they are merged into one
-_MAX_GROUPS = 6  # groups kept per condition (dropping a group only weakens it)
+_MAX_GROUPS = 8  # groups kept per condition (dropping a group only weakens it)
 
 # A condition is a CNF: a frozenset of groups, each a frozenset of words one of which must occur;
 # the empty CNF is "always". A shape is ("P", letters) for a run of letters only, or
@@ -122,6 +153,20 @@ class _Deriver:
             forms |= {chr(code) for code in _casefix._EXTRA_CASES.get(ord(low), ())}
         return {"\0" + form for form in forms}
 
+    def guard_forms(self, item: Any, add: int, remove: int) -> frozenset[str]:
+        """The characters (marked as char_forms marks them) one of which an element that matches no ASCII letter
+        or digit matches: a literal or a class of literals that are punctuation or non-ASCII letters (empty when
+        unknown: a category, a range, whitespace, a letter re.IGNORECASE folds to ASCII)."""
+        op, av = item
+        members = [item] if op is sre.LITERAL else list(av) if op is sre.IN else []
+        forms: set[str] = set()
+        for member_op, code in members:
+            char = chr(code) if member_op is sre.LITERAL else ""
+            if not char or char in FOLDS_TO_ASCII or char.isspace():
+                return frozenset()
+            forms |= self.char_forms(char, add, remove) if not char.isascii() else {"\0" + char}
+        return frozenset(forms)
+
     def matches_every_letter(self, item: Any, add: int, remove: int) -> bool:
         return item[0] is not sre.LITERAL and len(self.compiled_letters(item, add, remove)) == len(ASCII_ALNUM)
 
@@ -139,10 +184,8 @@ class _Deriver:
     def single(self, item: Any, add: int, remove: int) -> Shapes:
         letters = self.letters_matched(item, add, remove)
         if not letters:
-            op, av = item
-            if op is sre.LITERAL and not chr(av).isascii() and chr(av) not in FOLDS_TO_ASCII:
-                return [(("M", "", _GUARD, _GUARD, ""), frozenset({frozenset(self.char_forms(chr(av), add, remove))}))]
-            return _ATOM[_GUARD]
+            forms = self.guard_forms(item, add, remove)
+            return [(("M", "", _GUARD, _GUARD, ""), frozenset({forms}))] if forms else _ATOM[_GUARD]
         if len(letters) > 3:
             return _ATOM[_UNKNOWN]
         op, av = item
@@ -245,6 +288,11 @@ def top_level_alternatives(pattern: str) -> list[str]:
     closes = _group_ends(pattern)
     if pattern.startswith("(?:") and closes.get(0) == len(pattern) - 1:
         return top_level_alternatives(pattern[3:-1])
+    return _split(pattern)
+
+
+def _split(pattern: str) -> list[str]:
+    """The source split at its `|` outside groups and classes."""
     parts, depth, start, i, class_at = [], 0, 0, 0, -1
     while i < len(pattern):
         char = pattern[i]
@@ -267,15 +315,109 @@ def top_level_alternatives(pattern: str) -> list[str]:
     return parts + [pattern[start:]]
 
 
+class _Bits:
+    """Every group of every derived gate has a bit; a word or character has the bits of the groups it is in. A
+    block's words then become one integer (`block_bits`), and a CNF holds when the block has all its bits: one
+    integer test per CNF instead of a set operation per group."""
+
+    bit_of: dict[Group, int] = {}
+    common = 0  # the bits of groups most blocks satisfy (a common word or character among theirs)
+    word_bits: dict[bytes, int] = {}
+    char_bits: dict[str, int] = {}
+    words: frozenset[bytes] = frozenset()
+    chars: frozenset[str] = frozenset()
+    version = 0
+
+
+# Words and characters in most skill files (English, Markdown, code): a group holding one tells little.
+COMMON_WORDS = frozenset(w.encode() for w in """
+a about after all also an and any are as at be because been before but by can could did do does each for from get
+had has have how if in into is it its just like make may more most must new no not now of on one only or other
+our out over should so some such than that the their them then there these they this those through to up use
+used using very was we were what when where which while who will with would you your
+api code com data default example file files format http https id input json key list md name output py return
+run set step steps string text true false type user value www
+""".split())
+COMMON_CHARS = frozenset("\"#()*,-./:[]_`|'{}")
+
+
+def common_bits() -> int:
+    """The bits of the groups most blocks satisfy (a mask without others says little about a block)."""
+    return _Bits.common
+
+
+def _mask(cnf: tuple[Group, ...]) -> int:
+    """The bits of a CNF's groups (new groups get theirs)."""
+    mask = 0
+    for group in cnf:
+        bit = _Bits.bit_of.get(group)
+        if bit is None:
+            bit = _Bits.bit_of[group] = 1 << len(_Bits.bit_of)
+            for word in group.words:
+                _Bits.word_bits[word] = _Bits.word_bits.get(word, 0) | bit
+            for char in group.chars:
+                _Bits.char_bits[char] = _Bits.char_bits.get(char, 0) | bit
+            if not (COMMON_WORDS.isdisjoint(group.words) and COMMON_CHARS.isdisjoint(group.chars)):
+                _Bits.common |= bit
+            _Bits.words, _Bits.chars = frozenset(_Bits.word_bits), frozenset(_Bits.char_bits)
+            _Bits.version += 1
+        mask |= bit
+    return mask
+
+
+_BITS_MEMO: list[Any] = [None, -1, 0]  # (BlockWords, version, bits): every gate asks about the same block
+
+
+def block_bits(words: "BlockWords") -> int:
+    """The bits of the groups the block's words and characters satisfy (every word gate made so far derived
+    first: a gate derived later would test bits worked out without its groups)."""
+    if _PENDING:
+        _derive_pending()
+    if _BITS_MEMO[0] is words and _BITS_MEMO[1] == _Bits.version:
+        memo: int = _BITS_MEMO[2]
+        return memo
+    bits = 0
+    word_bits, char_bits = _Bits.word_bits, _Bits.char_bits
+    for word in words.tokens & _Bits.words:
+        bits |= word_bits[word]
+    if words.chars:
+        for char in words.chars & _Bits.chars:
+            bits |= char_bits[char]
+    _BITS_MEMO[:] = [words, _Bits.version, bits]
+    return bits
+
+
+_PENDING: list["WordGate"] = []  # gates made, not derived yet
+
+
+def _derive_pending() -> None:
+    while _PENDING:
+        gate = _PENDING.pop()
+        gate.branch_masks()
+        if gate._masks is False:
+            gate._masks = _masks(gate.conditions)
+
+
+def _masks(dnf: Dnf) -> tuple[int, ...] | None:
+    """One mask per CNF of the DNF (None when it requires nothing)."""
+    return tuple(_mask(cnf) for cnf in dnf) if dnf else None
+
+
 class WordGate:
-    """`possible(tokens)`: whether the regex can match a block with these words (False only when it cannot)."""
+    """`possible(words)`: whether the regex can match a block with these words (False only when it cannot)."""
 
-    __slots__ = ("regex", "_branches", "_conditions")
+    __slots__ = ("regex", "_branches", "_conditions", "_masks", "_branch_masks", "_extra")
 
-    def __init__(self, regex: re.Pattern[str]) -> None:
+    def __init__(self, regex: re.Pattern[str], extra: Callable[[], Sequence[Group | None]] | None = None) -> None:
+        """`extra`: per top-level alternative, one more group its matches hold (None: none), from elsewhere (the
+        needles audit_needles derives): asked for once, with the branch masks."""
         self.regex = regex
+        self._extra = extra
         self._branches: tuple[Dnf, ...] | None = None
         self._conditions: Dnf | None = None
+        self._masks: tuple[int, ...] | None | bool = False  # False: not derived yet
+        self._branch_masks: tuple[int | tuple[int, ...], ...] | None = None
+        _PENDING.append(self)  # derived before the next block's bits (block_bits)
 
     @property
     def branches(self) -> tuple[Dnf, ...]:
@@ -296,24 +438,41 @@ class WordGate:
         return self._conditions
 
     def possible(self, words: "BlockWords | None") -> bool:
-        conditions = self._conditions if self._conditions is not None else self.conditions
-        if words is None or not conditions:
+        masks = self._masks
+        if masks is False:
+            masks = self._masks = _masks(self.conditions)
+        if words is None or masks is None or masks is True:
             return True
-        tokens, chars = words
-        for cnf in conditions:  # inline: called for every rule of every block
-            for group_words, group_chars in cnf:
-                if tokens.isdisjoint(group_words) and (not group_chars or chars.isdisjoint(group_chars)):
-                    break
-            else:
+        bits = _BITS_MEMO[2] if _BITS_MEMO[0] is words and _BITS_MEMO[1] == _Bits.version else block_bits(words)
+        for mask in masks:  # inline: called for every rule of every block
+            if bits & mask == mask:
                 return True
         return False
 
-    def possible_branches(self, words: "BlockWords | None") -> tuple[bool, ...]:
+    def branch_masks(self) -> tuple[int | tuple[int, ...], ...]:
+        """Per top-level alternative, the bits it needs (0: nothing), or a tuple of them when it has several CNFs
+        (any may hold)."""
+        branch_masks = self._branch_masks
+        if branch_masks is None:
+            extra = self._extra() if self._extra is not None else ()
+            if len(extra) != len(self.branches):
+                extra = [None] * len(self.branches)
+            found: list[int | tuple[int, ...]] = []
+            for dnf, group in zip(self.branches, extra):
+                more = (group,) if group is not None else ()
+                found.append(_mask(more) if dnf == () else _mask(dnf[0] + more) if len(dnf) == 1
+                             else tuple(_mask(cnf + more) for cnf in dnf))
+            branch_masks = self._branch_masks = tuple(found)
+        return branch_masks
+
+    def possible_branches(self, words: "BlockWords | None") -> list[bool]:
         """For each top-level alternative, in the regex's order, whether it may match (all True without words)."""
+        branch_masks = self._branch_masks if self._branch_masks is not None else self.branch_masks()
         if words is None:
-            return (True,) * len(self.branches)
-        tokens, chars = words
-        return tuple(not dnf or any(_holds(cnf, tokens, chars) for cnf in dnf) for dnf in self.branches)
+            return [True] * len(branch_masks)
+        bits = _BITS_MEMO[2] if _BITS_MEMO[0] is words and _BITS_MEMO[1] == _Bits.version else block_bits(words)
+        return [bits & mask == mask if isinstance(mask, int) else any(bits & m == m for m in mask)
+                for mask in branch_masks]
 
 
 def _group_ends(pattern: str) -> dict[int, int]:
@@ -338,18 +497,36 @@ def _group_ends(pattern: str) -> dict[int, int]:
 
 
 class BlockWords(NamedTuple):
-    """What word gates look at in a block: its ASCII words (block_tokens) and its non-ASCII characters,
-    lowercased one by one."""
+    """What word gates look at in a block: its ASCII words (block_tokens) and its characters that are
+    not ASCII letters, digits or whitespace (block_chars)."""
 
     tokens: frozenset[bytes]
     chars: frozenset[str]
 
 
-_ASCII_BYTES = bytes(range(128))
+ASCII_BYTES = bytes(range(128))
 
 
 def non_ascii_chars(data: bytes) -> frozenset[str]:
-    """The non-ASCII characters of UTF-8 `data`, lowercased (a superset where the bytes are not valid
-    UTF-8: a character whose bytes are intact decodes to itself whatever precedes it)."""
-    rest = data.translate(None, _ASCII_BYTES)
-    return frozenset(char.lower() for char in set(rest.decode("utf-8", "replace"))) if rest else frozenset()
+    """A superset of the non-ASCII characters of the text UTF-8 `data` decodes to (a character whose bytes are
+    intact decodes to itself whatever precedes it; where the bytes are not valid UTF-8 more may come out)."""
+    rest = data.translate(None, ASCII_BYTES)
+    return frozenset(rest.decode("utf-8", "replace")) if rest else frozenset()
+
+
+def folded_chars(chars: frozenset[str]) -> frozenset[str]:
+    """The characters lowercased, and also folded as needles are (fold: ᲂ to о, ς to σ…)."""
+    lowered = {char.lower() for char in chars}
+    return frozenset(lowered if SPECIAL_FOLDS.isdisjoint(lowered) else lowered | {fold(char) for char in lowered})
+
+
+_PUNCTUATION = tuple((chr(c), c) for c in range(33, 127) if not chr(c).isalnum())
+
+
+def block_chars(text: str, data: bytes, non_ascii: frozenset[str] | None = None) -> frozenset[str]:
+    """The ASCII punctuation of `text` and its non-ASCII characters, lowercased and folded (from `data`, the bytes
+    it was decoded from, or `non_ascii`: their non_ascii_chars): the characters of a block word gates look at."""
+    punctuation = frozenset([char for char, code in _PUNCTUATION if code in data])  # a memchr each, most found soon
+    if text.isascii():
+        return punctuation
+    return punctuation | folded_chars(non_ascii if non_ascii is not None else non_ascii_chars(data))
