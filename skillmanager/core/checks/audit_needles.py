@@ -22,7 +22,7 @@ from re import _constants as sre, _parser as sre_parse  # type: ignore[attr-defi
 from typing import Any, NamedTuple
 
 from .audit_words import COMMON_WORDS, SPECIAL_FOLDS, fold, fold_specials, top_level_alternatives
-from .audit_words import _Deriver as WordDeriver  # noqa: F401 (its letter queries)
+from .audit_words import WordDeriver
 
 __all__ = ["Clause", "SPECIAL_FOLDS", "Spec", "alternative_clauses", "fold", "fold_specials", "plan", "regex_clause"]
 

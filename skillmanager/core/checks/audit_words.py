@@ -123,7 +123,9 @@ _EDGES = (sre.AT_BEGINNING, sre.AT_BEGINNING_LINE, sre.AT_BEGINNING_STRING, sre.
           sre.AT_END_STRING)
 
 
-class _Deriver:
+class WordDeriver:
+    """The words and letters a regex's matches hold, asked of re's own parse of it (the word gates here;
+    audit_needles asks it which letters an element matches)."""
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.parsed = sre_parse.parse(regex.pattern, regex.flags)
         self.state = self.parsed.state
@@ -426,7 +428,7 @@ class WordGate:
         if self._branches is None:  # derived on first use: importing the audit stays cheap
             parts = top_level_alternatives(self.regex.pattern)
             regexes = [self.regex] if len(parts) == 1 else [re.compile(part, self.regex.flags) for part in parts]
-            self._branches = tuple(_any_branch(_Deriver(regex).branches()) for regex in regexes)
+            self._branches = tuple(_any_branch(WordDeriver(regex).branches()) for regex in regexes)
         return self._branches
 
     @property
