@@ -235,3 +235,70 @@ def test_fold_lower_from_bytes_is_fold_lower(text):
     from_bytes = fold_lower(text, text.encode())
     audit_base._LOWER_MEMO[:] = [None, None]
     assert from_bytes == fold_lower(text)
+
+
+def _all_masks_choice(plan: RulePlan, bits: int) -> list[int]:
+    """The alternatives whose masks the bits hold, worked out from every mask (no telling bit, no keys)."""
+    _, always, single, several, _ = plan.table
+    return sorted([index for index, _ in always] + [index for mask, index, _ in single if bits & mask == mask] +
+                  [index for masks, index, _ in several if any(bits & mask == mask for mask in masks)])
+
+
+_MIXED_TEXT = st.lists(st.one_of(st.sampled_from(REAL[:12] or [""]).map(lambda t: t[:3000]),
+                                 st.sampled_from([part for _, _, _, part in ALTERNATIVES]).flatmap(
+                                     lambda part: st.from_regex(re.compile(part, re.I), fullmatch=True)),
+                                 st.sampled_from(["\n", " ", "é", "Σ", "ᲂ", "忽略", "무시"])), max_size=6).map("".join)
+
+
+@FEW
+@given(_MIXED_TEXT)
+def test_telling_bits_and_keys_choose_what_every_mask_allows(text):
+    """`quick` (a telling bit per alternative), the alternatives looked up by their telling bits (`choose`) and the
+    command rules found from the bits a block has (PlanIndex) leave out no alternative whose masks the block holds."""
+    from skillmanager.core.checks.audit_commands import _PLANS as COMMAND_INDEX
+
+    _, words, _, _ = _block(text, False)
+    if words is None:
+        return
+    bits = block_bits(words)
+    for name, plan in PLANS:
+        expected = _all_masks_choice(plan, bits)
+        assert sorted(index for index, _ in plan.choose(bits)) == expected, name
+        if expected and plan.quick != -1:
+            assert bits & plan.quick, name
+    passing = set(COMMAND_INDEX.passing(bits))
+    assert [i for i, plan in enumerate(COMMAND_INDEX.plans) if plan.choose(bits)] == \
+        [i for i, plan in enumerate(COMMAND_INDEX.plans) if plan.choose(bits) and i in passing]
+    assert COMMAND_INDEX.passing(bits) == sorted(passing)
+
+
+@FEW
+@given(_MIXED_TEXT, st.booleans())
+def test_needles_found_by_their_keys_give_the_spans_of_every_needle(text, short_too):
+    """The needles of an alternative of many, looked up by the word or character each needs (located), give the
+    spans that testing every needle gives."""
+    low, words, cache, gate = _block(text, short_too)
+    if low is None:
+        return
+    for name, plan in PLANS:
+        keyed = plan.located(text, low, words, cache, gate)
+        saved = audit_base._KEYED
+        audit_base._KEYED = 1 << 30  # every needle tested (the choice of alternatives is the same)
+        try:
+            every = plan.located(text, low, words, needle_cache(text, low), gate)
+        finally:
+            audit_base._KEYED = saved
+        assert keyed == every, name
+
+
+# alternatives of many needles, some needing no word or character (looked up without a key): a text holding every
+# needle of each (and its matches), so the needles without a key are where spans are
+_LOOSE_TEXTS = [" ".join(needle for needle, needs, foreign, steps in clause[0]) + " " + " ".join(
+    group[0] for group in clause[1]) for _, plan in PLANS for clause in plan.clauses
+    if clause and len(clause[0]) >= audit_base._KEYED and any(not needs and not foreign for _, needs, foreign, _ in clause[0])]
+
+
+@pytest.mark.parametrize("text", _LOOSE_TEXTS)
+def test_needles_without_a_key_are_still_searched(text):
+    test_needles_found_by_their_keys_give_the_spans_of_every_needle.hypothesis.inner_test(text, True)
+    test_needles_found_by_their_keys_give_the_spans_of_every_needle.hypothesis.inner_test(text + " x" * 600, False)

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from .audit_needles import Clause, alternative_clauses
+from .audit_needles import Clause, Spec, alternative_clauses
 from .audit_words import (COMMON_WORDS, FOLDS_TO_ASCII, SPECIAL_FOLDS, BlockWords, Group, WordGate, block_bits, block_chars, fold,
-                          common_bits, fold_specials, non_ascii_chars, top_level_alternatives)
+                          fold_specials, non_ascii_chars, telling_bit, top_level_alternatives)
 
 LEVELS = ("info", "low", "medium", "high", "critical")
 EXEC, SCRIPT, INSTRUCTION, EXAMPLE = "exec", "script", "instruction", "example"
@@ -483,6 +483,8 @@ def needle_cache(text: str, low: str) -> dict[str, list[tuple[int, int]]]:
     return cache
 
 
+_NeedleKeys = tuple[tuple[Spec, ...], frozenset[bytes], dict[bytes, tuple[Spec, ...]], frozenset[str],
+                    dict[str, tuple[Spec, ...]]]
 _Table = tuple[int, list[tuple[int, Clause]], list[tuple[int, int, Clause]], list[tuple[tuple[int, ...], int, Clause]], int]
 
 
@@ -491,7 +493,7 @@ class RulePlan:
     needle clauses (audit_needles), derived on first use. `regions` says where in a block the regex may match;
     `finditer` runs there only the alternatives that may match there (a regex of them, compiled once)."""
 
-    __slots__ = ("regex", "gate", "quick", "_clauses", "_table", "_keyed", "_parts", "_subsets")
+    __slots__ = ("regex", "gate", "quick", "_clauses", "_table", "_keyed", "_needle_keys", "_parts", "_subsets")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.regex = regex
@@ -501,8 +503,9 @@ class RulePlan:
         self.quick = -1
         self._clauses: tuple[Clause, ...] | None = None
         self._table: _Table | None = None
-        # with many alternatives: (their bits by one uncommon bit each, those bits, the alternatives without one)
-        self._keyed: tuple[dict[int, list[tuple[int, int, Clause]]], int, list[tuple[int, int, Clause]]] | None = None
+        # with many alternatives: (their bits by the telling bit of each, those bits)
+        self._keyed: tuple[dict[int, list[tuple[int, int, Clause]]], int] | None = None
+        self._needle_keys: dict[int, _NeedleKeys] = {}  # alternatives of many needles: their needles by key (located)
         self._parts: list[str] | None = None  # the alternatives' sources
         self._subsets: dict[int, re.Pattern[str]] = {}  # alternatives (bit i: the i-th) -> their regex
 
@@ -552,23 +555,19 @@ class RulePlan:
                     union |= mask
                 else:
                     always.append((index, clause))
-            # a bit that is not common from each alternative (-1: one has none): a block with none of them is ruled out
-            rare = common_bits()
-            quick = functools.reduce(operator.or_, (mask & ~rare for mask, _, _ in single), 0)
-            if always or several or any(not mask & ~rare for mask, _, _ in single):
+            # the telling bit (audit_words.telling_bit) of each alternative's mask (of each of its masks when it has
+            # several): a block with none of them is ruled out (-1: an alternative needs nothing)
+            quick = functools.reduce(operator.or_, [telling_bit(mask) for mask, _, _ in single] +
+                                     [telling_bit(mask) for masks, _, _ in several for mask in masks], 0)
+            if always or any(not mask for masks, _, _ in several for mask in masks):
                 quick = -1
             self._table = (union, always, single, several, quick)
             self.quick = quick
             if len(single) >= _KEYED:
                 keyed: dict[int, list[tuple[int, int, Clause]]] = {}
-                loose: list[tuple[int, int, Clause]] = []
                 for entry in single:
-                    uncommon = entry[0] & ~rare
-                    if uncommon:
-                        keyed.setdefault(uncommon & -uncommon, []).append(entry)
-                    else:
-                        loose.append(entry)
-                self._keyed = (keyed, functools.reduce(operator.or_, keyed, 0), loose)
+                    keyed.setdefault(telling_bit(entry[0]), []).append(entry)
+                self._keyed = (keyed, functools.reduce(operator.or_, keyed, 0))
         return self._table
 
     def chosen(self, words: BlockWords | None) -> list[tuple[int, Clause]]:
@@ -584,9 +583,9 @@ class RulePlan:
             return list(enumerate(self.clauses))
         if not bits & quick or not bits & union:
             return always  # no alternative needing a word has one
-        if self._keyed is not None:  # only the alternatives whose uncommon bit the block has (and those without one)
-            keyed, keys, loose = self._keyed
-            chosen = always + [(index, clause) for mask, index, clause in loose if bits & mask == mask]
+        if self._keyed is not None:  # only the alternatives whose telling bit the block has
+            keyed, keys = self._keyed
+            chosen = always.copy()
             present = bits & keys
             while present:
                 key = present & -present
@@ -611,7 +610,16 @@ class RulePlan:
                 return [(0, len(text), -1)]
             bit = 1 << index
             first, rest = clause
-            for needle, needs, foreign, steps in first:
+            specs = first
+            if tokens is not None and chars is not None and len(first) >= _KEYED:
+                # only the needles whose key word or character the block holds (and those without one)
+                keyed = self._needle_keys.get(index) or self._key_needles(index, first)
+                specs = keyed[0]
+                for key in keyed[1].intersection(tokens):
+                    specs += keyed[2][key]
+                for char in keyed[3].intersection(chars):
+                    specs += keyed[4][char]
+            for needle, needs, foreign, steps in specs:
                 # a match holding this needle holds these words, characters and pieces of words: the block lacks one
                 if needs and tokens is not None and not needs <= tokens:
                     continue
@@ -647,6 +655,27 @@ class RulePlan:
             else:
                 merged.append((start, end, bits))
         return merged
+
+    def _key_needles(self, index: int, first: tuple[Spec, ...]) -> _NeedleKeys:
+        """The searched needles of an alternative by a word each needs (its most telling: not common, longest) or
+        else a character that is not ASCII: (those needing neither, the words, needles by word, the characters,
+        needles by character). A block without a needle's key lacks the needle."""
+        loose: list[Spec] = []
+        by_word: dict[bytes, list[Spec]] = {}
+        by_char: dict[str, list[Spec]] = {}
+        for spec in first:
+            _, needs, foreign, _ = spec
+            if needs:
+                by_word.setdefault(max(sorted(needs), key=lambda word: (word not in COMMON_WORDS, len(word))),
+                                   []).append(spec)
+            elif foreign:
+                by_char.setdefault(min(foreign), []).append(spec)
+            else:
+                loose.append(spec)
+        keyed = self._needle_keys[index] = (
+            tuple(loose), frozenset(by_word), {word: tuple(specs) for word, specs in by_word.items()},
+            frozenset(by_char), {char: tuple(specs) for char, specs in by_char.items()})
+        return keyed
 
     def regions(self, text: str, low: str, words: BlockWords | None, cache: dict[str, list[tuple[int, int]]],
                 gate: NeedleGate | None, chosen: list[tuple[int, Clause]] | None = None) -> list[tuple[int, int]]:
@@ -687,5 +716,48 @@ class RulePlan:
         return found
 
 
-_KEYED = 4  # alternatives of a rule from which they are looked up by an uncommon bit each (fewer: each tested)
+class PlanIndex:
+    """The rules of a family whose `quick` bits a block has, found from the bits the block has instead of asking
+    each rule: rules by each bit of their `quick` (-1: every block goes through to `choose`)."""
+
+    __slots__ = ("plans", "_by_bit", "_keys", "_always")
+
+    def __init__(self, plans: Iterable[RulePlan]) -> None:
+        self.plans = tuple(plans)
+        self._by_bit: dict[int, list[int]] = {}
+        self._keys = -1  # not built yet
+        self._always: list[int] = []
+
+    def passing(self, bits: int) -> list[int]:
+        """The positions, in order, of the rules a block with these bits (audit_words.block_bits; -1: nothing known)
+        may match: the others' every alternative needs a word or character the block lacks."""
+        if bits == -1:
+            return list(range(len(self.plans)))
+        if self._keys == -1:
+            self._build()
+        found = self._always.copy()
+        present = bits & self._keys
+        by_bit = self._by_bit
+        while present:
+            bit = present & -present
+            found += by_bit[bit]
+            present ^= bit
+        return sorted(set(found))
+
+    def _build(self) -> None:
+        keys = 0
+        for position, plan in enumerate(self.plans):
+            quick = plan.table[4]
+            if quick == -1:
+                self._always.append(position)
+                continue
+            keys |= quick
+            while quick:
+                bit = quick & -quick
+                self._by_bit.setdefault(bit, []).append(position)
+                quick ^= bit
+        self._keys = keys
+
+
+_KEYED = 4  # alternatives of a rule from which they are looked up by their telling bits (fewer: each tested)
 _MAX_SUBSETS = 256  # regexes of alternatives compiled per rule at most (then the whole regex serves)

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .audit_base import (Hit, RulePlan, anchor_regions, block_tokens, block_words, fold_lower, gate_for, needle_cache,
-                         one_line, word_regions)
+from .audit_base import (Hit, PlanIndex, RulePlan, anchor_regions, block_tokens, block_words, fold_lower, gate_for,
+                         needle_cache, one_line, word_regions)
 from .audit_words import BlockWords, WordGate, block_bits
 
 _F = re.I | re.A
@@ -311,6 +311,8 @@ PATTERNS: tuple[Pattern, ...] = (
 
 PATTERNS = tuple(Pattern(p.rule, regex, p.executed, p.instructed, p.message, p.fact, RulePlan(regex))
                  for p in PATTERNS for regex in (one_line(p.regex),))
+assert all(p.plan is not None for p in PATTERNS)
+_PLANS = PlanIndex(p.plan for p in PATTERNS if p.plan is not None)  # in the order of PATTERNS
 # A raw IP address: the lines around this anchor (inside every IPv4 address; starts with a literal, so one
 # fast scan) hold every match; an IPv4 address has words of 1-3 digits (the octets between its dots).
 _IPV4 = re.compile(r"\.\d{1,3}\.\d{1,3}\.\d")
@@ -446,11 +448,10 @@ def command_hits(text: str, tokens: frozenset[bytes] | None = None, *, fast: boo
     gate = gate_for(text, tokens, low) if low is not None else None
     words = block_words(text, tokens, low) if fast and word_gates else None
     bits = block_bits(words) if words is not None else -1  # -1: every bit, nothing ruled out
-    for pattern in PATTERNS:
+    for position in _PLANS.passing(bits):  # the others: every alternative needs a word or character the block lacks
+        pattern = PATTERNS[position]
         plan = pattern.plan
         assert plan is not None
-        if not bits & plan.quick and plan.quick != -1:
-            continue  # every alternative needs a word or character the block lacks
         chosen = plan.choose(bits)
         if not chosen:
             continue  # every alternative needs a word or character the block lacks

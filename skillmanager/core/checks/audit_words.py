@@ -12,6 +12,8 @@ word may be spelled with a letter block_tokens does not see (the callers fall ba
 """
 from __future__ import annotations
 
+import functools
+import operator
 import re
 import _sre  # type: ignore[import-not-found]
 from re import _casefix, _compiler as sre_compile, _constants as sre, _parser as sre_parse  # type: ignore[attr-defined]
@@ -323,6 +325,8 @@ class _Bits:
     integer test per CNF instead of a set operation per group."""
 
     bit_of: dict[Group, int] = {}
+    group_of: dict[int, Group] = {}
+    score: dict[int, tuple[bool, int, int]] = {}  # bit -> how little a block is likely to satisfy it (telling_bit)
     common = 0  # the bits of groups most blocks satisfy (a common word or character among theirs)
     word_bits: dict[bytes, int] = {}
     char_bits: dict[str, int] = {}
@@ -348,6 +352,27 @@ def common_bits() -> int:
     return _Bits.common
 
 
+def telling_bit(mask: int) -> int:
+    """The bit of `mask` (not 0) whose group a block is least likely to satisfy: not a common one, then the group
+    whose easiest member is longest (a short word such as `0` or `e`, or an ASCII punctuation mark, is in most
+    blocks), then the group of fewest members. A block without it lacks the mask, so it stands for the mask
+    wherever one bit is tested first."""
+    best, best_score = 0, (False, -1, 0)
+    rest = mask
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        score = _Bits.score.get(bit)
+        if score is None:
+            group = _Bits.group_of[bit]
+            shortest = min([len(word) for word in group.words] + [1 if char.isascii() else 3 for char in group.chars],
+                               default=99)
+            score = _Bits.score[bit] = (not bit & _Bits.common, shortest, -len(group.words) - len(group.chars))
+        if score > best_score:
+            best, best_score = bit, score
+    return best
+
+
 def _mask(cnf: tuple[Group, ...]) -> int:
     """The bits of a CNF's groups (new groups get theirs)."""
     mask = 0
@@ -355,6 +380,7 @@ def _mask(cnf: tuple[Group, ...]) -> int:
         bit = _Bits.bit_of.get(group)
         if bit is None:
             bit = _Bits.bit_of[group] = 1 << len(_Bits.bit_of)
+            _Bits.group_of[bit] = group
             for word in group.words:
                 _Bits.word_bits[word] = _Bits.word_bits.get(word, 0) | bit
             for char in group.chars:
@@ -378,6 +404,7 @@ def block_bits(words: "BlockWords") -> int:
     if _BITS_MEMO[0] is words and _BITS_MEMO[1] == _Bits.version:
         memo: int = _BITS_MEMO[2]
         return memo
+    # the bits of its words and characters OR-ed in C (no bytecode per word)
     bits = 0
     word_bits, char_bits = _Bits.word_bits, _Bits.char_bits
     for word in words.tokens & _Bits.words:
