@@ -247,24 +247,6 @@ def test_needle_gate_never_rules_out_a_needle_that_occurs(text, needle):
         assert gate is None or gate.may_hold(needle)
 
 
-def _typo_by_diff(shape: str) -> str | None:
-    """_one_typo_from as it was written first (a list of the differing positions per well-known name): the
-    reference for the byte XOR that skips most names at once."""
-    from skillmanager.core.checks.audit_text import _KNOWN_BY_LENGTH
-    if len(shape) < 6:
-        return None
-    for known, known_shape in _KNOWN_BY_LENGTH.get(len(shape), ()):
-        if known_shape == shape or len(known_shape) < 6:
-            continue
-        diff = [i for i, (a, b) in enumerate(zip(shape, known_shape)) if a != b]
-        if len(diff) == 1 and shape[diff[0]].isalpha() and known_shape[diff[0]].isalpha():
-            return known
-        if len(diff) == 2 and diff[1] == diff[0] + 1 and shape[diff[0]] == known_shape[diff[1]] and \
-                shape[diff[1]] == known_shape[diff[0]]:
-            return known
-    return None
-
-
 def _near_well_known(draw_index: int, edits: list[tuple[int, int, str]]) -> str:
     from skillmanager.core.checks.audit_text import WELL_KNOWN_SKILLS
     name = list(sorted(WELL_KNOWN_SKILLS)[draw_index % len(WELL_KNOWN_SKILLS)])
@@ -289,10 +271,10 @@ NAME_EDITS = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 40),
 @given(st.integers(0, 200), NAME_EDITS)
 def test_one_typo_byte_xor_matches_the_position_list(index, edits):
     """The XOR shortcut skips exactly the names the position list rules out: same well-known name or none."""
-    from skillmanager.core.checks.audit_text import _one_typo_from, skeleton
+    from skillmanager.core.checks.audit_text import one_typo_from, skeleton
     name = _near_well_known(index, edits)
     for shape in (name, skeleton(name)):
-        assert _one_typo_from(shape) == _typo_by_diff(shape)
+        assert one_typo_from(shape) == one_typo_from(shape, prefilter=False)
 
 
 @FAST

@@ -308,13 +308,14 @@ def _scripts(name: str) -> set[str]:
     return found
 
 
-def _one_typo_from(shape: str) -> str | None:
+def one_typo_from(shape: str, *, prefilter: bool = True) -> str | None:
     """The well-known name (6 letters or more) that `shape` misspells by one substituted letter or two swapped
     neighbours: the same length and outline, so it reads as the original at a glance (a typo-squat). Added
-    or removed letters are left alone: they make other words (plurals, suffixes)."""
+    or removed letters are left alone: they make other words (plurals, suffixes). `prefilter=False` leaves out
+    the byte XOR that skips most names at once (the reference for its property test)."""
     if len(shape) < 6:
         return None
-    as_int = int.from_bytes(shape.encode()) if shape.isascii() else None
+    as_int = int.from_bytes(shape.encode()) if prefilter and shape.isascii() else None
     for known, known_shape in _KNOWN_BY_LENGTH.get(len(shape), ()):
         if known_shape == shape or len(known_shape) < 6:
             continue
@@ -343,7 +344,7 @@ def lookalike_hits(name: str) -> list[Hit]:
             return [Hit("lookalike-name", 0, "high", "high",
                         f"the name {name!r} looks like the well-known skill {known!r} but is spelled with other "
                         "characters", name.encode("unicode_escape").decode("ascii"))]
-    typo = _one_typo_from(shape)
+    typo = one_typo_from(shape)
     if typo is not None:
         return [Hit("lookalike-name", 0, "medium", "medium",
                     f"the name {name!r} is one typo away from the well-known skill {typo!r}", name)]
