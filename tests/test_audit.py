@@ -193,3 +193,19 @@ def test_skill_md_linked_outside_or_inside_the_folder(tmp_path):
             assert ("escaping-link", "high", "SKILL.md") in {(f.rule, f.severity, f.file.name) for f in report.findings}
         finally:
             escaping.chmod(0o755)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors through /proc")
+def test_read_blocks_closes_its_descriptor_when_left_early_or_read_to_the_end(tmp_path):
+    from skillmanager.core.checks.audit_scan import BLOCK_BYTES, read_blocks
+    big = tmp_path / "big.md"
+    big.write_bytes((b"x" * 99 + b"\n") * (BLOCK_BYTES // 100 * 3))
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(50):
+        blocks = read_blocks(big)
+        first, line = next(blocks)
+        assert line == 1 and first.endswith(b"\n") and len(first) <= BLOCK_BYTES
+        blocks.close()  # what a consumer that stops at MAX_SCAN_BYTES leaves to the collector
+    whole = b"".join(block for block, _ in read_blocks(big))
+    assert whole == big.read_bytes()
+    assert len(os.listdir("/proc/self/fd")) == before

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
 
-from ..load.safe_read import NotRegularFileError, open_regular, special_file_kind
+from ..load.safe_read import NotRegularFileError, open_regular_fd, special_file_kind
 from .audit_base import EXAMPLE, EXEC, INSTRUCTION
 
 BLOCK_BYTES = 1024 * 1024
@@ -124,11 +124,12 @@ def walk_skill(skill_dir: Path) -> Walk:
 
 def read_blocks(path: Path) -> Iterator[tuple[bytes, int]]:
     """(block, first line number) over the whole file. Raises OSError (incl. NotRegularFileError)."""
-    with open_regular(path) as handle:
+    fd = open_regular_fd(path)
+    try:
         line = 1
         buffer = b""
         while True:
-            chunk = handle.read(BLOCK_BYTES)
+            chunk = os.read(fd, BLOCK_BYTES)  # a short read is only carried in `buffer` (blocks cut the same)
             if not chunk:
                 if buffer:
                     yield buffer, line
@@ -143,6 +144,8 @@ def read_blocks(path: Path) -> Iterator[tuple[bytes, int]]:
                 else:  # one line longer than a block: cut it, re-read an overlap so nothing at the cut is missed
                     yield buffer[:BLOCK_BYTES], line
                     buffer = buffer[BLOCK_BYTES - OVERLAP_BYTES:]
+    finally:
+        os.close(fd)
 
 
 def kind_of(entry_name: str, head: bytes) -> str:

@@ -29,6 +29,7 @@ class ReadResult:
 # Settings, manifests, MCP and scenario files are small JSON; anything bigger is refused, not slurped.
 MAX_JSON_BYTES = 64 * 1024 * 1024
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -75,12 +76,26 @@ def open_regular(path: PathArg) -> BinaryIO:
     """`open(path, "rb")` for a regular file only (check_regular), re-checked on the open handle."""
     check_regular(path)
     handle = open(path, "rb", opener=_nonblocking_opener)
-    mode = os.fstat(handle.fileno()).st_mode
+    _require_regular(handle.fileno(), path, handle.close)
+    return handle
+
+
+def open_regular_fd(path: PathArg) -> int:
+    """open_regular as a bare descriptor (os.read, os.close): a file read once in big chunks needs no buffered
+    file object around it (a third of the cost of reading a 5 KB file)."""
+    check_regular(path)
+    fd = os.open(path, os.O_RDONLY | _BINARY | _NONBLOCK)
+    _require_regular(fd, path, lambda: os.close(fd))
+    return fd
+
+
+def _require_regular(fd: int, path: PathArg, close: Callable[[], None]) -> None:
+    """What stands at `path` was checked before opening; a special file swapped in since is refused here."""
+    mode = os.fstat(fd).st_mode
     if not _stat.S_ISREG(mode):
-        handle.close()
+        close()
         raise NotRegularFileError(0, f"{special_file_kind(mode) or 'a directory'}, not a regular file",
                                   os.fsdecode(path))
-    return handle
 
 
 def read_regular_bytes(path: PathArg, *, max_bytes: int = MAX_JSON_BYTES) -> bytes:
