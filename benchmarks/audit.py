@@ -141,6 +141,41 @@ def speed(repeat: int) -> None:
     print(f"  audit / floor: {med['audit'][0] / med['floor'][0]:.1f}x wall, {med['audit'][1] / med['floor'][1]:.1f}x CPU"
           f"  (target <= 0.5 ms/skill)")
     repeat_run(skills, repeat)
+    first_skill(skills[0], repeat)
+
+
+_FIRST = """
+import sys, time
+from pathlib import Path
+start = time.process_time()
+from skillmanager.core.checks.audit import audit_skill
+imported = time.process_time()
+audit_skill(Path(sys.argv[1]))
+print(imported - start, time.process_time() - imported)
+"""
+
+
+def first_skill(skill: Path, repeat: int) -> None:
+    """What the timings above leave out (they warm up first): a new process's import and first audit, which
+    derives the rules' word gates and needles unless an earlier process kept them (audit_derived_cache)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "SKILLMANAGER_NO_RULE_CACHE")}
+        env.update(PYTHONPATH=str(ROOT), SKILLMANAGER_CACHE_DIR=scratch)
+        runs: dict[str, list[tuple[float, float]]] = {"empty": [], "kept": []}
+        for _ in range(repeat):
+            for name in ("empty", "kept"):
+                if name == "empty":
+                    for old in Path(scratch).glob("audit-rules-*.json"):
+                        old.unlink()
+                out = subprocess.run([sys.executable, "-c", _FIRST, str(skill / "SKILL.md")], env=env,
+                                     capture_output=True, text=True, check=True).stdout.split()
+                runs[name].append((float(out[0]), float(out[1])))
+    for name, title in (("empty", "no rules kept (a first process)"), ("kept", "rules kept by an earlier process")):
+        imported = statistics.median(i for i, _ in runs[name]) * 1e3
+        first = statistics.median(f for _, f in runs[name]) * 1e3
+        print(f"  new process, {title}: import {imported:.0f} ms, first skill {first:.0f} ms CPU")
 
 
 def repeat_run(skills: list[Path], repeat: int) -> None:

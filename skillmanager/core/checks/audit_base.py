@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from . import audit_derived_cache
 from .audit_needles import Clause, Spec, alternative_clauses
 from .audit_words import (COMMON_WORDS, FOLDS_TO_ASCII, SPECIAL_FOLDS, BlockWords, Group, WordGate, block_bits, block_chars, fold,
                           fold_specials, non_ascii_chars, telling_bit, top_level_alternatives)
@@ -513,7 +514,10 @@ class RulePlan:
     def clauses(self) -> tuple[Clause, ...]:
         """One per top-level alternative of the regex, in its order (audit_needles.alternative_clauses)."""
         if self._clauses is None:
-            self._clauses = alternative_clauses(self.regex)
+            regex = self.regex
+            self._clauses = audit_derived_cache.derived("clauses", regex, lambda: alternative_clauses(regex),
+                                                        audit_derived_cache.encode_clauses,
+                                                        audit_derived_cache.decode_clauses)
         return self._clauses
 
     def _searched_groups(self) -> list[Group | None]:

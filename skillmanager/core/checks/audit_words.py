@@ -18,6 +18,7 @@ import re
 import _sre  # type: ignore[import-not-found]
 from re import _casefix, _compiler as sre_compile, _constants as sre, _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any, Callable, NamedTuple, Sequence
+from . import audit_derived_cache
 
 # --- case folding ----------------------------------------------------------------------------------
 
@@ -425,6 +426,7 @@ def _derive_pending() -> None:
         gate.branch_masks()
         if gate._masks is False:
             gate._masks = _masks(gate.conditions)
+    audit_derived_cache.save()
 
 
 def _masks(dnf: Dnf) -> tuple[int, ...] | None:
@@ -452,11 +454,16 @@ class WordGate:
     def branches(self) -> tuple[Dnf, ...]:
         """Per top-level alternative of the regex's source, in its order, what a match of it holds: one of these
         CNFs (() when it requires nothing)."""
-        if self._branches is None:  # derived on first use: importing the audit stays cheap
-            parts = top_level_alternatives(self.regex.pattern)
-            regexes = [self.regex] if len(parts) == 1 else [re.compile(part, self.regex.flags) for part in parts]
-            self._branches = tuple(_any_branch(WordDeriver(regex).branches()) for regex in regexes)
+        if self._branches is None:  # derived on first use (or read from an earlier process's): imports stay cheap
+            self._branches = audit_derived_cache.derived(
+                "branches", self.regex, self._derive_branches, audit_derived_cache.encode_branches,
+                lambda data: audit_derived_cache.decode_branches(data, Group))
         return self._branches
+
+    def _derive_branches(self) -> tuple[Dnf, ...]:
+        parts = top_level_alternatives(self.regex.pattern)
+        regexes = [self.regex] if len(parts) == 1 else [re.compile(part, self.regex.flags) for part in parts]
+        return tuple(_any_branch(WordDeriver(regex).branches()) for regex in regexes)
 
     @property
     def conditions(self) -> Dnf:
