@@ -31,6 +31,16 @@ if "SKILLMANAGER_DATA_DIR" not in os.environ:
 os.environ.pop("SLASH_COMMAND_TOOL_CHAR_BUDGET", None)
 
 
+@pytest.fixture(autouse=True)
+def _release_a_frozen_snapshot():
+    """A window test leaves its shown snapshot frozen (core/collector.keep_frozen), as the app does until its next
+    scan: release it, so later tests start from an ordinary collector (and the objects it kept can be freed)."""
+    yield
+    from skillmanager.core import collector
+    if collector._snapshot_frozen:
+        collector.release_frozen()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """`oracle` tests skip when the real CLIs are missing, except with SKILLMANAGER_REQUIRE_ORACLE=1 (CI): then a

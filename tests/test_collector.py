@@ -16,12 +16,12 @@ class Node:
 
 @pytest.fixture
 def clean_collector():
-    gc.unfreeze()
+    collector.release_frozen()
     gc.collect()
     enabled = gc.isenabled()
     gc.enable()
     yield
-    gc.unfreeze()
+    collector.release_frozen()
     if not enabled:
         gc.disable()
 
@@ -65,3 +65,22 @@ def test_a_nested_pause_leaves_the_collector_paused(clean_collector):
             pass
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def test_the_end_of_a_paused_step_does_not_count_the_frozen_objects(clean_collector, monkeypatch):
+    # gc.get_freeze_count() walks every frozen object: with the app's snapshot frozen, asking it at the end of every
+    # paused step (each load, listing, refresh) cost a walk of the whole frozen heap
+    def walks_the_frozen_heap() -> int:
+        raise AssertionError("gc.get_freeze_count() called")
+
+    monkeypatch.setattr(gc, "get_freeze_count", walks_the_frozen_heap)
+    with collector.collector_paused():
+        [Node() for _ in range(100)]
+    collector.keep_frozen()
+    with collector.collector_paused():
+        kept = [Node() for _ in range(100)]
+    assert _in_generation(kept[0], 0) or _in_generation(kept[0], 1) or _in_generation(kept[0], 2)  # not frozen
+    collector.release_frozen()
+    with collector.collector_paused():
+        built = [Node() for _ in range(100)]
+    assert _in_generation(built[0], 2)  # promoted again once the snapshot is released

@@ -16,6 +16,9 @@ from contextlib import contextmanager
 from typing import Iterator
 
 _freeze_bulk_results = False
+# whether the app keeps a snapshot frozen (keep_frozen); kept here because gc.get_freeze_count() walks every
+# frozen object to count them: asked at the end of every paused step, it cost a walk of the whole frozen heap
+_snapshot_frozen = False
 
 
 def freeze_bulk_results() -> None:
@@ -36,7 +39,7 @@ def collector_paused() -> Iterator[None]:
         if was_enabled:
             if _freeze_bulk_results:
                 gc.freeze()
-            elif gc.get_freeze_count() == 0:  # (the app's frozen snapshot is left frozen: see keep_frozen)
+            elif not _snapshot_frozen:  # (the app's frozen snapshot is left frozen: see keep_frozen)
                 gc.freeze()
                 gc.unfreeze()  # frozen objects return to the oldest generation
             gc.enable()
@@ -47,10 +50,14 @@ def keep_frozen() -> None:
     frozen and no collection walks it again (a full collection of a 5,000-skill snapshot held the GIL up to
     250 ms, in the middle of a one-file refresh). Replaced objects are still freed by reference counting; a
     snapshot forms no reference cycles (a full rescan after 15 refreshes left none to collect)."""
+    global _snapshot_frozen
     gc.freeze()
+    _snapshot_frozen = True
 
 
 def release_frozen() -> None:
     """When a full scan starts: what was frozen may be collected again (anything of the old snapshot that only
     a collection can free is freed by the next one)."""
+    global _snapshot_frozen
     gc.unfreeze()
+    _snapshot_frozen = False
