@@ -133,3 +133,15 @@ def test_edit_sequences_give_what_a_fresh_audit_gives(tmp_path_factory, edits):
             os.utime(skills[index], ns=(stamp, stamp))
         cached = audit_many([(s, None) for s in skills], cache=_reopened(root / "c"))
         assert _same(cached, [audit_skill(s) for s in skills])
+
+
+def test_reports_of_skills_that_are_gone_are_dropped_at_the_next_save(tmp_path):
+    kept = [_skill(tmp_path / "kept", f"k{i}", GOOD) for i in range(3)]
+    gone = [_skill(tmp_path / "gone", f"g{i}", BAD) for i in range(3)]
+    audit_many([(s, None) for s in kept + gone], cache=_reopened(tmp_path / "c"))
+    for skill in gone:
+        skill.unlink()
+    new = _skill(tmp_path / "kept", "new", GOOD)  # something to save
+    cache = _reopened(tmp_path / "c")
+    audit_many([(new, None)], cache=cache)
+    assert sorted(json.loads(cache.file.read_text())["entries"]) == sorted(f"{s}\0" for s in kept + [new])

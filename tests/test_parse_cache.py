@@ -323,3 +323,21 @@ def test_loading_and_listing_read_no_body(tmp_path, monkeypatch):
     assert copy is not None and copy.scoped_original is not None
     assert copy.body == copy.scoped_original.body == f"body of {tmp_path / 'extra' / '.claude' / 'skills'}\n"
     assert len(reads) == 2
+
+
+def test_entries_of_files_that_are_gone_are_dropped_at_the_next_save(tmp_path):
+    # two projects share the cache; one is deleted: its entries go, the other's stay and are still served
+    kept, deleted = tmp_path / "kept", tmp_path / "deleted"
+    kept_files, deleted_files = _fill(kept), _fill(deleted)
+    cache_dir = tmp_path / "cache"
+    _scan(kept, cache_dir)
+    _scan(deleted, cache_dir)
+    (file,) = cache_dir.glob("parse-*.json")
+    assert set(json.loads(file.read_text())["entries"]) == {str(f) for f in kept_files + deleted_files}
+    shutil.rmtree(deleted)
+    (kept_files[0].parent / "SKILL.md").write_text("---\ndescription: edited\n---\nbody\n")  # makes the next scan save
+    _scan(kept, cache_dir)
+    assert set(json.loads(file.read_text())["entries"]) == {str(f) for f in kept_files}
+    _age(cache_dir)
+    _, cache = _scan(kept, cache_dir)
+    assert cache.hits == len(kept_files) and cache.misses == 0

@@ -53,7 +53,9 @@ class AuditCache(ParseCache):
         return cache
 
     def get_audit(self, skill_md: Path, name: str | None, key: AuditCacheKey) -> SkillAudit | None:
-        entry = self.entries.get(_entry_name(skill_md, name))
+        entry_name = _entry_name(skill_md, name)
+        self._used.add(entry_name)
+        entry = self.entries.get(entry_name)
         stamps = _stamps(key)
         if (type(entry) is list and len(entry) == 2 and entry[0] == _plain(key) and type(entry[1]) is dict
                 and all(mtime < self.racy_after and ctime < self.racy_after for mtime, ctime in stamps)):
@@ -70,8 +72,13 @@ class AuditCache(ParseCache):
     def put_audit(self, skill_md: Path, name: str | None, key: AuditCacheKey, report: SkillAudit) -> None:
         if report.error:  # an unreadable folder is looked at again next time
             return
-        self.entries[_entry_name(skill_md, name)] = [_plain(key), report.to_json()]
+        entry_name = _entry_name(skill_md, name)
+        self.entries[entry_name] = [_plain(key), report.to_json()]
+        self._used.add(entry_name)
         self.dirty = True
+
+    def entry_file(self, name: str) -> str:
+        return name.partition("\0")[0]
 
 
 def _entry_name(skill_md: Path, name: str | None) -> str:

@@ -98,6 +98,8 @@ class ParseCache:
         self.racy_after = 0  # mtime_ns of the cache file as loaded: entries not older than it are re-read
         self.dirty = False
         self._servable = False  # see can_serve
+        self._used: set[str] = set()  # entries this process looked up or stored (their files exist)
+        self._pruned = False  # entries of files that are gone are dropped at the first save
         self.hits = 0
         self.misses = 0
 
@@ -135,6 +137,7 @@ class ParseCache:
         self._servable = bool(self.entries)
 
     def get(self, path: str, key: StatKey) -> Payload | None:
+        self._used.add(path)
         payload = self._fresh(self.entries.get(path), key)
         if payload is not None:
             self.hits += 1
@@ -168,7 +171,22 @@ class ParseCache:
     def put(self, path: str, key: StatKey, payload: Payload) -> None:
         """Values JSON cannot give back exactly (bytes, sets, dates from YAML tags) are dropped at save."""
         self.entries[path] = [list(key), payload]
+        self._used.add(path)
         self.dirty = True
+
+    def entry_file(self, name: str) -> str:
+        """The file an entry is about (the entry's name here)."""
+        return name
+
+    def _drop_gone(self) -> None:
+        """Drop the entries of files that no longer exist (a deleted project, a temporary folder), so the cache
+        does not grow with every path it ever saw. One lstat per entry this process did not use, at its first
+        save only."""
+        self._pruned = True
+        lexists = os.path.lexists
+        gone = [name for name in self.entries if name not in self._used and not lexists(self.entry_file(name))]
+        for name in gone:
+            del self.entries[name]
 
     def _encode(self) -> str:
         """One C-encoder pass (json.dump would stream through the pure-Python encoder); entries holding a
@@ -185,6 +203,8 @@ class ParseCache:
         """Write atomically (temp file + rename); errors are ignored: the cache is only an optimisation."""
         if not self.dirty or self.file is None:
             return
+        if not self._pruned:
+            self._drop_gone()
         try:
             import tempfile
             self.file.parent.mkdir(parents=True, exist_ok=True)
