@@ -7,10 +7,11 @@
 2. The Cisco skill-scanner (`cisco-ai-skill-scanner`, static + behavioural analyzers, no LLM) on the
    same corpus, when a separate venv holding it is found (--cisco PATH to its `skill-scanner`, default
    /work/cisco-venv/bin/skill-scanner), scored the same way from its per-skill max_severity.
-3. Speed over ../shared/corpus (every SKILL.md): audit_skill per skill against the read-only floor
-   (reading every file of each skill folder), both measured in this run, interleaved --repeat times,
-   medians of wall clock and process CPU time, with the ratio; then a repeat run through the
-   persistent audit cache.
+3. Speed over ../shared/corpus (every SKILL.md): a first run as `skillmanager audit` makes it (each skill's
+   key, its audit, its report stored in an empty audit cache, the file written) and audit_skill alone, against
+   the read-only floor (reading every file of each skill folder), all measured in this run, interleaved
+   --repeat times, medians of wall clock and process CPU time, with the ratio; then a repeat run through the
+   persistent audit cache, and a new process's first skill.
 Usage: python benchmarks/audit.py [--repeat 3] [--cisco PATH|none]
 """
 from __future__ import annotations
@@ -22,12 +23,14 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from skillmanager.core.checks.audit import audit_skill, level_index  # noqa: E402
+from skillmanager.core.checks.audit_cache import AuditCache, audit_many  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELLED = ROOT / "tests" / "data" / "audit_corpus"
@@ -125,10 +128,19 @@ def speed(repeat: int) -> None:
         for folder in skills:
             audit_skill(folder / "SKILL.md")
 
-    runs: dict[str, list[tuple[float, float]]] = {"floor": [], "audit": []}
+    targets = [(folder / "SKILL.md", None) for folder in skills]
+
+    def first_run() -> None:
+        # what `skillmanager audit` does with an empty cache: each skill's key (a walk of its folder), its audit,
+        # its report stored, the cache file written
+        with tempfile.TemporaryDirectory() as scratch:
+            audit_many(targets, cache=AuditCache.open_for_audit(Path(scratch)))
+
+    names = {"floor": "read-only floor", "audit": "audit_skill alone", "first": "first run (empty audit cache)"}
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
     audit()  # warm the file cache and the regex cache
     for _ in range(repeat):
-        for name, fn in (("floor", floor), ("audit", audit)):
+        for name, fn in (("floor", floor), ("audit", audit), ("first", first_run)):
             wall, cpu = time.perf_counter(), time.process_time()
             fn()
             runs[name].append((time.perf_counter() - wall, time.process_time() - cpu))
@@ -136,10 +148,10 @@ def speed(repeat: int) -> None:
     med = {name: (statistics.median(w for w, _ in r) / count * 1e3, statistics.median(c for _, c in r) / count * 1e3)
            for name, r in runs.items()}
     print(f"speed over {count} real skills (median of {repeat}):")
-    for name in ("floor", "audit"):
-        print(f"  {name:6} {med[name][0]:.3f} ms/skill wall, {med[name][1]:.3f} ms/skill CPU")
-    print(f"  audit / floor: {med['audit'][0] / med['floor'][0]:.1f}x wall, {med['audit'][1] / med['floor'][1]:.1f}x CPU"
-          f"  (target <= 0.5 ms/skill)")
+    for name, title in names.items():
+        print(f"  {title:30} {med[name][0]:.3f} ms/skill wall, {med[name][1]:.3f} ms/skill CPU")
+    print(f"  first run / floor: {med['first'][0] / med['floor'][0]:.1f}x wall, {med['first'][1] / med['floor'][1]:.1f}x "
+          f"CPU  (target <= 0.5 ms/skill: {'met' if med['first'][1] <= 0.5 else 'NOT met'} in CPU)")
     repeat_run(skills, repeat)
     first_skill(skills[0], repeat)
 
@@ -158,8 +170,6 @@ print(imported - start, time.process_time() - imported)
 def first_skill(skill: Path, repeat: int) -> None:
     """What the timings above leave out (they warm up first): a new process's import and first audit, which
     derives the rules' word gates and needles unless an earlier process kept them (audit_derived_cache)."""
-    import tempfile
-
     with tempfile.TemporaryDirectory() as scratch:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "SKILLMANAGER_NO_RULE_CACHE")}
         env.update(PYTHONPATH=str(ROOT), SKILLMANAGER_CACHE_DIR=scratch)
@@ -181,10 +191,6 @@ def first_skill(skill: Path, repeat: int) -> None:
 def repeat_run(skills: list[Path], repeat: int) -> None:
     """A repeat run through the persistent audit cache (what `skillmanager audit` does without --no-cache),
     with the cache file made older than every stamp so entries are served, and checked equal to fresh audits."""
-    import tempfile
-
-    from skillmanager.core.checks.audit_cache import AuditCache, audit_many
-
     targets = [(folder / "SKILL.md", None) for folder in skills]
     with tempfile.TemporaryDirectory() as scratch:
         fresh = audit_many(targets, cache=AuditCache.open_for_audit(Path(scratch)))
@@ -216,7 +222,6 @@ def main() -> None:
     print_score("skillmanager audit", mine)
     cisco_result = None
     if args.cisco != "none":
-        import tempfile
         with tempfile.TemporaryDirectory() as scratch:
             verdicts = cisco(cases, Path(args.cisco), Path(scratch))
         if isinstance(verdicts, str):

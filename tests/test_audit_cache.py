@@ -145,3 +145,23 @@ def test_reports_of_skills_that_are_gone_are_dropped_at_the_next_save(tmp_path):
     cache = _reopened(tmp_path / "c")
     audit_many([(new, None)], cache=cache)
     assert sorted(json.loads(cache.file.read_text())["entries"]) == sorted(f"{s}\0" for s in kept + [new])
+
+
+def test_a_cache_miss_walks_the_skill_folder_once(tmp_path, monkeypatch):
+    # the key's walk of the folder is the audit's: the app's badges and `skillmanager audit` walked it twice
+    from skillmanager.core.checks import audit as audit_module
+    from skillmanager.core.checks.skill_checks import ChecksCache, check_skill
+
+    skills = [_skill(tmp_path / "s", f"k{i}", BAD if i % 2 else GOOD) for i in range(4)]
+    (skills[0].parent / "scripts").mkdir()
+    (skills[0].parent / "scripts" / "run.sh").write_text(BAD + "\n")
+    fresh = [audit_skill(s) for s in skills]
+    fresh_checks = [check_skill(s) for s in skills]
+    walked: list[Path] = []
+    real_walk = audit_module.walk_skill
+    monkeypatch.setattr(audit_module, "walk_skill", lambda folder: walked.append(folder) or real_walk(folder))
+    assert _same(audit_many([(s, None) for s in skills], cache=_reopened(tmp_path / "c")), fresh)
+    assert walked == [s.parent for s in skills]
+    walked.clear()
+    assert [ChecksCache().get(s) for s in skills] == fresh_checks
+    assert walked == [s.parent for s in skills]

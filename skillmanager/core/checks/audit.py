@@ -9,7 +9,7 @@ Facts are joined across lines and files: a file downloaded or decoded in one pla
 another, secrets that reach a network send. Links leaving the folder are reported, never followed.
 Nothing here runs anything.
 
-`audit_skill` is a pure function of the folder's files; `audit_cache_key` gives the key a cache can
+`audit_skill` is a pure function of the folder's files; `prepare_audit` gives the key a cache can
 hold it under ((device, inode, size, mtime_ns, ctime_ns, path) of every entry).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Callable, Iterable, Union
+from typing import Any, Callable, Iterable, NamedTuple, Union
 
 from ..layers.inline_shell import find_inline_shell
 from ..load.frontmatter import parse_document
@@ -29,14 +29,14 @@ from .audit_base import (DOC, EXAMPLE, EXEC, INSTRUCTION, LEVELS, RULE_BY_NAME, 
                          Rule, SkillAudit, clip, level_index, lower, severity_at)
 from .audit_base import block_tokens, block_words, fold_lower
 from .audit_commands import Facts, command_hits, executed_files
-from .audit_scan import (BLOCK_BYTES, MarkdownMap, MarkdownState, Stamp, kind_of, list_intro_warns, read_blocks,
-                         walk_skill)
+from .audit_scan import (BLOCK_BYTES, MarkdownMap, MarkdownState, Stamp, Walk, kind_of, list_intro_warns,
+                         read_blocks, walk_skill)
 from .audit_secrets import blob_hits, redact, secret_hits
 from .audit_text import decode_tags, description_hits, hidden_unicode_hits, injection_hits, lookalike_hits, reveal_hidden
 
 __all__ = ["AuditFinding", "DOC", "EXEC", "INSTRUCTION", "LEVELS", "RULES", "RULE_BY_NAME", "Rule", "SCRIPT",
-           "SkillAudit", "audit_cache_key", "audit_paths", "audit_skill", "decode_tags", "level_index", "redact",
-           "reveal_hidden", "summarize", "worst"]
+           "PreparedAudit", "SkillAudit", "audit_paths", "audit_skill", "decode_tags", "level_index", "prepare_audit",
+           "redact", "reveal_hidden", "summarize", "worst"]
 
 _RUN_VERB = re.compile(r"(?:\b(?:python[0-9.]*|bash|sh|zsh|node|deno|bun|ruby|perl|pwsh|uv\s+run|npx\s+tsx|tsx|ts-node)"
                        r"\s+(?:-\S+\s+)*|(?<![\w/])\./|\b(?:run|execute|invoke)\s+`?)"
@@ -353,7 +353,15 @@ _OwnStamp = Union[Stamp, tuple[str, str, str]]  # the file's stamp, or ("error",
 AuditCacheKey = Union[tuple[_OwnStamp], tuple[_OwnStamp, tuple[Stamp, ...]]]
 
 
-def audit_cache_key(skill_md: Path) -> AuditCacheKey:
+class PreparedAudit(NamedTuple):
+    """A skill file's cache key (what its audit depends on) and the walk of its folder that gave it, so that the
+    audit on a cache miss does not walk the folder again (prepare_audit, then audit_skill(..., prepared=))."""
+    skill_md: Path
+    key: AuditCacheKey
+    walk: Walk | None  # None: not a SKILL.md (a command file is audited alone)
+
+
+def prepare_audit(skill_md: Path) -> PreparedAudit:
     """What audit_skill's result depends on: (device, inode, size, mtime_ns, ctime_ns, path) of the file and, for a
     SKILL.md, of every entry of its folder. Cheap (stat only); a cache keyed on it is exact."""
     skill_md = Path(skill_md)
@@ -363,8 +371,9 @@ def audit_cache_key(skill_md: Path) -> AuditCacheKey:
     except OSError as error:
         own = ("error", str(error), str(skill_md))
     if skill_md.name != "SKILL.md":
-        return (own,)
-    return (own, tuple(walk_skill(skill_md.parent).stamps))
+        return PreparedAudit(skill_md, (own,), None)
+    walk = walk_skill(skill_md.parent)
+    return PreparedAudit(skill_md, (own, tuple(walk.stamps)), walk)
 
 
 def _failed_audit(target: Path, name: str, error: str) -> SkillAudit:
@@ -376,12 +385,14 @@ def _read_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def audit_skill(skill_md: Path, *, name: str | None = None) -> SkillAudit:
-    """Audit one skill: its SKILL.md (or command file) and, for a skill folder, every file in it.
+def audit_skill(skill_md: Path, *, name: str | None = None, prepared: PreparedAudit | None = None) -> SkillAudit:
+    """Audit one skill: its SKILL.md (or command file) and, for a skill folder, every file in it. `prepared`: this
+    file's prepare_audit, when its key was just worked out (its walk of the folder is used).
     Never raises: what cannot be read becomes an `unscanned-content` finding, a note and `error`."""
     skill_md = Path(skill_md)
     try:
-        return _audit_skill(skill_md, name)
+        return _audit_skill(skill_md, name, prepared.walk if prepared is not None and prepared.skill_md == skill_md
+                            else None)
     except (OSError, RecursionError, MemoryError, ValueError) as error:
         report = _failed_audit(skill_md.parent if skill_md.name == "SKILL.md" else skill_md,
                                name or skill_md.parent.name, f"cannot audit {skill_md}: {error}")
@@ -390,13 +401,14 @@ def audit_skill(skill_md: Path, *, name: str | None = None) -> SkillAudit:
         return report
 
 
-def _audit_skill(skill_md: Path, name: str | None) -> SkillAudit:
+def _audit_skill(skill_md: Path, name: str | None, walk: Walk | None) -> SkillAudit:
     is_skill = skill_md.name == "SKILL.md"
     skill_dir = skill_md.parent
     report = SkillAudit(skill_dir if is_skill else skill_md, name or (skill_dir.name if is_skill else skill_md.stem))
     out = _Collector()
     scans: list[_FileScan] = []
-    walk = walk_skill(skill_dir) if is_skill else None
+    if is_skill and walk is None:
+        walk = walk_skill(skill_dir)
     # whether SKILL.md is a link: the walk saw its entry (lstat), unless the folder could not be listed
     is_link = is_skill and (skill_md.name in walk.links if walk is not None and walk.listed else os.path.islink(skill_md))
     if is_link and not os.path.realpath(skill_md).startswith(os.path.realpath(skill_dir) + os.sep):

@@ -3,7 +3,7 @@
 It is the parse cache's store (load/parse_cache: one JSON file in the app's cache dir, atomic writes, a
 corrupt file ignored, plain data only) with the audit's key: the path, the name it is audited under and
 (device, inode, size, mtime_ns, ctime_ns) of the skill file and of every entry of its folder
-(audit.audit_cache_key). Its context holds skillmanager's version and a digest of the audit rules'
+(audit.prepare_audit). Its context holds skillmanager's version and a digest of the audit rules'
 source, so a rule change never serves an old verdict. An entry any of whose files changed within the
 cache file's own timestamp tick is racily clean and audited again.
 """
@@ -90,7 +90,7 @@ def _plain(value: Any) -> Any:
 
 
 def _stamps(key: AuditCacheKey) -> list[tuple[int, int]]:
-    """(mtime_ns, ctime_ns) of every stamp in an audit_cache_key; an error stamp counts as racy."""
+    """(mtime_ns, ctime_ns) of every stamp of an audit key (audit.prepare_audit); an error stamp counts as racy."""
     found: list[tuple[int, int]] = []
     for part in key:
         rows = part if part and isinstance(part[0], (tuple, list)) else [part]
@@ -113,18 +113,18 @@ def audit_many(targets: Iterable[tuple[Path, str | None]], *, cache: AuditCache 
                progress: Callable[[int, int], None] | None = None) -> list[SkillAudit]:
     """audit_skill over (skill file, name) pairs, through `cache` when given (saved at the end);
     `progress(done, total)` after each skill (a GUI shows it; called from the auditing thread)."""
-    from .audit import audit_cache_key, audit_skill
+    from .audit import audit_skill, prepare_audit
 
     targets = list(targets)
     audits = []
     for done, (skill_md, name) in enumerate(targets, 1):
         report = None
         if cache is not None:
-            key = audit_cache_key(skill_md)
-            report = cache.get_audit(skill_md, name, key)
+            prepared = prepare_audit(skill_md)
+            report = cache.get_audit(skill_md, name, prepared.key)
             if report is None:
-                report = audit_skill(skill_md, name=name)
-                cache.put_audit(skill_md, name, key, report)
+                report = audit_skill(skill_md, name=name, prepared=prepared)
+                cache.put_audit(skill_md, name, prepared.key, report)
         else:
             report = audit_skill(skill_md, name=name)
         audits.append(report)

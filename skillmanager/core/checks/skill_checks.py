@@ -1,7 +1,7 @@
 """One skill's checks for a browsing UI: the security audit and Claude Code's lint, cached per file.
 
 The desktop app shows a badge per skill in its tree; computing it must not re-read unchanged
-files on every rescan, so results are cached by audit.audit_cache_key: (device, inode, size,
+files on every rescan, so results are cached by the key of audit.prepare_audit: (device, inode, size,
 mtime_ns, ctime_ns, path) of the skill file and of every entry of its folder — any edit, added,
 removed or replaced file re-audits the skill.
 The level that decides the badge is decided here, not in the UI.
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from .audit import AuditCacheKey, AuditFinding, audit_cache_key, audit_skill, level_index
+from .audit import AuditCacheKey, AuditFinding, PreparedAudit, audit_skill, level_index, prepare_audit
 from ..model import Diagnostic, Severity
 from ..versions.profiles import Profile
 
@@ -65,9 +65,9 @@ def badge_for(findings: Iterable[AuditFinding], lint: Iterable[Diagnostic]) -> s
 
 
 def check_skill(path: Path, *, kind: str = "skill", name: str | None = None, profile: Profile | None = None,
-                known: Iterable[Diagnostic] = ()) -> SkillChecks:
-    """Audit + lint one skill file. `known`: diagnostics the loader already reported (not repeated).
-    Never raises: a check that fails becomes a note."""
+                known: Iterable[Diagnostic] = (), prepared: PreparedAudit | None = None) -> SkillChecks:
+    """Audit + lint one skill file. `known`: diagnostics the loader already reported (not repeated); `prepared`: the
+    file's audit.prepare_audit, when its key was just worked out. Never raises: a check that fails becomes a note."""
     from .validate import lint_claude_code
 
     path = Path(path)
@@ -75,7 +75,7 @@ def check_skill(path: Path, *, kind: str = "skill", name: str | None = None, pro
     notes: list[str] = []
     findings: list[AuditFinding] = []
     try:
-        report = audit_skill(path, name=name)
+        report = audit_skill(path, name=name, prepared=prepared)
         findings = list(report.findings)
         notes.extend(report.notes)
     except Exception as error:  # noqa: BLE001 - a bad file must not stop the other checks
@@ -96,12 +96,12 @@ def check_skill(path: Path, *, kind: str = "skill", name: str | None = None, pro
                        audit_max)
 
 
-def _stamp(path: Path, kind: str) -> AuditCacheKey | None:
+def _prepared(path: Path) -> PreparedAudit | None:
     try:
         os.stat(path)
     except OSError:
         return None
-    return audit_cache_key(path)
+    return prepare_audit(path)
 
 
 # (path, kind, name, profile name, the known diagnostics' (code, line))
@@ -122,13 +122,14 @@ class ChecksCache:
         profile_name = profile.name if profile is not None else None
         known = tuple(known)
         key: _ChecksKey = (str(path), kind, name, profile_name, tuple((d.code, d.line) for d in known))
-        stamp = _stamp(Path(path), kind)
+        prepared = _prepared(Path(path))
+        stamp = prepared.key if prepared is not None else None
         with self._lock:
             cached = self._entries.get(key)
             if cached is not None and stamp is not None and cached[0] == stamp:
                 self.hits += 1
                 return cached[1]
-        result = check_skill(Path(path), kind=kind, name=name, profile=profile, known=known)
+        result = check_skill(Path(path), kind=kind, name=name, profile=profile, known=known, prepared=prepared)
         with self._lock:
             self.misses += 1
             if stamp is not None:
