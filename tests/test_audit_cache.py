@@ -165,3 +165,20 @@ def test_a_cache_miss_walks_the_skill_folder_once(tmp_path, monkeypatch):
     walked.clear()
     assert [ChecksCache().get(s) for s in skills] == fresh_checks
     assert walked == [s.parent for s in skills]
+
+
+def test_the_key_stamps_skill_md_as_lstat_does(tmp_path):
+    from skillmanager.core.checks.audit import prepare_audit
+
+    skill = _skill(tmp_path / "s", "k", GOOD)
+    link = _skill(tmp_path / "s", "linked", GOOD).parent / "SKILL.md"
+    link.unlink()
+    link.symlink_to(skill)
+    for path in (skill, link, tmp_path / "s" / "absent" / "SKILL.md"):
+        own = prepare_audit(path).key[0]
+        try:
+            st = os.lstat(path)
+        except OSError:
+            assert own[0] == "error"
+            continue
+        assert own == (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, str(path))

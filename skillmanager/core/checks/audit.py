@@ -365,14 +365,18 @@ def prepare_audit(skill_md: Path) -> PreparedAudit:
     """What audit_skill's result depends on: (device, inode, size, mtime_ns, ctime_ns, path) of the file and, for a
     SKILL.md, of every entry of its folder. Cheap (stat only); a cache keyed on it is exact."""
     skill_md = Path(skill_md)
-    try:
-        st = os.lstat(skill_md)
-        own: _OwnStamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, str(skill_md))
-    except OSError as error:
-        own = ("error", str(error), str(skill_md))
-    if skill_md.name != "SKILL.md":
+    walk = walk_skill(skill_md.parent) if skill_md.name == "SKILL.md" else None
+    own: _OwnStamp | None = None
+    if walk is not None:  # the walk stamped SKILL.md's entry already (lstat)
+        own = next(((*stamp[:5], str(skill_md)) for stamp in walk.stamps if stamp[5] == "SKILL.md"), None)
+    if own is None:
+        try:
+            st = os.lstat(skill_md)
+            own = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, str(skill_md))
+        except OSError as error:
+            own = ("error", str(error), str(skill_md))
+    if walk is None:
         return PreparedAudit(skill_md, (own,), None)
-    walk = walk_skill(skill_md.parent)
     return PreparedAudit(skill_md, (own, tuple(walk.stamps)), walk)
 
 

@@ -56,9 +56,8 @@ class AuditCache(ParseCache):
         entry_name = _entry_name(skill_md, name)
         self._used.add(entry_name)
         entry = self.entries.get(entry_name)
-        stamps = _stamps(key)
         if (type(entry) is list and len(entry) == 2 and entry[0] == _plain(key) and type(entry[1]) is dict
-                and all(mtime < self.racy_after and ctime < self.racy_after for mtime, ctime in stamps)):
+                and all(mtime < self.racy_after and ctime < self.racy_after for mtime, ctime in _stamps(key))):
             try:
                 report = _from_json(entry[1])
             except (KeyError, TypeError, ValueError):
