@@ -36,9 +36,8 @@ def _release_a_frozen_snapshot():
     """A window test leaves its shown snapshot frozen (core/collector.keep_frozen), as the app does until its next
     scan: release it, so later tests start from an ordinary collector (and the objects it kept can be freed)."""
     yield
-    from skillmanager.core import collector
-    if collector._snapshot_frozen:
-        collector.release_frozen()
+    from skillmanager.core.collector import release_frozen
+    release_frozen()
 
 
 @pytest.hookimpl(hookwrapper=True)
