@@ -285,3 +285,11 @@ def test_skeleton_of_ascii_names_by_bytes(name):
     from skillmanager.core.checks.audit_text import _CONFUSABLE, skeleton
     folded = unicodedata.normalize("NFKC", name).lower().translate(_CONFUSABLE)
     assert skeleton(name) == folded.replace("rn", "m").replace("vv", "w")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200) | st.text(alphabet="aZ9 _-\n\t\r\x0b\x0cé.", max_size=80).map(str.encode))
+def test_block_tokens_are_the_lowercase_ascii_words(data):
+    from skillmanager.core.checks.audit_base import block_tokens
+
+    assert block_tokens(data) == frozenset(re.findall(rb"[a-z0-9]+", data.lower()))

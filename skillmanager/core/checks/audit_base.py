@@ -250,8 +250,12 @@ _RUN = re.compile(r"[a-z0-9]+")
 
 
 def block_tokens(data: bytes) -> frozenset[bytes]:
-    """Lowercase ASCII words (runs of [a-z0-9]) of a block: the prefilter's single pass."""
-    return frozenset(data.translate(_TO_LOWER_WORDS).split())
+    """Lowercase ASCII words (runs of [a-z0-9]) of a block: the prefilter's single pass. Every other byte becomes a
+    space, so splitting at b" " (memchr) gives the words and empty pieces (one shared object), faster than split()."""
+    return frozenset(data.translate(_TO_LOWER_WORDS).split(b" ")).difference(_EMPTY)
+
+
+_EMPTY = (b"",)
 
 
 class NeedleGate:
