@@ -34,9 +34,9 @@ class ScanResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def scandir_sorted(path: Path, diagnostics: list[Diagnostic], *, sort: bool = True) -> list[os.DirEntry[str]] | None:
+def scandir_sorted(path: Path | str, diagnostics: list[Diagnostic], *, sort: bool = True) -> list[os.DirEntry[str]] | None:
     """Entries in byte order of their names (or as the directory is read, `sort=False`); None when the dir is
-    absent (silently, as Claude Code)."""
+    absent (silently, as Claude Code). `path` may be its text (a Path is made only for a diagnostic)."""
     try:
         with os.scandir(path) as it:
             entries = list(it)
@@ -45,16 +45,16 @@ def scandir_sorted(path: Path, diagnostics: list[Diagnostic], *, sort: bool = Tr
     except PermissionError as error:
         diagnostics.append(Diagnostic(Severity.ERROR, "dir-unreadable",
                                       f"Cannot list this directory ({error.strerror or 'permission denied'}); "
-                                      "Claude Code skips it silently.", path))
+                                      "Claude Code skips it silently.", Path(path)))
         return None
     except OSError as error:
         code = "symlink-loop" if error.errno == 40 else "dir-unreadable"
         diagnostics.append(Diagnostic(Severity.ERROR, code,
                                       f"Cannot list this directory ({error.strerror or error}); "
-                                      "Claude Code skips it silently.", path))
+                                      "Claude Code skips it silently.", Path(path)))
         return None
     if not all(e.name.isascii() for e in entries):
-        entries = [e for e in entries if _utf8_name(e, path, diagnostics)]
+        entries = [e for e in entries if _utf8_name(e, Path(path), diagnostics)]
     if sort:
         entries.sort(key=lambda e: e.name)
     return entries
@@ -133,18 +133,20 @@ def sorted_entries(entries: Sequence[_E], profile: Profile) -> list[_E]:
     return sorted(entries, key=lambda e: entry_order_key(e.name, profile))
 
 
-def skills_dir_entries(base: Path, profile: Profile, diagnostics: list[Diagnostic],
+def skills_dir_entries(base: Path | str, profile: Profile, diagnostics: list[Diagnostic],
                        staged: Mapping[str, Path] | None = None) -> Sequence[_Entry] | None:
-    """The entries of a skills dir in the order loadSkillsFromSkillsDir loads them (staged folders of an
-    install preview standing as the entries they would become); None or empty when there are none."""
+    """The entries of a skills dir (`base`, or its text) in the order loadSkillsFromSkillsDir loads them (staged
+    folders of an install preview standing as the entries they would become); None or empty when there are none."""
     read_order = profile.supports(Feature.SKILL_DIRS_IN_READ_ORDER)  # os.scandir reads as Claude Code's readdir
-    entries = _with_staged(scandir_sorted(base, diagnostics, sort=not read_order), staged)
-    if entries and profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order:
+    by_locale = profile.supports(Feature.SKILL_DIRS_CASE_INSENSITIVE_ORDER) and not read_order
+    # sorted_entries gives the whole order itself: no byte-order sort before it
+    entries = _with_staged(scandir_sorted(base, diagnostics, sort=not read_order and not by_locale), staged)
+    if entries and by_locale:
         entries = sorted_entries(entries, profile)
     return entries
 
 
-def _dir_prefix(base: Path) -> str:
+def _dir_prefix(base: Path | str) -> str:
     base_text = os.fspath(base)
     return base_text if base_text.endswith("/") else base_text + "/"  # os.path.join for names from scandir
 
@@ -181,18 +183,20 @@ class UpcomingSkillFiles:
 
 def load_skills_dir(base: Path, source: SourceKind, profile: Profile, diagnostics: list[Diagnostic], *,
                     scope_dir: Path | None = None, staged: Mapping[str, Path] | None = None,
-                    ahead: ReadAhead | None = None) -> list[Skill]:
+                    ahead: ReadAhead | None = None, base_text: str | None = None) -> list[Skill]:
     """loadSkillsFromSkillsDir: `<base>/<name>/SKILL.md`; a lone .md file in base is ignored.
     `staged`: folders of an install preview, loaded as the entries they would become (see Workspace).
     `ahead`: a ReadAhead over this dir's files and the ones loaded after it (skills_dirs_files); by
-    default one over this dir's."""
-    entries = skills_dir_entries(base, profile, diagnostics, staged)
+    default one over this dir's. `base_text`: os.fspath(base) when the caller has it (pathlib's parsing of a
+    new Path's text is most of the cost of an empty package's skills dir)."""
+    if base_text is None:
+        base_text = os.fspath(base)
+    entries = skills_dir_entries(base_text, profile, diagnostics, staged)
     if not entries:
         return []
     out: list[Skill] = []
-    group = f"{source.value}:{scope_dir or base}"
-    base_text = os.fspath(base)
-    prefix = _dir_prefix(base)
+    group = f"{source.value}:{scope_dir if scope_dir is not None else base_text}"
+    prefix = _dir_prefix(base_text)
     if ahead is None:  # with a cold page cache the next files' reads start while one is waited for
         ahead = skill_read_ahead(lambda: skills_dirs_files([(base, staged)], profile))
     for entry in entries:
@@ -438,6 +442,9 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     skills_dirs.append(("user skills", config_home / "skills", SourceKind.USER, config_home))
     skills_dirs += [(f"project skills: {d}", d, SourceKind.PROJECT, d.parent.parent) for d in _project_skill_dirs(workspace)]
     skills_dirs += [(f"add-dir skills: {d}", d / ".claude" / "skills", SourceKind.ADD_DIR, d) for d in workspace.add_dirs]
+    # each dir's text, joined from its folder's (known): not parsed again from the new Path (200 packages)
+    texts = [os.path.join(scope, ".claude", "skills") if source is SourceKind.ADD_DIR else None
+             for _m, _b, source, scope in skills_dirs]
     # one ReadAhead across the dirs: with a cold page cache the reads of the next dir's files start too
     upcoming = UpcomingSkillFiles([(base, _staged_for(workspace, base)) for _m, base, _s, _d in skills_dirs], profile)
     ahead = skill_read_ahead(upcoming)
@@ -445,7 +452,7 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
         report(message)
         upcoming.current = at
         skills += load_skills_dir(base, source, profile, diags, scope_dir=scope, staged=upcoming.dirs[at][1],
-                                  ahead=ahead)
+                                  ahead=ahead, base_text=texts[at])
 
     report("legacy commands")
     commands: list[Skill] = []
@@ -459,6 +466,8 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
                                       scope_dir=commands_dir.parent.parent, origin="project")
     if profile.supports(Feature.ADD_DIR_COMMANDS):  # current lists an add-dir's .claude/commands [obs]
         for add_dir in workspace.add_dirs:
+            if not os.path.isdir(os.path.join(add_dir, ".claude", "commands")):  # most packages: no Path made
+                continue
             commands += load_commands_dir(add_dir / ".claude" / "commands", SourceKind.COMMAND, profile, diags,
                                           scope_dir=add_dir, origin="add-dir")
     _inode_dedupe(commands)
