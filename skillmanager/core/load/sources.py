@@ -539,13 +539,25 @@ def _real_dir(folder: str) -> str:
     known = _REAL_DIRS.get(folder)
     if known is not None:
         return known
-    parent, name = os.path.split(folder)
+    if os.sep == "/" and folder.startswith("/") and folder == os.path.normpath(folder):
+        return _real_normal_dir(folder)  # its parents are normal too: checked once
+    real = _REAL_DIRS[folder] = os.path.realpath(folder)
+    return real
+
+
+def _real_normal_dir(folder: str) -> str:
+    """_real_dir of a normalised absolute POSIX path, by string slicing (os.path's split and join cost more
+    than the lstat)."""
+    known = _REAL_DIRS.get(folder)
+    if known is not None:
+        return known
+    cut = folder.rfind("/")
     real = None
-    if os.sep == "/" and name not in ("", ".", "..") and parent != folder and folder == os.path.normpath(folder) \
-            and os.path.isabs(folder):
+    if cut >= 0 and folder != "/":
         try:
             if not _stat.S_ISLNK(os.lstat(folder).st_mode):
-                real = os.path.join(_real_dir(parent), name)
+                parent = _real_normal_dir(folder[:cut] or "/")
+                real = (parent if parent.endswith("/") else parent + "/") + folder[cut + 1:]
         except OSError:
             pass
     if real is None:
