@@ -226,6 +226,32 @@ def test_skill_md_linked_outside_or_inside_the_folder(tmp_path):
             escaping.chmod(0o755)
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs and symbolic links (POSIX)")
+def test_opening_a_file_the_walk_saw_regular_still_refuses_what_was_swapped_in(tmp_path):
+    """read_blocks(lstat_regular=True) skips the stat before opening (the walk's lstat just saw a regular file);
+    a link put there since is followed as any path is, a FIFO or folder is refused without blocking."""
+    from skillmanager.core.checks.audit_scan import read_blocks
+    from skillmanager.core.load.safe_read import NotRegularFileError
+    real = tmp_path / "real.md"
+    real.write_bytes(b"one\ntwo\n")
+    plain = tmp_path / "plain.md"
+    plain.write_bytes(b"plain\n")
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    fifo = tmp_path / "fifo.md"
+    os.mkfifo(fifo)
+    (tmp_path / "folder.md").mkdir()
+    for known in (False, True):
+        assert list(read_blocks(plain, lstat_regular=known)) == [(b"plain\n", 1)]
+        assert list(read_blocks(link, lstat_regular=known)) == [(b"one\ntwo\n", 1)]
+        with pytest.raises(NotRegularFileError):
+            list(read_blocks(fifo, lstat_regular=known))
+        with pytest.raises(OSError):
+            list(read_blocks(tmp_path / "folder.md", lstat_regular=known))
+        with pytest.raises(FileNotFoundError):
+            list(read_blocks(tmp_path / "gone.md", lstat_regular=known))
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors through /proc")
 def test_read_blocks_closes_its_descriptor_when_left_early_or_read_to_the_end(tmp_path):
     from skillmanager.core.checks.audit_scan import BLOCK_BYTES, read_blocks

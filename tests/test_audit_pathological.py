@@ -22,10 +22,10 @@ CHILD = textwrap.dedent("""
     from skillmanager.core.checks.audit import audit_skill
     denied = Path(sys.argv[1]) / "locked.sh"
     real_open = scan.open_regular_fd
-    def open_regular_fd(path):  # permission denied on one file, also for root
+    def open_regular_fd(path, **options):  # permission denied on one file, also for root
         if Path(path) == denied:
             raise PermissionError(13, "Permission denied", str(path))
-        return real_open(path)
+        return real_open(path, **options)
     scan.open_regular_fd = open_regular_fd
     report = audit_skill(Path(sys.argv[1]) / "SKILL.md")
     print(json.dumps({"findings": [[f.rule, f.severity, f.file.name, f.line] for f in report.findings],

@@ -364,7 +364,7 @@ class PreparedAudit(NamedTuple):
 def prepare_audit(skill_md: Path) -> PreparedAudit:
     """What audit_skill's result depends on: (device, inode, size, mtime_ns, ctime_ns, path) of the file and, for a
     SKILL.md, of every entry of its folder. Cheap (stat only); a cache keyed on it is exact."""
-    skill_md = Path(skill_md)
+    skill_md = _as_path(skill_md)
     walk = walk_skill(skill_md.parent) if skill_md.name == "SKILL.md" else None
     own: _OwnStamp | None = None
     if walk is not None:  # the walk stamped SKILL.md's entry already (lstat)
@@ -393,10 +393,10 @@ def audit_skill(skill_md: Path, *, name: str | None = None, prepared: PreparedAu
     """Audit one skill: its SKILL.md (or command file) and, for a skill folder, every file in it. `prepared`: this
     file's prepare_audit, when its key was just worked out (its walk of the folder is used).
     Never raises: what cannot be read becomes an `unscanned-content` finding, a note and `error`."""
-    skill_md = Path(skill_md)
+    skill_md = _as_path(skill_md)
     try:
-        return _audit_skill(skill_md, name, prepared.walk if prepared is not None and prepared.skill_md == skill_md
-                            else None)
+        return _audit_skill(skill_md, name, prepared.walk if prepared is not None and (
+            prepared.skill_md is skill_md or prepared.skill_md == skill_md) else None)
     except (OSError, RecursionError, MemoryError, ValueError) as error:
         report = _failed_audit(skill_md.parent if skill_md.name == "SKILL.md" else skill_md,
                                name or skill_md.parent.name, f"cannot audit {skill_md}: {error}")
@@ -405,9 +405,14 @@ def audit_skill(skill_md: Path, *, name: str | None = None, prepared: PreparedAu
         return report
 
 
+def _as_path(path: Path | str) -> Path:
+    """`path` itself when it is a Path: a new one would parse its text again for every later str()."""
+    return path if isinstance(path, Path) else Path(path)
+
+
 def _audit_skill(skill_md: Path, name: str | None, walk: Walk | None) -> SkillAudit:
     is_skill = skill_md.name == "SKILL.md"
-    skill_dir = skill_md.parent
+    skill_dir = walk.folder if walk is not None and walk.folder is not None else skill_md.parent
     report = SkillAudit(skill_dir if is_skill else skill_md, name or (skill_dir.name if is_skill else skill_md.stem))
     out = _Collector()
     scans: list[_FileScan] = []
@@ -419,7 +424,9 @@ def _audit_skill(skill_md: Path, name: str | None, walk: Walk | None) -> SkillAu
         out.add("escaping-link", "high", skill_md, 1, f"SKILL.md is a link to {os.readlink(skill_md)}, outside the "
                 "skill folder (not followed)", "", INSTRUCTION)
     else:
-        _audit_main(skill_md, report, out, scans, name or report.name)
+        # a regular file when the walk's lstat saw one there (no stat before opening it)
+        regular = walk is not None and any(entry.rel == skill_md.name for entry in walk.files)
+        _audit_main(skill_md, report, out, scans, name or report.name, regular)
     if walk is not None:
         if any(path == skill_dir for path, _ in walk.problems):
             report.error = f"cannot read the skill folder {skill_dir}: " + next(
@@ -444,13 +451,14 @@ def _audit_skill(skill_md: Path, name: str | None, walk: Walk | None) -> SkillAu
     return report
 
 
-def _audit_main(skill_md: Path, report: SkillAudit, out: _Collector, scans: list[_FileScan], name: str) -> None:
+def _audit_main(skill_md: Path, report: SkillAudit, out: _Collector, scans: list[_FileScan], name: str,
+                regular: bool = False) -> None:
     scan = _FileScan(skill_md, skill_md.name, "prose", out)
     scan.main = True
     state = None
     try:
         scanned = 0
-        for index, (data, first_line) in enumerate(read_blocks(skill_md)):
+        for index, (data, first_line) in enumerate(read_blocks(skill_md, lstat_regular=regular)):
             if scanned >= MAX_SCAN_BYTES:
                 _not_scanned(skill_md, skill_md.name, first_line, report, out)
                 break
@@ -477,7 +485,7 @@ def _audit_file(path: Path, rel: str, report: SkillAudit, out: _Collector, scans
     state = None
     scanned = 0
     try:
-        for data, first_line in read_blocks(path):
+        for data, first_line in read_blocks(path, lstat_regular=True):  # the walk's lstat saw a regular file
             if scanned >= MAX_SCAN_BYTES:
                 _not_scanned(path, rel, first_line, report, out)
                 break

@@ -54,6 +54,7 @@ class Walk:
     stamps: list[Stamp] = field(default_factory=list)  # (dev, ino, size, mtime_ns, ctime_ns, rel) of every entry
     links: list[str] = field(default_factory=list)  # rel of every symbolic link (inside the folder or not)
     listed: bool = False  # the folder itself could be listed
+    folder: Path | None = None  # the folder walked
 
 
 def _inside(target: str, root: str) -> bool:
@@ -66,7 +67,7 @@ _BY_NAME = operator.attrgetter("name")
 
 def walk_skill(skill_dir: Path) -> Walk:
     """Every entry of the folder, links not followed; links leaving it are collected, not read."""
-    walk = Walk()
+    walk = Walk(folder=skill_dir)
     files, stamps, links, problems = walk.files, walk.stamps, walk.links, walk.problems
     root = ""  # the folder's real path, worked out at the first link (most folders have none)
     base = len(os.fspath(skill_dir).rstrip(os.sep)) + 1  # entry paths start with skill_dir + os.sep
@@ -122,9 +123,10 @@ def walk_skill(skill_dir: Path) -> Walk:
     return walk
 
 
-def read_blocks(path: Path) -> Iterator[tuple[bytes, int]]:
-    """(block, first line number) over the whole file. Raises OSError (incl. NotRegularFileError)."""
-    fd = open_regular_fd(path)
+def read_blocks(path: Path, *, lstat_regular: bool = False) -> Iterator[tuple[bytes, int]]:
+    """(block, first line number) over the whole file. Raises OSError (incl. NotRegularFileError).
+    `lstat_regular`: the caller's lstat just found a regular file there (safe_read.open_regular_fd)."""
+    fd = open_regular_fd(path, lstat_regular=lstat_regular)
     try:
         line = 1
         buffer = b""
