@@ -70,7 +70,7 @@ def check_skill(path: Path, *, kind: str = "skill", name: str | None = None, pro
     file's audit.prepare_audit, when its key was just worked out. Never raises: a check that fails becomes a note."""
     from .validate import lint_claude_code
 
-    path = Path(path)
+    path = path if isinstance(path, Path) else Path(path)  # a new Path would parse its text again at every str()
     known = tuple(known)
     notes: list[str] = []
     findings: list[AuditFinding] = []
@@ -122,14 +122,15 @@ class ChecksCache:
         profile_name = profile.name if profile is not None else None
         known = tuple(known)
         key: _ChecksKey = (str(path), kind, name, profile_name, tuple((d.code, d.line) for d in known))
-        prepared = _prepared(Path(path))
+        path = path if isinstance(path, Path) else Path(path)  # one object for the key, the walk and the audit
+        prepared = _prepared(path)
         stamp = prepared.key if prepared is not None else None
         with self._lock:
             cached = self._entries.get(key)
             if cached is not None and stamp is not None and cached[0] == stamp:
                 self.hits += 1
                 return cached[1]
-        result = check_skill(Path(path), kind=kind, name=name, profile=profile, known=known, prepared=prepared)
+        result = check_skill(path, kind=kind, name=name, profile=profile, known=known, prepared=prepared)
         with self._lock:
             self.misses += 1
             if stamp is not None:
