@@ -198,12 +198,12 @@ def _run_command_now(args: argparse.Namespace, out: TextIO) -> int:
     except KeyboardInterrupt:
         return 130
     except OSError as error:  # a path the OS refuses (name too long, permission, …) reached a command
-        errors.log.debug("OSError in %s", args.command, exc_info=True)
+        errors.logger().debug("OSError in %s", args.command, exc_info=True)
         return errors.settle(_problem(errors.error_line(errors.os_error_text(error))))
     except RecursionError:
         return errors.settle(_problem(errors.error_line("the input is nested too deeply to process")))
     finally:
-        errors.log.removeHandler(handler)
+        errors.logger().removeHandler(handler)
 
 
 def _problem(line: str) -> int:

@@ -96,7 +96,8 @@ def test_a_replayed_listing_imports_neither_the_loader_nor_the_listing(tmp_path:
     time.sleep(2.1)  # …but not for a tree written within 2 s (racily clean): age the tree, record again
     _modules_after(tmp_path, "listing", "--no-managed")
     replayed = _modules_after(tmp_path, "listing", "--no-managed")
+    # logging and tempfile too: only a run that loads (logs, writes a memo) needs them (~10 % of a replay)
     heavy = {"skillmanager.core.rules.registry", "skillmanager.core.load.sources", "skillmanager.core.layers.listing",
-             "skillmanager.core.model", "yaml", "regex"}
+             "skillmanager.core.model", "yaml", "regex", "logging", "tempfile"}
     assert not heavy & replayed, heavy & replayed
     assert list((tmp_path / "cache" / "skillmanager").glob("memo-*.json"))

@@ -9,12 +9,20 @@
 """
 from __future__ import annotations
 
-import logging
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    import logging
 
 LOGGER_NAME = "skillmanager"
-log = logging.getLogger(LOGGER_NAME)
+
+
+def logger() -> "logging.Logger":
+    """The `skillmanager` logger (logging is imported when a command runs, not when a stored answer is replayed)."""
+    import logging
+
+    return logging.getLogger(LOGGER_NAME)
 
 
 class UsageError(Exception):
@@ -65,15 +73,17 @@ def settle(code: int, stream: TextIO | None = None) -> int:
     return 1 if (errors and code == 0) else code
 
 
-class _StderrFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        return f"skillmanager: {record.levelname.lower()}: {record.getMessage()}"
-
-
-def install_stderr_logging(stream: TextIO | None = None) -> logging.Handler:
+def install_stderr_logging(stream: TextIO | None = None) -> "logging.Handler":
     """Send the `skillmanager` logger's warnings and errors to stderr, one line each."""
+    import logging
+
+    class StderrFormatter(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return f"skillmanager: {record.levelname.lower()}: {record.getMessage()}"
+
+    log = logger()
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(_StderrFormatter())
+    handler.setFormatter(StderrFormatter())
     handler.setLevel(logging.WARNING)
     log.addHandler(handler)
     if log.level == logging.NOTSET or log.level > logging.WARNING:

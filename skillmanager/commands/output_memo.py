@@ -14,7 +14,6 @@ import binascii
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
@@ -62,6 +61,8 @@ def run_or_replay(args: argparse.Namespace, out: TextIO, run: Callable[[argparse
         sys.stderr.write(stored["stderr"])
         return int(stored["code"])
     try:
+        import tempfile  # only when the command runs (a replay never writes)
+
         directory.mkdir(parents=True, exist_ok=True)
         probe_fd, temp = tempfile.mkstemp(prefix=".memo-", suffix=".tmp", dir=directory)
     except OSError:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import binascii
 import contextvars
 import json
-import logging
 import os
 import stat
 import sys
@@ -27,9 +26,9 @@ from typing import TYPE_CHECKING, Any, Mapping
 from ..versions.features import Feature
 
 if TYPE_CHECKING:
-    from ..versions.profiles import Profile
+    import logging
 
-log = logging.getLogger(__name__)
+    from ..versions.profiles import Profile
 
 FORMAT = 1
 CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
@@ -42,7 +41,13 @@ ParseContext = tuple[object, ...]  # plain values (JSON-able) besides the file t
 # an entry's payload: the plain JSON data skill_file stores (front matter, diagnostics, body offset, size)
 Payload = dict[str, Any]
 
-log = logging.getLogger(__name__)
+
+def _log() -> "logging.Logger":
+    """This module's logger (logging is imported when there is something to say: a replayed answer, which only
+    asks for app_cache_dir, never loads it)."""
+    import logging
+
+    return logging.getLogger(__name__)
 
 
 def app_cache_dir(env: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
@@ -123,11 +128,11 @@ class ParseCache:
         except FileNotFoundError:
             return  # no cache yet
         except (OSError, ValueError, RecursionError) as error:
-            log.warning("the parse cache %s cannot be used (%s); skills are read from their files and the cache "
+            _log().warning("the parse cache %s cannot be used (%s); skills are read from their files and the cache "
                         "is rewritten", self.file, error)
             return
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
-            log.warning("the parse cache %s is damaged; skills are read from their files and the cache is "
+            _log().warning("the parse cache %s is damaged; skills are read from their files and the cache is "
                         "rewritten", self.file)
             return
         if data.get("context") != self.context:
@@ -221,7 +226,7 @@ class ParseCache:
                     pass
                 raise
         except (OSError, ValueError, TypeError, RecursionError) as error:
-            log.info("parse cache %s not saved (%s): the next scan reads every file again", self.file, error)
+            _log().info("parse cache %s not saved (%s): the next scan reads every file again", self.file, error)
             return
         self.dirty = False
 
