@@ -98,20 +98,20 @@ def while_checks_run(app: QApplication, workspace, temp: Path) -> None:
     first_paint = time.perf_counter() - start
     panel = window.registry_panel
     latencies, clears, chips, during = [], [], [], []
-    running_now = lambda: 0 < progress[1] and progress[0] < progress[1]  # noqa: E731
+    checking_now = lambda: progress[1] == 0 or progress[0] < progress[1]  # noqa: E731 - no report yet: starting
     for _round in range(4):
         for text in ("d", "da", "dat", "data", "data ", "data a", "data an", ""):
-            if not running_now() and _round:
+            if not (0 < progress[1] and progress[0] < progress[1]) and _round:
                 break
             during.append(progress[0])
-            checking = running_now()
+            checking = checking_now()
             begin = time.perf_counter()
             panel.filter_edit.setText(text)
             app.processEvents()
             (clears if text == "" else latencies).append((time.perf_counter() - begin, checking))
         counts = panel.model.bucket_counts()
         chip = panel.chips[max((b for b in Bucket if b is not Bucket.ON), key=counts.get)]
-        checking = running_now()
+        checking = checking_now()
         begin = time.perf_counter()
         chip.click()
         app.processEvents()
