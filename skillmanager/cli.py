@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "install", "new", "rename", "move", "remove", "update",
 )
 VERIFY_CHILD = "__verify-child"  # internal: the sandboxed half of `verify` (the frozen app has no `python -m`)
+CHECKS_CHILD = "__checks-child"  # internal: the app's checks process (core/checks/check_process.py)
 
 EXIT_CODES_HELP = """exit codes:
   0  success (audit: no finding at or above --fail-on)
@@ -138,6 +139,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, *, collec
         _resume_collector(collector_paused)
         from skillmanager.core.verify.child import main as verify_child
         return verify_child(argv[1:])
+    if argv[:1] == [CHECKS_CHILD]:  # before any command or the GUI is imported: the child never opens a window
+        _resume_collector(collector_paused)
+        from skillmanager.core.checks.check_process import main as checks_child
+        return checks_child(argv[1:])
     parser = build_parser(_command_in(argv))
     _resume_collector(collector_paused)
     args = parser.parse_args(argv)

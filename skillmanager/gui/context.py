@@ -6,6 +6,7 @@ takes the incremental path (core.incremental): the rows update first, the listin
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import threading
@@ -105,11 +106,16 @@ class _ChecksSignals(QObject):
 
 
 class ChecksWorker(QRunnable):
-    """Audit + lint of every skill file (core.skill_checks, cached per file stamp), off the UI thread."""
+    """Audit + lint of every skill file (core.skill_checks, cached per file stamp), off the UI thread.
+
+    Files the cache holds are stat'ed here (a hit costs a stat of the folder); the others go in batches to the
+    checks process (core.checks.check_process) when the pass is large or the process already runs: it checks on a
+    core of its own, so this thread mostly waits on its pipe and the UI thread keeps the GIL. Without the process
+    (it could not start, or it stopped) they are checked here, paced by SLICE."""
 
     def __init__(self, snapshot: Snapshot, cache, generation: int, cancel: threading.Event,
                  quiet_until: Callable[[], float] = lambda: 0.0, earlier: dict | None = None,
-                 recheck: frozenset = frozenset()):
+                 recheck: frozenset = frozenset(), process=None):
         super().__init__()
         self.snapshot, self.cache, self.generation, self.cancel = snapshot, cache, generation, cancel
         self.quiet_until = quiet_until  # monotonic time until which the user is typing: the worker waits
@@ -118,11 +124,16 @@ class ChecksWorker(QRunnable):
         # few files, not 5,000 folders)
         self.earlier = earlier
         self.recheck = recheck  # rows whose folders changed in files the registry does not read (scripts…)
+        self.process = process  # core.checks.check_process.CheckProcess, or None: every file is checked here
+        self.stale = threading.Event()  # set when a newer pass starts: this one stops (its results are dropped)
         self.signals = _ChecksSignals()
 
-    SLICE = 0.004  # s of work, then as long a pause: the UI thread keeps the GIL most of the time
+    SLICE = 0.004  # s of work in this process, then as long a pause: the UI thread keeps the GIL most of the time
     BATCH = 400  # skills per progressive update (badges appear while a big workspace is checked)
     PROGRESS_EVERY = 100  # skill files between two progress reports
+    PROCESS_FROM = 64  # files the cache does not hold from which the process is started (it takes ~0.2 s)
+    SEND = 32  # files per request to the process (~20 ms of its work)
+    IN_FLIGHT = 3  # requests the process holds at once: it always has the next one
 
     def run(self) -> None:
         try:
@@ -132,48 +143,168 @@ class ChecksWorker(QRunnable):
 
     def _check_all(self) -> None:
         registry = self.snapshot.registry
-        profile = getattr(registry, "profile", None) or default_profile()
-        results = {}
-        started = time.perf_counter()
-        skills = self.snapshot.skills
-        total = sum(1 for skill in skills if skill.path is not None)
+        self._profile = getattr(registry, "profile", None) or default_profile()
+        self._results: dict = {}
+        skills = [skill for skill in self.snapshot.skills if skill.path is not None]
+        self._total = len(skills)
         changed = (self.snapshot.changed_rows or frozenset()) | self.recheck
         if self.earlier is not None:
-            earlier, skills = self.earlier, []
-            for skill in self.snapshot.skills:
+            earlier, every, skills = self.earlier, skills, []
+            for skill in every:
                 identity = skill_identity(skill)
-                if skill.path is None:
-                    continue
                 if identity in changed or identity not in earlier:
                     skills.append(skill)
                 else:
-                    results[identity] = earlier[identity]
-        checked = len(results)
-        if not results:
-            self._report(checked, total)  # a few files after an edit: no "Checking 4,998 of 5,000…" flash
-        for count, skill in enumerate(skills, 1):
-            if self.cancel.is_set():
+                    self._results[identity] = earlier[identity]
+        self._checked = self._shown = len(self._results)
+        if not self._results:
+            self._report(0, self._total)  # a few files after an edit: no "Checking 4,998 of 5,000…" flash
+        self._busy = 0.0
+        keys = [self.cache.key(s.path, kind=s.kind, name=s.name, profile=self._profile, known=s.diagnostics)
+                for s in skills]
+        process = self._process_for(keys)
+        batch: list = []  # (identity, key, skill) waiting to be sent
+        in_flight: collections.deque = collections.deque()  # the batches the process holds, oldest first
+        for skill, key in zip(skills, keys):
+            if self._stopped():
+                self._settle(process, in_flight)
                 return
-            while time.monotonic() < self.quiet_until() and not self.cancel.is_set():
-                # the UI thread is answering a keystroke: every Python call it makes through Qt would
-                # otherwise wait for the GIL behind this thread (a 5,000-row filter makes thousands)
-                time.sleep(0.02)
-            if time.perf_counter() - started > self.SLICE:
-                time.sleep(self.SLICE)  # a cache hit is a stat; a miss reads and scans a skill folder
-                started = time.perf_counter()
-            if skill.path is not None:
-                try:
-                    results[skill_identity(skill)] = self.cache.get(skill.path, kind=skill.kind, name=skill.name,
-                                                                    profile=profile, known=skill.diagnostics)
-                except Exception:  # noqa: BLE001 - check_skill never raises; a stat race must not stop the rest
-                    pass
-                checked += 1
-                if checked % self.PROGRESS_EVERY == 0:
-                    self._report(checked, total)
-            if count % self.BATCH == 0:
-                self._emit(dict(results))
-        self._emit(results)
-        self._report(total, total)
+            self._wait_while_typing()
+            begun = time.perf_counter()
+            identity = skill_identity(skill)
+            result = self.cache.cached(key, skill.path)  # a stat of the folder when the cache holds the file
+            if result is not None:
+                self._add(identity, result)
+            elif process is not None:
+                batch.append((identity, key, skill))
+                if len(batch) >= self.SEND:
+                    process = self._send(process, batch, in_flight)
+                    batch = []
+            else:
+                self._check_here(identity, key, skill)
+            self._pace(begun)
+            while process is not None and len(in_flight) >= self.IN_FLIGHT:
+                process = self._receive(process, in_flight)
+        if batch:
+            if process is not None:
+                process = self._send(process, batch, in_flight)
+            else:
+                for identity, key, skill in batch:
+                    self._check_here(identity, key, skill)
+        while in_flight:
+            if self._stopped():
+                self._settle(process, in_flight)
+                return
+            self._wait_while_typing()
+            process = self._receive(process, in_flight)
+        if self._stopped():
+            return
+        self._emit(self._results)
+        self._report(self._total, self._total)
+
+    def _stopped(self) -> bool:
+        return self.cancel.is_set() or self.stale.is_set()
+
+    def _wait_while_typing(self) -> None:
+        while time.monotonic() < self.quiet_until() and not self._stopped():
+            # the UI thread is answering a keystroke: every Python call it makes through Qt would
+            # otherwise wait for the GIL behind this thread (a 5,000-row filter makes thousands)
+            time.sleep(0.02)
+
+    def _pace(self, begun: float) -> None:
+        """Count this thread's work since `begun`; after SLICE of it, pause as long (a cache hit is a stat; a file
+        checked here reads and scans a skill folder)."""
+        self._busy += time.perf_counter() - begun
+        if self._busy > self.SLICE:
+            time.sleep(self.SLICE)
+            self._busy = 0.0
+
+    def _process_for(self, keys: list):
+        """The checks process for this pass (started now when it is not running yet), or None: check here."""
+        process = self.process
+        if process is None or process.failed is not None:
+            return None
+        if not process.running and sum(1 for key in keys if not self.cache.holds(key)) < self.PROCESS_FROM:
+            return None  # a few files: checked here sooner than the process starts
+        return process if process.start() else None
+
+    def _send(self, process, batch: list, in_flight: collections.deque):
+        from skillmanager.core.checks.check_process import CheckProcessError
+
+        items = [(str(skill.path), skill.kind, skill.name, tuple(skill.diagnostics)) for _, _, skill in batch]
+        try:
+            process.send(self._profile, items)
+        except CheckProcessError:
+            self._recover(in_flight, batch)
+            return None
+        in_flight.append(batch)
+        return process
+
+    def _receive(self, process, in_flight: collections.deque):
+        """The oldest batch's answer, stored and counted; on a failure the rest is checked here (None)."""
+        from skillmanager.core.checks.check_process import CheckProcessError
+
+        if process is None:
+            self._recover(in_flight, [])
+            return None
+        try:
+            _number, answer = process.receive()
+        except CheckProcessError:
+            self._recover(in_flight, [])
+            return None
+        batch = in_flight.popleft()
+        for (identity, key, _skill), (stamp, result) in zip(batch, answer):
+            self.cache.store(key, stamp, result)
+            self._add(identity, result)
+        return process
+
+    def _recover(self, in_flight: collections.deque, batch: list) -> None:
+        """The process failed: the files it held (and `batch`) are checked here."""
+        pending = [entry for sent in in_flight for entry in sent] + batch
+        in_flight.clear()
+        for identity, key, skill in pending:
+            if self._stopped():
+                return
+            self._wait_while_typing()
+            begun = time.perf_counter()
+            self._check_here(identity, key, skill)
+            self._pace(begun)
+
+    def _settle(self, process, in_flight: collections.deque) -> None:
+        """A stopped pass takes the answers the process still owes it (the next pass must not read them); they are
+        cached, not shown. At shutdown the process is closed and this ends at once."""
+        from skillmanager.core.checks.check_process import CheckProcessError
+
+        while process is not None and in_flight and not self.cancel.is_set():
+            try:
+                _number, answer = process.receive()
+            except CheckProcessError:
+                return
+            for (_identity, key, _skill), (stamp, result) in zip(in_flight.popleft(), answer):
+                self.cache.store(key, stamp, result)
+
+    def _check_here(self, identity, key, skill) -> None:
+        from skillmanager.core.checks.skill_checks import checked
+
+        try:
+            stamp, result = checked(skill.path, kind=skill.kind, name=skill.name, profile=self._profile,
+                                    known=skill.diagnostics)
+        except Exception:  # noqa: BLE001 - check_skill never raises; a stat race must not stop the rest
+            self._add(identity, None)
+            return
+        self.cache.store(key, stamp, result)
+        self._add(identity, result)
+
+    def _add(self, identity, result) -> None:
+        """One more file checked (None: it could not be): progress every PROGRESS_EVERY, results every BATCH."""
+        if result is not None:
+            self._results[identity] = result
+        self._checked += 1
+        if self._checked % self.PROGRESS_EVERY == 0 and self._checked < self._total:
+            self._report(self._checked, self._total)
+        if self._checked - self._shown >= self.BATCH:
+            self._shown = self._checked
+            self._emit(dict(self._results))
 
     def _report(self, checked: int, total: int) -> None:
         try:
@@ -220,6 +351,9 @@ class AppContext(QObject):
         from skillmanager.core.checks.skill_checks import ChecksCache
 
         self.checks_cache = ChecksCache()
+        from skillmanager.core.checks.check_process import CheckProcess
+
+        self.check_process = CheckProcess()  # started by the first large checks pass, kept until shutdown
         self.simulation = None  # the simulator's latest SessionAdditions (kept for the detail pane)
         self.simulation_changed.connect(lambda additions: setattr(self, "simulation", additions))
         self.checks: dict = {}  # identity -> SkillChecks of the current snapshot (filled off the UI thread)
@@ -360,6 +494,8 @@ class AppContext(QObject):
         if self._cancel.is_set() or snapshot.registry is None:
             return
         self._checks_generation += 1
+        for running in self._checks_workers.values():
+            running.stale.set()  # its results would be dropped: it stops, and this pass starts sooner
         for old in [g for g in self._checks_workers if g < self._checks_generation - 3]:
             del self._checks_workers[old]  # long finished or superseded (a stale one only emits into the void)
         # after a refresh that kept every row, a complete earlier pass leaves only the changed rows to check
@@ -368,7 +504,7 @@ class AppContext(QObject):
         recheck, self._recheck = self._recheck, frozenset()
         self._checks_complete = False
         worker = ChecksWorker(snapshot, self.checks_cache, self._checks_generation, self._cancel,
-                              lambda: self._quiet_until, earlier, recheck)
+                              lambda: self._quiet_until, earlier, recheck, self.check_process)
         worker.signals.done.connect(self._on_checks)
         worker.signals.progress.connect(self._on_checks_progress)
         self._checks_workers[self._checks_generation] = worker
@@ -428,6 +564,7 @@ class AppContext(QObject):
     def shutdown(self, msecs: int = 10000) -> bool:
         """Quitting: running workers stop at their next progress report and emit nothing more."""
         self._cancel.set()
+        self.check_process.close()  # a checks worker waiting for its answer gets the end of the pipe
         done = self.pool.waitForDone(msecs)
         done = self.checks_pool.waitForDone(msecs) and done
         done = self.tasks.shutdown(msecs) and done

@@ -104,37 +104,71 @@ def _prepared(path: Path) -> PreparedAudit | None:
     return prepare_audit(path)
 
 
+def checked(path: Path, *, kind: str = "skill", name: str | None = None, profile: Profile | None = None,
+            known: Iterable[Diagnostic] = ()) -> tuple[AuditCacheKey | None, SkillChecks]:
+    """check_skill with the stamp it was made against (None: the file cannot be stat'ed): a ChecksCache entry. The
+    folder is walked once, for the stamp and the audit both. The app's checks process answers with this too."""
+    path = path if isinstance(path, Path) else Path(path)  # one object for the walk and the audit
+    prepared = _prepared(path)
+    return (prepared.key if prepared is not None else None,
+            check_skill(path, kind=kind, name=name, profile=profile, known=known, prepared=prepared))
+
+
 # (path, kind, name, profile name, the known diagnostics' (code, line))
-_ChecksKey = tuple[str, str, str | None, str | None, tuple[tuple[str, int | None], ...]]
+ChecksKey = tuple[str, str, str | None, str | None, tuple[tuple[str, int | None], ...]]
 
 
 @dataclass
 class ChecksCache:
     """Thread-safe cache of check_skill results keyed by file, valid while its stamp is unchanged."""
 
-    _entries: dict[_ChecksKey, tuple[AuditCacheKey, SkillChecks]] = field(default_factory=dict)
+    _entries: dict[ChecksKey, tuple[AuditCacheKey, SkillChecks]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     hits: int = 0
     misses: int = 0
 
-    def get(self, path: Path, *, kind: str = "skill", name: str | None = None, profile: Profile | None = None,
-            known: Iterable[Diagnostic] = ()) -> SkillChecks:
-        profile_name = profile.name if profile is not None else None
-        known = tuple(known)
-        key: _ChecksKey = (str(path), kind, name, profile_name, tuple((d.code, d.line) for d in known))
-        path = path if isinstance(path, Path) else Path(path)  # one object for the key, the walk and the audit
-        prepared = _prepared(path)
-        stamp = prepared.key if prepared is not None else None
+    @staticmethod
+    def key(path: Path, *, kind: str = "skill", name: str | None = None, profile: Profile | None = None,
+            known: Iterable[Diagnostic] = ()) -> ChecksKey:
+        return (str(path), kind, name, profile.name if profile is not None else None,
+                tuple((d.code, d.line) for d in known))
+
+    def holds(self, key: ChecksKey) -> bool:
+        """Whether a result is stored for `key` (current or not: no stat)."""
         with self._lock:
-            cached = self._entries.get(key)
-            if cached is not None and stamp is not None and cached[0] == stamp:
-                self.hits += 1
-                return cached[1]
-        result = check_skill(path, kind=kind, name=name, profile=profile, known=known, prepared=prepared)
+            return key in self._entries
+
+    def cached(self, key: ChecksKey, path: Path | None = None) -> SkillChecks | None:
+        """The stored result while the file's stamp is unchanged (a stat of the file and its folder's entries); None
+        when it changed or nothing is stored (then without a stat). `path`: the key's file, when the caller has it
+        as a Path (a new one would parse its text again)."""
+        with self._lock:
+            entry = self._entries.get(key)
+        if entry is None:
+            return None
+        prepared = _prepared(path if path is not None else Path(key[0]))
+        if prepared is None or prepared.key != entry[0]:
+            return None
+        with self._lock:
+            self.hits += 1
+        return entry[1]
+
+    def store(self, key: ChecksKey, stamp: AuditCacheKey | None, result: SkillChecks) -> None:
+        """`result` was made against `stamp` (checked()); a file that could not be stat'ed is not stored."""
         with self._lock:
             self.misses += 1
             if stamp is not None:
                 if len(self._entries) > 50_000:
                     self._entries.clear()
                 self._entries[key] = (stamp, result)
+
+    def get(self, path: Path, *, kind: str = "skill", name: str | None = None, profile: Profile | None = None,
+            known: Iterable[Diagnostic] = ()) -> SkillChecks:
+        known = tuple(known)
+        path = path if isinstance(path, Path) else Path(path)  # one object for the key, the walk and the audit
+        key = self.key(path, kind=kind, name=name, profile=profile, known=known)
+        result = self.cached(key, path)
+        if result is None:
+            stamp, result = checked(path, kind=kind, name=name, profile=profile, known=known)
+            self.store(key, stamp, result)
         return result
