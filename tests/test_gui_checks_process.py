@@ -241,6 +241,14 @@ m.write_frame(answers, pickle.dumps((batch, [checked(Path(p), kind=k, name=n, pr
                                              for p, k, n, kn in items])))
 os._exit(3)
 """
+SCRIPT_THAT_ANSWERS_SHORT = """
+import os, pickle
+from skillmanager.core.checks import check_process as m
+answers, requests = os.fdopen(os.dup(1), "wb"), os.fdopen(os.dup(0), "rb")
+while (frame := m.read_frame(requests)) is not None:
+    batch, profile, items = pickle.loads(frame)
+    m.write_frame(answers, pickle.dumps((batch, [])))  # an answer that leaves the batch's files out
+"""
 
 
 @pytest.mark.parametrize("command", [
@@ -248,7 +256,8 @@ os._exit(3)
     [sys.executable, "-c", "import sys; sys.exit(3)"],  # starts, exits before answering
     [sys.executable, "-c", "import sys; sys.stdout.write('not a frame'); sys.stdout.flush()"],  # answers garbage
     [sys.executable, "-c", SCRIPT_THAT_ANSWERS_ONCE],  # answers its first batch, then dies with more in flight
-], ids=["missing", "exits", "garbage", "dies-mid-pass"])
+    [sys.executable, "-c", SCRIPT_THAT_ANSWERS_SHORT],  # answers, but not for every file it was sent
+], ids=["missing", "exits", "garbage", "dies-mid-pass", "short-answer"])
 def test_the_app_checks_in_its_own_process_when_the_worker_process_fails(qtbot, tmp_path, small_batches, command):
     context, reports = _context(qtbot, tmp_path, CheckProcess(command))
     context.set_workspace(_workspace(tmp_path / "ws", 50))
@@ -294,3 +303,11 @@ def test_a_closed_process_refuses_work(tmp_path):
     assert not process.start()
     with pytest.raises(CheckProcessError):
         process.send(None, [])
+
+
+def test_the_frozen_app_starts_itself_as_the_child(monkeypatch):
+    from skillmanager.core.checks import check_process
+
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert check_process.child_command() == [sys.executable, "__checks-child"]
+    assert check_process.child_env().get("PYTHONPATH") == os.environ.get("PYTHONPATH")  # the bundle has its own

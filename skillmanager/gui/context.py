@@ -188,9 +188,8 @@ class ChecksWorker(QRunnable):
         if batch:
             if process is not None:
                 process = self._send(process, batch, in_flight)
-            else:
-                for identity, key, skill in batch:
-                    self._check_here(identity, key, skill)
+            else:  # the process failed after these were set aside for it
+                self._recover(in_flight, batch)
         while in_flight:
             if self._stopped():
                 self._settle(process, in_flight)
@@ -244,9 +243,6 @@ class ChecksWorker(QRunnable):
         """The oldest batch's answer, stored and counted; on a failure the rest is checked here (None)."""
         from skillmanager.core.checks.check_process import CheckProcessError
 
-        if process is None:
-            self._recover(in_flight, [])
-            return None
         try:
             _number, answer = process.receive()
         except CheckProcessError:

@@ -13,6 +13,7 @@ and only between a parent and the child it started.
 """
 from __future__ import annotations
 
+import collections
 import os
 import pickle
 import queue
@@ -95,7 +96,8 @@ class CheckProcess:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._closed = False
-        self.batches = 0
+        self.batches = 0  # batches sent
+        self._owed: collections.deque[tuple[int, int]] = collections.deque()  # (number, files) not answered yet
 
     @property
     def running(self) -> bool:
@@ -142,28 +144,38 @@ class CheckProcess:
                 write_frame(proc.stdin, payload)
             except (OSError, ValueError) as error:  # a broken pipe: the child is gone
                 raise self._broken(error) from error
+            self._owed.append((self.batches, len(items)))
             self.batches += 1
             return self.batches - 1
 
     def receive(self) -> tuple[int, Answer]:
-        """The next answer: (batch number, [(stamp, SkillChecks)] in the batch's order). Blocks until it comes."""
+        """The answer to the oldest batch not answered yet: (its number, [(stamp, SkillChecks)] in the batch's
+        order). Blocks until it comes."""
         proc = self._proc
-        if proc is None or proc.stdout is None:
-            raise CheckProcessError(self.failed or "the checks process is not running")
+        if proc is None or proc.stdout is None or not self._owed:
+            raise CheckProcessError(self.failed or "no batch is waiting for its answer")
         try:
             frame = read_frame(proc.stdout)
             if frame is None:
                 raise CheckProcessError("it exited")
             batch, answer = pickle.loads(frame)
-        except CheckProcessError as error:
-            raise self._broken(error) from error
+            if (batch, len(answer)) != self._owed[0]:
+                raise CheckProcessError(f"answer {batch} ({len(answer)} files) for batch {self._owed[0][0]} "
+                                        f"({self._owed[0][1]} files)")
         except Exception as error:  # noqa: BLE001 - an unreadable answer, a pipe closed under us
             raise self._broken(error) from error
+        self._owed.popleft()
         return batch, answer
 
     def _broken(self, why: object) -> CheckProcessError:
+        """It is not used again: ended now (close() reaps it)."""
         if self.failed is None:
             self.failed = f"the checks process stopped answering: {why}"
+        if self._proc is not None and self._proc.poll() is None:
+            try:
+                self._proc.kill()
+            except OSError:
+                pass
         return CheckProcessError(self.failed)
 
     def close(self, timeout: float = 2.0) -> None:
@@ -221,9 +233,16 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The child. The frames go to a private copy of stdout; whatever else writes to stdout reaches stderr."""
+    """The child. The frames go to a private copy of stdout; whatever else writes to stdout reaches stderr (or
+    nowhere). Ctrl+C in the app's terminal is the parent's to handle: the child ends when the parent does."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     answers = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)
+    try:
+        os.dup2(2, 1)
+    except OSError:  # no stderr (a windowed app on Windows)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     requests = os.fdopen(os.dup(0), "rb")
     try:
         return serve(requests, answers)
