@@ -74,13 +74,19 @@ def child_command() -> list[str]:
 
 
 def child_env() -> dict[str, str]:
-    """The parent's environment (its caches, HOME), with this copy of skillmanager importable first."""
+    """The parent's environment (its caches, HOME), with this copy of skillmanager importable first (a checkout;
+    an installed copy is found where it is: its site-packages is not put before the standard library)."""
     env = dict(os.environ)
     if not getattr(sys, "frozen", False):
+        import site
+
         import skillmanager
 
         package_parent = str(Path(skillmanager.__file__).resolve().parents[1])
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
+        installed = {str(Path(p).resolve()) for p in [*site.getsitepackages(), site.getusersitepackages()]}
+        inherited = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+        if package_parent not in installed and package_parent not in inherited:
+            env["PYTHONPATH"] = os.pathsep.join([package_parent, *inherited])
     return env
 
 
