@@ -132,6 +132,17 @@ def test_every_badge_comes_from_the_process_and_equals_check_skill(qtbot, tmp_pa
     assert _gone(pid)
 
 
+def test_a_small_workspace_is_checked_without_starting_the_process(qtbot, tmp_path):
+    from skillmanager.gui.context import ChecksWorker
+
+    context, reports = _context(qtbot, tmp_path)
+    context.set_workspace(_workspace(tmp_path / "ws", ChecksWorker.PROCESS_FROM - 2))
+    _complete(qtbot, context, reports)
+    assert context.check_process.pid is None and context.check_process.failed is None
+    _assert_every_badge_is_check_skill(context)
+    context.shutdown(5000)
+
+
 def test_a_rescan_reuses_the_process_and_serves_unchanged_files_from_the_cache(qtbot, tmp_path, small_batches):
     context, reports = _context(qtbot, tmp_path)
     context.set_workspace(_workspace(tmp_path / "ws", 40))

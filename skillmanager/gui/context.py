@@ -131,7 +131,7 @@ class ChecksWorker(QRunnable):
     SLICE = 0.004  # s of work in this process, then as long a pause: the UI thread keeps the GIL most of the time
     BATCH = 400  # skills per progressive update (badges appear while a big workspace is checked)
     PROGRESS_EVERY = 100  # skill files between two progress reports
-    PROCESS_FROM = 64  # files the cache does not hold from which the process is started (it takes ~0.2 s)
+    PROCESS_FROM = 64  # files the cache does not hold from which a pass starts the process (it takes ~0.2 s)
     SEND = 32  # files per request to the process (~20 ms of its work)
     IN_FLIGHT = 3  # requests the process holds at once: it always has the next one
 
@@ -160,36 +160,46 @@ class ChecksWorker(QRunnable):
         if not self._results:
             self._report(0, self._total)  # a few files after an edit: no "Checking 4,998 of 5,000…" flash
         self._busy = 0.0
-        keys = [self.cache.key(s.path, kind=s.kind, name=s.name, profile=self._profile, known=s.diagnostics)
-                for s in skills]
-        process = self._process_for(keys)
-        batch: list = []  # (identity, key, skill) waiting to be sent
+        # the process is started once this pass has PROCESS_FROM files the cache does not hold (until then they
+        # wait in `batch`); a pass with fewer checks them here, unless the process runs already
+        process = self.process if self.process is not None and self.process.failed is None else None
+        started = process is not None and process.running
+        batch: list = []  # (identity, key, skill) not sent yet
         in_flight: collections.deque = collections.deque()  # the batches the process holds, oldest first
-        for skill, key in zip(skills, keys):
+        for skill in skills:
             if self._stopped():
-                self._settle(process, in_flight)
+                self._settle(process if started else None, in_flight)
                 return
             self._wait_while_typing()
             begun = time.perf_counter()
             identity = skill_identity(skill)
+            key = self.cache.key(skill.path, kind=skill.kind, name=skill.name, profile=self._profile,
+                                 known=skill.diagnostics)
             result = self.cache.cached(key, skill.path)  # a stat of the folder when the cache holds the file
             if result is not None:
                 self._add(identity, result)
             elif process is not None:
                 batch.append((identity, key, skill))
-                if len(batch) >= self.SEND:
-                    process = self._send(process, batch, in_flight)
-                    batch = []
+                if not started and len(batch) >= self.PROCESS_FROM:
+                    started = process.start()
+                    if not started:
+                        process = None
+                        self._check_instead(in_flight, batch)
+                        batch = []
+                if started and len(batch) >= self.SEND:
+                    process, batch = self._send_all(process, batch, in_flight), []
+                    started = process is not None
             else:
                 self._check_here(identity, key, skill)
             self._pace(begun)
-            while process is not None and len(in_flight) >= self.IN_FLIGHT:
+            while started and len(in_flight) >= self.IN_FLIGHT:
                 process = self._receive(process, in_flight)
+                started = process is not None
         if batch:
-            if process is not None:
-                process = self._send(process, batch, in_flight)
-            else:  # the process failed after these were set aside for it
-                self._recover(in_flight, batch)
+            if started:
+                process = self._send_all(process, batch, in_flight)
+            else:  # a few files, or the process failed after these were set aside for it
+                self._check_instead(in_flight, batch)
         while in_flight:
             if self._stopped():
                 self._settle(process, in_flight)
@@ -218,25 +228,19 @@ class ChecksWorker(QRunnable):
             time.sleep(self.SLICE)
             self._busy = 0.0
 
-    def _process_for(self, keys: list):
-        """The checks process for this pass (started now when it is not running yet), or None: check here."""
-        process = self.process
-        if process is None or process.failed is not None:
-            return None
-        if not process.running and sum(1 for key in keys if not self.cache.holds(key)) < self.PROCESS_FROM:
-            return None  # a few files: checked here sooner than the process starts
-        return process if process.start() else None
-
-    def _send(self, process, batch: list, in_flight: collections.deque):
+    def _send_all(self, process, batch: list, in_flight: collections.deque):
+        """`batch` to the process in requests of SEND files; None when it failed (what it held is checked here)."""
         from skillmanager.core.checks.check_process import CheckProcessError
 
-        items = [(str(skill.path), skill.kind, skill.name, tuple(skill.diagnostics)) for _, _, skill in batch]
-        try:
-            process.send(self._profile, items)
-        except CheckProcessError:
-            self._recover(in_flight, batch)
-            return None
-        in_flight.append(batch)
+        for first in range(0, len(batch), self.SEND):
+            part = batch[first:first + self.SEND]
+            items = [(str(skill.path), skill.kind, skill.name, tuple(skill.diagnostics)) for _, _, skill in part]
+            try:
+                process.send(self._profile, items)
+            except CheckProcessError:
+                self._check_instead(in_flight, batch[first:])
+                return None
+            in_flight.append(part)
         return process
 
     def _receive(self, process, in_flight: collections.deque):
@@ -246,7 +250,7 @@ class ChecksWorker(QRunnable):
         try:
             _number, answer = process.receive()
         except CheckProcessError:
-            self._recover(in_flight, [])
+            self._check_instead(in_flight, [])
             return None
         batch = in_flight.popleft()
         for (identity, key, _skill), (stamp, result) in zip(batch, answer):
@@ -254,8 +258,9 @@ class ChecksWorker(QRunnable):
             self._add(identity, result)
         return process
 
-    def _recover(self, in_flight: collections.deque, batch: list) -> None:
-        """The process failed: the files it held (and `batch`) are checked here."""
+    def _check_instead(self, in_flight: collections.deque, batch: list) -> None:
+        """Files the process will not check (it failed while it held `in_flight`, or this pass has too few files to
+        start it): checked here."""
         pending = [entry for sent in in_flight for entry in sent] + batch
         in_flight.clear()
         for identity, key, skill in pending:
