@@ -282,3 +282,12 @@ def test_toggle_choice_shows_its_full_words_when_elided(qtbot, window):
     assert choice.toolTip() == choice.currentText()
     widest = max(choice.fontMetrics().horizontalAdvance(choice.itemText(i)) for i in range(choice.count()))
     assert choice.view().minimumWidth() >= widest
+
+
+def test_summary_groups_thousands_in_every_count(window, monkeypatch):
+    """Under the tree every count reads as the chips do: 4,981, not 4981."""
+    panel = window.registry_panel
+    monkeypatch.setattr(panel, "_counts", lambda snapshot: (5013, 983, 0, 0, 4981))
+    panel._summarise(panel.model.snapshot)
+    text = panel.summary.text()
+    assert "5,013 skills and commands" in text and "4,981 cut in the listing" in text and "983 contested" in text

@@ -298,7 +298,7 @@ class RegistryPanel(QWidget):
         else:
             parts = [f"{total:,} skills and commands"]
         if shortened:
-            parts.append(f"{shortened} cut in the listing")
+            parts.append(f"{shortened:,} cut in the listing")
         problem_count = self.model.problem_count()
         if problem_count:
             parts.append(counted(problem_count, "problem"))
