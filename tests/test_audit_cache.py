@@ -163,8 +163,15 @@ def test_a_cache_miss_walks_the_skill_folder_once(tmp_path, monkeypatch):
     assert _same(audit_many([(s, None) for s in skills], cache=_reopened(tmp_path / "c")), fresh)
     assert walked == [s.parent for s in skills]
     walked.clear()
-    assert [ChecksCache().get(s) for s in skills] == fresh_checks
+    cache = ChecksCache()
+    assert [cache.get(s) for s in skills] == fresh_checks
     assert walked == [s.parent for s in skills]
+    # an edited file (a watcher's event): the walk that finds its entry stale is the one it is checked with
+    skills[1].write_text(GOOD + "\n")
+    os.utime(skills[1], ns=(1, 1))
+    walked.clear()
+    assert cache.get(skills[1]) == check_skill(skills[1])
+    assert walked == [skills[1].parent] * 2  # once for get, once for the check_skill compared with
 
 
 def test_the_key_stamps_skill_md_as_lstat_does(tmp_path):

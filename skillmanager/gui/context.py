@@ -175,7 +175,7 @@ class ChecksWorker(QRunnable):
             identity = skill_identity(skill)
             key = self.cache.key(skill.path, kind=skill.kind, name=skill.name, profile=self._profile,
                                  known=skill.diagnostics)
-            result = self.cache.cached(key, skill.path)  # a stat of the folder when the cache holds the file
+            result, prepared = self.cache.lookup(key, skill.path)  # a stat of the folder when the cache holds it
             if result is not None:
                 self._add(identity, result)
             elif process is not None:
@@ -190,7 +190,7 @@ class ChecksWorker(QRunnable):
                     process, batch = self._send_all(process, batch, in_flight), []
                     started = process is not None
             else:
-                self._check_here(identity, key, skill)
+                self._check_here(identity, key, skill, prepared)
             self._pace(begun)
             while started and len(in_flight) >= self.IN_FLIGHT:
                 process = self._receive(process, in_flight)
@@ -252,11 +252,17 @@ class ChecksWorker(QRunnable):
         except CheckProcessError:
             self._check_instead(in_flight, [])
             return None
-        batch = in_flight.popleft()
-        for (identity, key, _skill), (stamp, result) in zip(batch, answer):
-            self.cache.store(key, stamp, result)
+        for identity, result in self._store_answer(in_flight.popleft(), answer):
             self._add(identity, result)
         return process
+
+    def _store_answer(self, batch: list, answer: list) -> list:
+        """The process's answer to `batch` stored in the cache: [(identity, SkillChecks)] in the batch's order."""
+        shown = []
+        for (identity, key, _skill), (stamp, result) in zip(batch, answer):
+            self.cache.store(key, stamp, result)
+            shown.append((identity, result))
+        return shown
 
     def _check_instead(self, in_flight: collections.deque, batch: list) -> None:
         """Files the process will not check (it failed while it held `in_flight`, or this pass has too few files to
@@ -281,15 +287,15 @@ class ChecksWorker(QRunnable):
                 _number, answer = process.receive()
             except CheckProcessError:
                 return
-            for (_identity, key, _skill), (stamp, result) in zip(in_flight.popleft(), answer):
-                self.cache.store(key, stamp, result)
+            self._store_answer(in_flight.popleft(), answer)
 
-    def _check_here(self, identity, key, skill) -> None:
+    def _check_here(self, identity, key, skill, prepared=None) -> None:
+        """`prepared`: the walk a stale cache entry was found by (not walked again)."""
         from skillmanager.core.checks.skill_checks import checked
 
         try:
             stamp, result = checked(skill.path, kind=skill.kind, name=skill.name, profile=self._profile,
-                                    known=skill.diagnostics)
+                                    known=skill.diagnostics, prepared=prepared)
         except Exception:  # noqa: BLE001 - check_skill never raises; a stat race must not stop the rest
             self._add(identity, None)
             return

@@ -105,11 +105,14 @@ def _prepared(path: Path) -> PreparedAudit | None:
 
 
 def checked(path: Path, *, kind: str = "skill", name: str | None = None, profile: Profile | None = None,
-            known: Iterable[Diagnostic] = ()) -> tuple[AuditCacheKey | None, SkillChecks]:
+            known: Iterable[Diagnostic] = (), prepared: PreparedAudit | None = None
+            ) -> tuple[AuditCacheKey | None, SkillChecks]:
     """check_skill with the stamp it was made against (None: the file cannot be stat'ed): a ChecksCache entry. The
-    folder is walked once, for the stamp and the audit both. The app's checks process answers with this too."""
+    folder is walked once, for the stamp and the audit both (`prepared`: that walk, when the caller just made it,
+    as ChecksCache.lookup does for a stale entry). The app's checks process answers with this too."""
     path = path if isinstance(path, Path) else Path(path)  # one object for the walk and the audit
-    prepared = _prepared(path)
+    if prepared is None or (prepared.skill_md is not path and prepared.skill_md != path):
+        prepared = _prepared(path)
     return (prepared.key if prepared is not None else None,
             check_skill(path, kind=kind, name=name, profile=profile, known=known, prepared=prepared))
 
@@ -142,16 +145,21 @@ class ChecksCache:
         """The stored result while the file's stamp is unchanged (a stat of the file and its folder's entries); None
         when it changed or nothing is stored (then without a stat). `path`: the key's file, when the caller has it
         as a Path (a new one would parse its text again)."""
+        return self.lookup(key, path)[0]
+
+    def lookup(self, key: ChecksKey, path: Path | None = None) -> tuple[SkillChecks | None, PreparedAudit | None]:
+        """cached(), with the walk a stale entry was found by (None when nothing was stored or it could not be
+        stat'ed): checked(prepared=) re-checks the file without walking its folder again (a watcher's edit)."""
         with self._lock:
             entry = self._entries.get(key)
         if entry is None:
-            return None
+            return None, None
         prepared = _prepared(path if path is not None else Path(key[0]))
         if prepared is None or prepared.key != entry[0]:
-            return None
+            return None, prepared
         with self._lock:
             self.hits += 1
-        return entry[1]
+        return entry[1], prepared
 
     def store(self, key: ChecksKey, stamp: AuditCacheKey | None, result: SkillChecks) -> None:
         """`result` was made against `stamp` (checked()); a file that could not be stat'ed is not stored."""
@@ -167,8 +175,8 @@ class ChecksCache:
         known = tuple(known)
         path = path if isinstance(path, Path) else Path(path)  # one object for the key, the walk and the audit
         key = self.key(path, kind=kind, name=name, profile=profile, known=known)
-        result = self.cached(key, path)
+        result, prepared = self.lookup(key, path)
         if result is None:
-            stamp, result = checked(path, kind=kind, name=name, profile=profile, known=known)
+            stamp, result = checked(path, kind=kind, name=name, profile=profile, known=known, prepared=prepared)
             self.store(key, stamp, result)
         return result

@@ -129,11 +129,11 @@ class ParseCache:
             return  # no cache yet
         except (OSError, ValueError, RecursionError) as error:
             _log().warning("the parse cache %s cannot be used (%s); skills are read from their files and the cache "
-                        "is rewritten", self.file, error)
+                           "is rewritten", self.file, error)
             return
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
             _log().warning("the parse cache %s is damaged; skills are read from their files and the cache is "
-                        "rewritten", self.file)
+                           "rewritten", self.file)
             return
         if data.get("context") != self.context:
             return  # another profile's cache under a clashing short name: not a problem, just not ours
