@@ -6,7 +6,6 @@ takes the incremental path (core.incremental): the rows update first, the listin
 """
 from __future__ import annotations
 
-import collections
 import contextlib
 import hashlib
 import threading
@@ -109,13 +108,14 @@ class ChecksWorker(QRunnable):
     """Audit + lint of every skill file (core.skill_checks, cached per file stamp), off the UI thread.
 
     Files the cache holds are stat'ed here (a hit costs a stat of the folder); the others go in batches to the
-    checks process (core.checks.check_process) when the pass is large or the process already runs: it checks on a
-    core of its own, so this thread mostly waits on its pipe and the UI thread keeps the GIL. Without the process
-    (it could not start, or it stopped) they are checked here, paced by SLICE."""
+    checks processes (core.checks.check_process.CheckPool) when the pass is large or they already run: they check
+    on cores of their own, so this thread mostly waits on their answers and the UI thread keeps the GIL. A batch
+    whose child fails goes to another child; without any (they could not start, or they all stopped) the files are
+    checked here, paced by SLICE."""
 
     def __init__(self, snapshot: Snapshot, cache, generation: int, cancel: threading.Event,
                  quiet_until: Callable[[], float] = lambda: 0.0, earlier: dict | None = None,
-                 recheck: frozenset = frozenset(), process=None):
+                 recheck: frozenset = frozenset(), pool=None):
         super().__init__()
         self.snapshot, self.cache, self.generation, self.cancel = snapshot, cache, generation, cancel
         self.quiet_until = quiet_until  # monotonic time until which the user is typing: the worker waits
@@ -124,16 +124,16 @@ class ChecksWorker(QRunnable):
         # few files, not 5,000 folders)
         self.earlier = earlier
         self.recheck = recheck  # rows whose folders changed in files the registry does not read (scripts…)
-        self.process = process  # core.checks.check_process.CheckProcess, or None: every file is checked here
+        self.pool = pool  # core.checks.check_process.CheckPool, or None: every file is checked here
         self.stale = threading.Event()  # set when a newer pass starts: this one stops (its results are dropped)
         self.signals = _ChecksSignals()
 
     SLICE = 0.004  # s of work in this process, then as long a pause: the UI thread keeps the GIL most of the time
     BATCH = 400  # skills per progressive update (badges appear while a big workspace is checked)
     PROGRESS_EVERY = 100  # skill files between two progress reports
-    PROCESS_FROM = 64  # files the cache does not hold from which a pass starts the process (it takes ~0.2 s)
-    SEND = 32  # files per request to the process (~20 ms of its work)
-    IN_FLIGHT = 3  # requests the process holds at once: it always has the next one
+    PROCESS_FROM = 64  # files the cache does not hold from which a pass starts the processes (each takes ~0.2 s)
+    SEND = 32  # files per request to a process (~20 ms of its work)
+    IN_FLIGHT = 3  # requests each running process holds at once: it always has the next one
 
     def run(self) -> None:
         try:
@@ -160,15 +160,15 @@ class ChecksWorker(QRunnable):
         if not self._results:
             self._report(0, self._total)  # a few files after an edit: no "Checking 4,998 of 5,000…" flash
         self._busy = 0.0
-        # the process is started once this pass has PROCESS_FROM files the cache does not hold (until then they
-        # wait in `batch`); a pass with fewer checks them here, unless the process runs already
-        process = self.process if self.process is not None and self.process.failed is None else None
-        started = process is not None and process.running
+        # the processes are started once this pass has PROCESS_FROM files the cache does not hold (until then they
+        # wait in `batch`); a pass with fewer checks them here, unless the processes run already
+        pool = self.pool if self.pool is not None and self.pool.failed is None else None
+        started = pool is not None and pool.running > 0
         batch: list = []  # (identity, key, skill) not sent yet
-        in_flight: collections.deque = collections.deque()  # the batches the process holds, oldest first
+        in_flight: dict = {}  # ticket -> the batch a process holds
         for skill in skills:
             if self._stopped():
-                self._settle(process if started else None, in_flight)
+                self._settle(pool if started else None, in_flight)
                 return
             self._wait_while_typing()
             begun = time.perf_counter()
@@ -178,34 +178,34 @@ class ChecksWorker(QRunnable):
             result, prepared = self.cache.lookup(key, skill.path)  # a stat of the folder when the cache holds it
             if result is not None:
                 self._add(identity, result)
-            elif process is not None:
+            elif pool is not None:
                 batch.append((identity, key, skill))
                 if not started and len(batch) >= self.PROCESS_FROM:
-                    started = process.start()
+                    started = pool.start()
                     if not started:
-                        process = None
+                        pool = None
                         self._check_instead(in_flight, batch)
                         batch = []
                 if started and len(batch) >= self.SEND:
-                    process, batch = self._send_all(process, batch, in_flight), []
-                    started = process is not None
+                    pool, batch = self._send_all(pool, batch, in_flight), []
+                    started = pool is not None
             else:
                 self._check_here(identity, key, skill, prepared)
             self._pace(begun)
-            while started and len(in_flight) >= self.IN_FLIGHT:
-                process = self._receive(process, in_flight)
-                started = process is not None
+            while started and in_flight and len(in_flight) >= self.IN_FLIGHT * pool.running:
+                pool = self._receive(pool, in_flight)
+                started = pool is not None
         if batch:
             if started:
-                process = self._send_all(process, batch, in_flight)
-            else:  # a few files, or the process failed after these were set aside for it
+                pool = self._send_all(pool, batch, in_flight)
+            else:  # a few files, or the processes failed after these were set aside for them
                 self._check_instead(in_flight, batch)
         while in_flight:
             if self._stopped():
-                self._settle(process, in_flight)
+                self._settle(pool, in_flight)
                 return
             self._wait_while_typing()
-            process = self._receive(process, in_flight)
+            pool = self._receive(pool, in_flight)
         if self._stopped():
             return
         self._emit(self._results)
@@ -228,46 +228,53 @@ class ChecksWorker(QRunnable):
             time.sleep(self.SLICE)
             self._busy = 0.0
 
-    def _send_all(self, process, batch: list, in_flight: collections.deque):
-        """`batch` to the process in requests of SEND files; None when it failed (what it held is checked here)."""
+    def _send_all(self, pool, batch: list, in_flight: dict):
+        """`batch` to the processes in requests of SEND files; None when none takes them any more (what they held
+        is checked here)."""
         from skillmanager.core.checks.check_process import CheckProcessError
 
         for first in range(0, len(batch), self.SEND):
             part = batch[first:first + self.SEND]
             items = [(str(skill.path), skill.kind, skill.name, tuple(skill.diagnostics)) for _, _, skill in part]
             try:
-                process.send(self._profile, items)
+                ticket = pool.send(self._profile, items)
             except CheckProcessError:
                 self._check_instead(in_flight, batch[first:])
                 return None
-            in_flight.append(part)
-        return process
+            in_flight[ticket] = part
+        return pool
 
-    def _receive(self, process, in_flight: collections.deque):
-        """The oldest batch's answer, stored and counted; on a failure the rest is checked here (None)."""
+    def _receive(self, pool, in_flight: dict):
+        """The next answer of any process, stored and counted; a batch its process failed to answer goes to another
+        (or, without any, is checked here with the rest: None)."""
         from skillmanager.core.checks.check_process import CheckProcessError
 
         try:
-            _number, answer = process.receive()
-        except CheckProcessError:
+            ticket, answer = pool.receive()
+        except CheckProcessError:  # nothing is owed: not one of these batches can come back
             self._check_instead(in_flight, [])
             return None
-        for identity, result in self._store_answer(in_flight.popleft(), answer):
+        part = in_flight.pop(ticket, None)
+        if part is None:  # a batch _check_instead already took
+            return pool
+        if answer is None:
+            return self._send_all(pool, part, in_flight)
+        for identity, result in self._store_answer(part, answer):
             self._add(identity, result)
-        return process
+        return pool
 
     def _store_answer(self, batch: list, answer: list) -> list:
-        """The process's answer to `batch` stored in the cache: [(identity, SkillChecks)] in the batch's order."""
+        """A process's answer to `batch` stored in the cache: [(identity, SkillChecks)] in the batch's order."""
         shown = []
         for (identity, key, _skill), (stamp, result) in zip(batch, answer):
             self.cache.store(key, stamp, result)
             shown.append((identity, result))
         return shown
 
-    def _check_instead(self, in_flight: collections.deque, batch: list) -> None:
-        """Files the process will not check (it failed while it held `in_flight`, or this pass has too few files to
-        start it): checked here."""
-        pending = [entry for sent in in_flight for entry in sent] + batch
+    def _check_instead(self, in_flight: dict, batch: list) -> None:
+        """Files no process will check (every process failed while they held `in_flight`, or this pass has too few
+        files to start them): checked here. An answer that still comes for one of them is dropped (_receive)."""
+        pending = [entry for sent in in_flight.values() for entry in sent] + batch
         in_flight.clear()
         for identity, key, skill in pending:
             if self._stopped():
@@ -277,17 +284,20 @@ class ChecksWorker(QRunnable):
             self._check_here(identity, key, skill)
             self._pace(begun)
 
-    def _settle(self, process, in_flight: collections.deque) -> None:
-        """A stopped pass takes the answers the process still owes it (the next pass must not read them); they are
-        cached, not shown. At shutdown the process is closed and this ends at once."""
+    def _settle(self, pool, in_flight: dict) -> None:
+        """A stopped pass takes the answers the processes still owe it (the next pass must not wait behind them);
+        they are cached, not shown (a lost batch is left to the next pass). At shutdown the processes are closed
+        and this ends at once."""
         from skillmanager.core.checks.check_process import CheckProcessError
 
-        while process is not None and in_flight and not self.cancel.is_set():
+        while pool is not None and in_flight and not self.cancel.is_set():
             try:
-                _number, answer = process.receive()
+                ticket, answer = pool.receive()
             except CheckProcessError:
                 return
-            self._store_answer(in_flight.popleft(), answer)
+            part = in_flight.pop(ticket, None)
+            if part is not None and answer is not None:
+                self._store_answer(part, answer)
 
     def _check_here(self, identity, key, skill, prepared=None) -> None:
         """`prepared`: the walk a stale cache entry was found by (not walked again)."""
@@ -358,9 +368,9 @@ class AppContext(QObject):
         from skillmanager.core.checks.skill_checks import ChecksCache
 
         self.checks_cache = ChecksCache()
-        from skillmanager.core.checks.check_process import CheckProcess
+        from skillmanager.core.checks.check_process import CheckPool
 
-        self.check_process = CheckProcess()  # started by the first large checks pass, kept until shutdown
+        self.check_pool = CheckPool()  # started by the first large checks pass, kept until shutdown
         self.simulation = None  # the simulator's latest SessionAdditions (kept for the detail pane)
         self.simulation_changed.connect(lambda additions: setattr(self, "simulation", additions))
         self.checks: dict = {}  # identity -> SkillChecks of the current snapshot (filled off the UI thread)
@@ -511,7 +521,7 @@ class AppContext(QObject):
         recheck, self._recheck = self._recheck, frozenset()
         self._checks_complete = False
         worker = ChecksWorker(snapshot, self.checks_cache, self._checks_generation, self._cancel,
-                              lambda: self._quiet_until, earlier, recheck, self.check_process)
+                              lambda: self._quiet_until, earlier, recheck, self.check_pool)
         worker.signals.done.connect(self._on_checks)
         worker.signals.progress.connect(self._on_checks_progress)
         self._checks_workers[self._checks_generation] = worker
@@ -571,7 +581,7 @@ class AppContext(QObject):
     def shutdown(self, msecs: int = 10000) -> bool:
         """Quitting: running workers stop at their next progress report and emit nothing more."""
         self._cancel.set()
-        self.check_process.close()  # a checks worker waiting for its answer gets the end of the pipe
+        self.check_pool.close()  # a checks worker waiting for an answer gets its batches back as lost
         done = self.pool.waitForDone(msecs)
         done = self.checks_pool.waitForDone(msecs) and done
         done = self.tasks.shutdown(msecs) and done

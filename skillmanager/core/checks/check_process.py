@@ -1,5 +1,6 @@
-"""check_skill in a worker process: the desktop app's badges (audit + lint of every skill file) use a core of
-their own instead of sharing the GIL with the UI thread.
+"""check_skill in worker processes: the desktop app's badges (audit + lint of every skill file) use cores of
+their own instead of sharing the GIL with the UI thread. A CheckPool holds pool_size() children (one per usable
+core, at most MAX_CHILDREN), each a CheckProcess; they share one pass, batch by batch.
 
 The child is this program again: `python -m skillmanager.core.checks.check_process`, or in the frozen app (which
 has no `-m`) `skillmanager __checks-child`, which cli.main routes here before it imports any command or the GUI:
@@ -7,9 +8,10 @@ the child never opens a window, and needs no multiprocessing bootstrap (no freez
 It reads requests on its stdin and answers on its stdout, each a pickled frame behind a 4-byte length; a thread
 keeps reading requests while a batch is being checked, so the parent's write never waits on a full pipe while the
 child waits to write its reply. A request is a batch of skill files; its reply gives, in the same order, each
-file's (stamp, SkillChecks) as skill_checks.checked() makes them for ChecksCache. The child ends when its stdin
-closes (the parent closed it, or exited), after the file in hand. Only this module writes or reads these frames,
-and only between a parent and the child it started.
+file's (stamp, SkillChecks) as skill_checks.checked() makes them for ChecksCache. In the parent a thread per child
+reads its replies onto the pool's queue. The child ends when its stdin closes (the parent closed it, or exited),
+after the file in hand. Only this module writes or reads these frames, and only between a parent and the child
+it started.
 """
 from __future__ import annotations
 
@@ -90,16 +92,40 @@ def child_env() -> dict[str, str]:
     return env
 
 
-class CheckProcess:
-    """The parent's handle on one worker process: started by start() (the app: when the first large checks pass
-    begins), kept for later passes, ended by close(). One thread at a time sends and receives (the app's checks
-    thread); close() may come from another. Once it fails it stays failed (`failed` says why): the caller checks
-    in its own process instead."""
+def pool_size() -> int:
+    """How many children a CheckPool starts: one per core this process may run on, at most MAX_CHILDREN. Every core,
+    the UI's included: the children run at nice +10, so the UI thread gets its core back whenever it needs it, and
+    otherwise that core checks too (on 2 cores one child leaves the badges at check_skill's CPU per file)."""
+    try:
+        cores = len(os.sched_getaffinity(0))  # Linux: the cores this process may run on (a container's, a taskset's)
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_CHILDREN))
 
-    def __init__(self, command: Sequence[str] | None = None):
+
+# the app's side of a pass (keys, requests, answers, the cache, the badges shown) costs ~0.17 ms CPU per file on
+# one thread, a child's check ~0.6 ms: past ~4 children that thread, not theirs, would set the pace, while each
+# more child still costs its start-up (~0.2 s CPU) and its memory
+MAX_CHILDREN = 4
+
+Ticket = tuple[int, int]  # (the child's place in its pool, the batch's number at that child)
+Event = tuple[Ticket, "Answer | None"]  # a batch's answer, or None: its child failed before answering it
+
+
+class CheckProcess:
+    """One worker process of a CheckPool: started by start(), ended by close(). send() writes a batch; a thread of
+    its own reads the answers and puts each on the pool's queue as (ticket, answer). When the child fails (it exits,
+    its pipe breaks, it answers something unreadable) that thread puts (ticket, None) for each batch it still owed:
+    every batch sent gets exactly one event. Once failed it stays failed (`failed` says why)."""
+
+    def __init__(self, command: Sequence[str] | None = None, *, index: int = 0,
+                 events: queue.SimpleQueue[Event] | None = None):
         self.command = list(command) if command is not None else child_command()
+        self.index = index
+        self.events: queue.SimpleQueue[Event] = events if events is not None else queue.SimpleQueue()
         self.failed: str | None = None
         self._proc: subprocess.Popen[bytes] | None = None
+        self._reader: threading.Thread | None = None
         self._lock = threading.Lock()
         self._closed = False
         self.batches = 0  # batches sent
@@ -113,6 +139,11 @@ class CheckProcess:
     def pid(self) -> int | None:
         return self._proc.pid if self._proc is not None else None
 
+    @property
+    def owed(self) -> int:
+        """Batches sent and not answered yet."""
+        return len(self._owed)
+
     def start(self) -> bool:
         """Start the child unless it runs; False (`failed` says why) when it cannot be used. Does not wait for it
         to be ready: the first requests wait in its pipe meanwhile."""
@@ -120,10 +151,7 @@ class CheckProcess:
             if self._closed or self.failed is not None:
                 return False
             if self._proc is not None:
-                if self._proc.poll() is None:
-                    return True
-                self.failed = f"the checks process exited (code {self._proc.returncode})"
-                return False
+                return True  # its reader notices when it exits
             # Windows: no console window, and a priority below the app's (POSIX: below, once it runs)
             flags = getattr(subprocess, "CREATE_NO_WINDOW", 0) | getattr(subprocess, "BELOW_NORMAL_PRIORITY_CLASS", 0)
             try:
@@ -137,41 +165,55 @@ class CheckProcess:
                     os.setpriority(os.PRIO_PROCESS, self._proc.pid, os.getpriority(os.PRIO_PROCESS, 0) + NICE)
                 except OSError:
                     pass
+            self._reader = threading.Thread(target=self._read_answers, args=(self._proc,),
+                                            name=f"checks-answers-{self.index}", daemon=True)
+            self._reader.start()
             return True
 
-    def send(self, profile: Profile | None, items: Sequence[CheckItem]) -> int:
-        """Queue one batch; its number (answers come back in the order of the batches)."""
-        payload = pickle.dumps((self.batches, profile, list(items)), protocol=pickle.HIGHEST_PROTOCOL)
+    def send(self, profile: Profile | None, items: Sequence[CheckItem]) -> Ticket:
+        """Queue one batch; its ticket (its event comes on `events`)."""
         with self._lock:
+            payload = pickle.dumps((self.batches, profile, list(items)), protocol=pickle.HIGHEST_PROTOCOL)
             proc = self._proc
             if proc is None or proc.stdin is None or self._closed or self.failed is not None:
                 raise CheckProcessError(self.failed or "the checks process is not running")
+            self._owed.append((self.batches, len(items)))  # before it is written: the answer may come at once
             try:
                 write_frame(proc.stdin, payload)
             except (OSError, ValueError) as error:  # a broken pipe: the child is gone
+                self._owed.pop()  # not sent: the caller has it checked elsewhere (the reader never sees it)
                 raise self._broken(error) from error
-            self._owed.append((self.batches, len(items)))
             self.batches += 1
-            return self.batches - 1
+            return self.index, self.batches - 1
 
-    def receive(self) -> tuple[int, Answer]:
-        """The answer to the oldest batch not answered yet: (its number, [(stamp, SkillChecks)] in the batch's
-        order). Blocks until it comes."""
-        proc = self._proc
-        if proc is None or proc.stdout is None or not self._owed:
-            raise CheckProcessError(self.failed or "no batch is waiting for its answer")
+    def _read_answers(self, proc: subprocess.Popen[bytes]) -> None:
+        """The reader thread: each answer, checked against the oldest batch not answered yet, becomes an event; at
+        the end of the stream (the child exited, or was closed) each batch still owed becomes a lost one."""
+        assert proc.stdout is not None
         try:
-            frame = read_frame(proc.stdout)
-            if frame is None:
-                raise CheckProcessError("it exited")
-            batch, answer = pickle.loads(frame)
-            if (batch, len(answer)) != self._owed[0]:
-                raise CheckProcessError(f"answer {batch} ({len(answer)} files) for batch {self._owed[0][0]} "
-                                        f"({self._owed[0][1]} files)")
-        except Exception as error:  # noqa: BLE001 - an unreadable answer, a pipe closed under us
-            raise self._broken(error) from error
-        self._owed.popleft()
-        return batch, answer
+            while True:
+                frame = read_frame(proc.stdout)  # blocks without the GIL
+                if frame is None:
+                    raise CheckProcessError("it exited")
+                batch, answer = pickle.loads(frame)
+                expected = self._owed[0] if self._owed else None
+                if (batch, len(answer)) != expected:
+                    raise CheckProcessError(f"answer {batch} ({len(answer)} files) for batch "
+                                            + (f"{expected[0]} ({expected[1]} files)" if expected else "none"))
+                self.events.put(((self.index, batch), answer))
+                self._owed.popleft()  # after the event: a batch is always owed or on the queue (CheckPool.receive)
+        except Exception as error:  # noqa: BLE001 - an unreadable answer, a pipe closed under us, the child gone
+            with self._lock:  # no batch is sent after this: send() sees `failed` or `_closed`
+                if not self._closed:
+                    self._broken(error)
+                for number, _files in self._owed:
+                    self.events.put(((self.index, number), None))
+                self._owed.clear()
+        finally:
+            try:
+                proc.stdout.close()
+            except OSError:
+                pass
 
     def _broken(self, why: object) -> CheckProcessError:
         """It is not used again: ended now (close() reaps it)."""
@@ -184,26 +226,101 @@ class CheckProcess:
                 pass
         return CheckProcessError(self.failed)
 
-    def close(self, timeout: float = 2.0) -> None:
-        """End the child: its stdin closes, so it stops after the file in hand; killed if it lingers. A reader
-        blocked in receive() then gets the end of the stream."""
+    def end_input(self) -> None:
+        """The first half of close(): its stdin closes, so it stops after the file in hand."""
         with self._lock:
             self._closed = True
             proc = self._proc
-            if proc is None:
+            if proc is None or proc.stdin is None:
                 return
             try:
-                if proc.stdin is not None:
-                    proc.stdin.close()
+                proc.stdin.close()
             except OSError:
                 pass
+
+    def close(self, timeout: float = 2.0) -> None:
+        """End the child (killed if it lingers) and wait for its reader, which puts a lost event for each batch
+        still owed (a thread waiting on the pool's queue wakes up)."""
+        self.end_input()
+        proc = self._proc
+        if proc is None:
+            return
         try:
             proc.wait(timeout)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        if proc.stdout is not None:
-            proc.stdout.close()
+        if self._reader is not None and self._reader is not threading.current_thread():
+            self._reader.join(timeout)
+
+
+class CheckPool:
+    """The parent's handle on its worker processes (pool_size() of them unless told): started together by start()
+    (the app: when the first large checks pass begins), kept for later passes, ended by close(). One thread at a
+    time sends and receives (the app's checks thread); close() may come from another. send() gives a batch to the
+    running child that owes the fewest; receive() gives the next event of any child: (ticket, answer), or
+    (ticket, None) when that batch's child failed first (the caller has its files checked elsewhere). A child that
+    fails stays failed; once every child has, `failed` says why and the caller checks in its own process."""
+
+    def __init__(self, size: int | None = None, command: Sequence[str] | None = None):
+        self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self.children = [CheckProcess(command, index=index, events=self.events)
+                         for index in range(size if size is not None else pool_size())]
+        self._closed = False
+
+    @property
+    def size(self) -> int:
+        return len(self.children)
+
+    @property
+    def running(self) -> int:
+        """How many children take batches now."""
+        return sum(1 for child in self.children if child.running)
+
+    @property
+    def failed(self) -> str | None:
+        """Why none of the children can be used, once each has failed; None while one can (or none started)."""
+        reasons = [child.failed for child in self.children]
+        return None if not reasons or any(reason is None for reason in reasons) else reasons[0]
+
+    @property
+    def pids(self) -> list[int]:
+        return [pid for child in self.children if (pid := child.pid) is not None]
+
+    @property
+    def batches(self) -> int:
+        """Batches sent, over every child."""
+        return sum(child.batches for child in self.children)
+
+    def start(self) -> bool:
+        """Start the children that are not running yet; False when none of them can be used."""
+        if self._closed:
+            return False
+        return [child.start() for child in self.children].count(True) > 0
+
+    def send(self, profile: Profile | None, items: Sequence[CheckItem]) -> Ticket:
+        """Queue one batch at the running child that owes the fewest; its ticket. CheckProcessError: none runs."""
+        for child in sorted((child for child in self.children if child.running), key=lambda child: child.owed):
+            try:
+                return child.send(profile, items)
+            except CheckProcessError:  # this one broke: the next
+                continue
+        raise CheckProcessError(self.failed or "no checks process is running")
+
+    def receive(self) -> Event:
+        """The next event of any child (the oldest first). Blocks until it comes; CheckProcessError when no batch is
+        owed (nothing would come)."""
+        if not any(child.owed for child in self.children) and self.events.empty():  # in this order (see _read_answers)
+            raise CheckProcessError(self.failed or "no batch is waiting for its answer")
+        return self.events.get()
+
+    def close(self, timeout: float = 2.0) -> None:
+        """End every child: all their stdins close first, then each is reaped (killed if it lingers)."""
+        self._closed = True
+        for child in self.children:
+            child.end_input()
+        for child in self.children:
+            child.close(timeout)
 
 
 def serve(requests: IO[bytes], answers: IO[bytes]) -> int:
