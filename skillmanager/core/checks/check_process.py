@@ -103,9 +103,9 @@ def pool_size() -> int:
     return max(1, min(cores, MAX_CHILDREN))
 
 
-# the app's side of a pass (keys, requests, answers, the cache, the badges shown) costs ~0.17 ms CPU per file on
-# one thread, a child's check ~0.6 ms: past ~4 children that thread, not theirs, would set the pace, while each
-# more child still costs its start-up (~0.2 s CPU) and its memory
+# the app's own side of a pass (keys, requests, answers, the cache, showing the badges) costs ~0.2 ms CPU per file,
+# mostly on the UI thread, against ~0.6 ms for a child's check: with 3-4 children that side, not theirs, sets the
+# pace, while each more child still costs its start-up (~0.2 s CPU) and ~30 MB
 MAX_CHILDREN = 4
 
 Ticket = tuple[int, int]  # (the child's place in its pool, the batch's number at that child)
