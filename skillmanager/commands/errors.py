@@ -34,6 +34,9 @@ class CommandProblem(Exception):
 
 
 _loaded_registries: list[Any] = []
+# registries already reported, kept to the end of the command: a `skillmanager` process then ends without
+# freeing them object by object (cli.entry), an in-process caller frees them at its next command
+_reported_registries: list[Any] = []
 
 
 def remember_registry(registry: Any) -> None:
@@ -44,6 +47,7 @@ def remember_registry(registry: Any) -> None:
 
 def forget_registries() -> None:
     _loaded_registries.clear()
+    _reported_registries.clear()
 
 
 def workspace_diagnostic_lines(registry: Any) -> list[tuple[str, str]]:
@@ -69,7 +73,8 @@ def settle(code: int, stream: TextIO | None = None) -> int:
                 stream.write(line + "\n")
                 errors |= severity == "error"
     finally:
-        forget_registries()
+        _reported_registries.extend(_loaded_registries)
+        _loaded_registries.clear()
     return 1 if (errors and code == 0) else code
 
 
