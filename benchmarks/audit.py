@@ -179,8 +179,8 @@ def first_skill(skill: Path, repeat: int) -> None:
                 if name == "empty":
                     for old in Path(scratch).glob("audit-rules-*.json"):
                         old.unlink()
-                out = subprocess.run([sys.executable, "-c", _FIRST, str(skill / "SKILL.md")], env=env,
-                                     capture_output=True, text=True, check=True).stdout.split()
+                out = subprocess.run([sys.executable, "-c", _FIRST, str(skill / "SKILL.md")], env=env, cwd=ROOT,
+                                     capture_output=True, text=True, check=True).stdout.split()  # (cwd: see cli.py)
                 runs[name].append((float(out[0]), float(out[1])))
     for name, title in (("empty", "no rules kept (a first process)"), ("kept", "rules kept by an earlier process")):
         imported = statistics.median(i for i, _ in runs[name]) * 1e3

@@ -238,10 +238,26 @@ def recording(trace: InputTrace, probe_fd: int | None = None) -> Iterator[InputT
         setattr(os, name, stand_in)
     setattr(builtins, "open", open_file)
     setattr(io, "open", open_file)  # pathlib opens through io.open
+    _unpatch.append(lambda: _restore(real, real_open))
     try:
         yield trace
     finally:
-        for name, function in real.items():
-            setattr(os, name, function)
-        setattr(builtins, "open", real_open)
-        setattr(io, "open", real_open)
+        _unpatch.pop()
+        _restore(real, real_open)
+
+
+_unpatch: list[Callable[[], None]] = []  # of the recordings in progress, innermost last
+
+
+def _restore(real: dict[str, Callable[..., Any]], real_open: Callable[..., Any]) -> None:
+    for name, function in real.items():
+        setattr(os, name, function)
+    setattr(builtins, "open", real_open)
+    setattr(io, "open", real_open)
+
+
+def stop_recording() -> None:
+    """In a forked child that only computes for its parent: `os` and `open` as before any recording (the
+    parent's trace notes what it uses of the child's work itself)."""
+    while _unpatch:
+        _unpatch.pop()()  # innermost first: the outermost restores the functions as they were before all

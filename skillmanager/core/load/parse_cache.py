@@ -107,6 +107,10 @@ class ParseCache:
         self._pruned = False  # entries of files that are gone are dropped at the first save
         self.hits = 0
         self.misses = 0
+        # parses made for this scan by another process (parse_ahead): path -> (stat key, payload); served
+        # when the file's key is the same, and kept as entries then
+        self.primed: dict[str, tuple[StatKey, Payload]] = {}
+        self.primed_hits = 0
 
     @classmethod
     def open(cls, profile: Profile, directory: Path | None = None) -> "ParseCache":
@@ -143,6 +147,13 @@ class ParseCache:
 
     def get(self, path: str, key: StatKey) -> Payload | None:
         self._used.add(path)
+        if self.primed:
+            primed = self.primed.get(path)
+            if primed is not None and primed[0] == key:  # read just now, unchanged since: no racy window
+                self.entries[path] = [list(key), primed[1]]
+                self.dirty = True
+                self.primed_hits += 1
+                return primed[1]
         payload = self._fresh(self.entries.get(path), key)
         if payload is not None:
             self.hits += 1
@@ -178,6 +189,11 @@ class ParseCache:
         self.entries[path] = [list(key), payload]
         self._used.add(path)
         self.dirty = True
+
+    def prime(self, parses: dict[str, tuple[StatKey, Payload]]) -> None:
+        """Parses of files read for this scan by another process (core/load/parse_ahead.py), each with the
+        stat key its file had when it was read."""
+        self.primed.update(parses)
 
     def entry_file(self, name: str) -> str:
         """The file an entry is about (the entry's name here)."""

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypedDict
 
-from .frontmatter import description_from_body, parse_boolean, parse_document
+from .frontmatter import ParsedDocument, description_from_body, parse_boolean, parse_document
 from ..model import Diagnostic, FileBodySkill, Severity, Skill, SkillKind, SourceKind
 from . import parse_cache
 from ..versions.features import Feature
@@ -102,7 +102,8 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     cache = parse_cache.active()
     known = None
     plain = False  # `where` is no symbolic link (so realpath_dedupe need not lstat it)
-    if cache is not None and cache.can_serve():  # an empty cache (a first run) answers nothing: no lstat
+    # an empty cache (a first run) answers nothing, so no lstat; but for files another process parsed ahead
+    if cache is not None and (cache.can_serve() or where in cache.primed):
         try:
             known = os.lstat(where)
             plain = not _stat.S_ISLNK(known.st_mode)
@@ -151,11 +152,33 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
         skill._body_source = (where, key, body_start, profile.supports(Feature.STRIPS_BOM), not profile.supports(Feature.YAML_LAST_KEY_WINS))
         skill.body = None  # dropped: re-read on demand
         if cache is not None:
-            cache.put(where, key, {
-                "fm": doc.front_matter, "bs": body_start, "sz": result.size,
-                "bd": _body_line(doc.body) if skill.description_from_body else None,
-                "dg": parse_diagnostics})
+            cache.put(where, key, _payload(doc, body_start, result.size, parse_diagnostics,
+                                           from_body=skill.description_from_body))
     return skill
+
+
+def _payload(doc: ParsedDocument, body_start: int, size: int, parse_diagnostics: list[list[Any]], *,
+             from_body: bool) -> parse_cache.Payload:
+    """A file's parse as the parse cache keeps it (read back by _skill_from_payload)."""
+    return {"fm": doc.front_matter, "bs": body_start, "sz": size,
+            "bd": _body_line(doc.body) if from_body else None, "dg": parse_diagnostics}
+
+
+def parse_cache_entry(where: str, profile: Profile, ahead: ReadAhead | None = None
+                      ) -> tuple[parse_cache.StatKey, parse_cache.Payload] | None:
+    """(stat key, payload) that load_skill_file would store in the parse cache for the file at `where`, read
+    now; None when it cannot be read (the loader reads it itself, and says why). For a reader that only parses
+    (core/load/parse_ahead.py): the diagnostics keep no path, as in the cache."""
+    result = read_text_file(where, ahead=ahead)
+    if result.text is None or result.stat is None:
+        return None
+    text = result.text
+    doc = parse_document(text, strip_bom=profile.supports(Feature.STRIPS_BOM),
+                         unique_keys=not profile.supports(Feature.YAML_LAST_KEY_WINS))
+    parse_diagnostics = [[d.severity.value, d.code, d.message, d.line] for d in (*result.diagnostics, *doc.diagnostics)]
+    from_body = coerce_description(doc.front_matter.get("description")) is None
+    return parse_cache.stat_key(result.stat), _payload(doc, len(text) - len(doc.body), result.size,
+                                                       parse_diagnostics, from_body=from_body)
 
 
 def skill_read_ahead(upcoming: Callable[[], Iterable[str]]) -> ReadAhead | None:

@@ -19,6 +19,7 @@ from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import ascii_compare_key, locale_compare_key
 from ..versions.profiles import Profile
 from .safe_read import ReadAhead, special_file_kind
+from . import parse_cache
 from .skill_file import load_skill_file, skill_read_ahead
 from ..versions.features import Feature
 
@@ -158,12 +159,17 @@ def _read_path(prefix: str, entry: _Entry) -> str:
     return prefix + entry.name + "/SKILL.md"  # strings on the hot path: no pathlib parsing
 
 
-def skills_dirs_files(dirs: Sequence[tuple[Path, Mapping[str, Path] | None]], profile: Profile) -> Iterator[str]:
-    """The files load_skills_dir reads from each of `dirs` (base, staged), in load order, listed one dir at
-    a time as they are taken (a ReadAhead across dirs)."""
+def skills_dirs_files(dirs: Sequence[tuple[Path, Mapping[str, Path] | None]], profile: Profile, *,
+                      ordered: bool = True) -> Iterator[str]:
+    """The files load_skills_dir reads from each of `dirs` (base, staged), in load order (or as each dir is
+    read, `ordered=False`: the same files), listed one dir at a time as they are taken (a ReadAhead across dirs)."""
     for base, staged in dirs:
         prefix = _dir_prefix(base)
-        for entry in skills_dir_entries(base, profile, [], staged) or ():  # its diagnostics come from the load
+        if ordered:
+            entries = skills_dir_entries(base, profile, [], staged)  # its diagnostics come from the load
+        else:
+            entries = _with_staged(scandir_sorted(base, [], sort=False), staged)
+        for entry in entries or ():
             if _is_dir_or_link(entry):
                 yield _read_path(prefix, entry)
 
@@ -448,11 +454,25 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     # one ReadAhead across the dirs: with a cold page cache the reads of the next dir's files start too
     upcoming = UpcomingSkillFiles([(base, _staged_for(workspace, base)) for _m, base, _s, _d in skills_dirs], profile)
     ahead = skill_read_ahead(upcoming)
-    for at, (message, base, source, scope) in enumerate(skills_dirs):
-        report(message)
-        upcoming.current = at
-        skills += load_skills_dir(base, source, profile, diags, scope_dir=scope, staged=upcoming.dirs[at][1],
-                                  ahead=ahead, base_text=texts[at])
+    helper = None  # a child parsing the last dirs (parse_ahead): a first run with many files, on two cores
+    may_fork = _may_parse_ahead()
+    if may_fork:
+        from . import parse_ahead
+    try:
+        for at, (message, base, source, scope) in enumerate(skills_dirs):
+            report(message)
+            upcoming.current = at
+            if helper is not None:
+                helper.taken(at)  # claimed here, or parsed by the child: its parses serve the rest
+            elif may_fork and parse_ahead.worth_it(at, len(skills_dirs), len(skills)):
+                helper = parse_ahead.ParseAhead.start(  # (the child parses; the order of its reads is its own)
+                    len(skills_dirs), at, lambda j: skills_dirs_files([upcoming.dirs[j]], profile, ordered=False),
+                    profile)
+            skills += load_skills_dir(base, source, profile, diags, scope_dir=scope, staged=upcoming.dirs[at][1],
+                                      ahead=ahead, base_text=texts[at])
+    finally:
+        if helper is not None:
+            helper.finish()
 
     report("legacy commands")
     commands: list[Skill] = []
@@ -477,6 +497,15 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     realpath_dedupe(skills)
     result.skills = skills
     return result
+
+
+def _may_parse_ahead() -> bool:
+    """A first scan (the parse cache serves nothing) in a process that may fork a parse-ahead child."""
+    cache = parse_cache.active()
+    if cache is None or cache.can_serve():
+        return False
+    from .parse_ahead import allowed
+    return allowed()
 
 
 def _project_skill_dirs(workspace: Workspace) -> list[Path]:

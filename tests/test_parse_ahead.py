@@ -1,0 +1,203 @@
+"""A first scan whose last skills dirs a forked child reads and parses (core/load/parse_ahead.py) gives exactly
+what one process reading everything gives; files changed after the child read them are read again; the child
+never outlives the scan. Each scan runs in a fresh single-threaded process, as the CLI does (a test process may
+have threads, and forking it would not be what runs)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from skillmanager.core.load import parse_ahead, parse_cache
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = Path(__file__).parent / "data" / "corpus_sample"
+PACKAGES = 40  # >= MIN_DIRS_AT_START: a default ("auto") scan forks at its first dir where two cores are free
+
+SCAN = r"""
+import json, os, sys
+from pathlib import Path
+from skillmanager.commands.common import skill_to_json
+from skillmanager.core.load import parse_cache
+from skillmanager.core.load.workspace import Workspace
+from skillmanager.core.rules.registry import load_registry
+
+tmp, cache_dir, profile = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+packages = sorted((tmp / "packages").iterdir())
+ws = Workspace.create(home=tmp / "home", cwd=tmp / "home", managed_root=None, env={}, profile=profile,
+                      add_dirs=packages)
+cache = parse_cache.ParseCache.open(ws.profile, cache_dir)
+with parse_cache.using(cache):
+    registry = load_registry(ws)
+skills = [[skill_to_json(s), s.body, s.description, s.display_name, [d.code for d in s.diagnostics]]
+          for s in registry.skills]
+print(json.dumps({"skills": skills, "diagnostics": sorted([d.code, str(d.path), d.message] for d in registry.diagnostics),
+                  "primed": cache.primed_hits}))
+"""
+
+
+def _tree(tmp: Path) -> list[Path]:
+    """A home with a user skills dir and PACKAGES add-dirs holding real skills and awkward files."""
+    sources = sorted(SAMPLE.rglob("*.md"))
+    assert sources, "tests/data/corpus_sample is missing"
+    dirs = [tmp / "home" / ".claude" / "skills"] + [
+        tmp / "packages" / f"p{i:02d}" / ".claude" / "skills" for i in range(PACKAGES)]
+    files = []
+    for i, src in enumerate(sources * 2):
+        dest = dirs[i % len(dirs)] / f"s{i:03d}" / "SKILL.md"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+        files.append(dest)
+    last = dirs[-1]  # the child's first dir
+    awkward = {
+        "dated": "---\nname: dated\ndescription: made on a date\ncreated: 2024-01-31\n---\nbody\n",  # marshal refuses
+        "int-keys": "---\n1: one\ndescription: int keys\n---\nbody\n",
+        "broken": "---\ndescription: a: b: c\n  - x\n: y\n---\nbody\n",
+        "bom": "\ufeff---\ndescription: bom\n---\nbody\n",
+        "no-front-matter": "First line is the description.\n\nMore.\n",
+        "display": "---\nname: Shown Name\ndescription: display name\n---\nbody\n",
+    }
+    for name, text in awkward.items():
+        dest = last / name / "SKILL.md"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")
+        files.append(dest)
+    (last / "latin1").mkdir()
+    (last / "latin1" / "SKILL.md").write_bytes(b"---\ndescription: caf\xe9\n---\nbody\n")
+    (last / "fifo").mkdir()
+    os.mkfifo(last / "fifo" / "SKILL.md")
+    (last / "linked").symlink_to(dirs[1] / "s001")
+    os.makedirs(tmp / "home" / "repo", exist_ok=True)
+    past = time.time() - 60  # not racily clean
+    for path in files:
+        os.utime(path, (past, past))
+    return files
+
+
+def _scan(tmp: Path, cache_dir: Path, mode: str, profile: str = "current") -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SKILLMANAGER_PARSE_AHEAD": mode}
+    proc = subprocess.run([sys.executable, "-c", SCAN, str(tmp), str(cache_dir), profile], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parse-ahead forks only on Linux")
+@pytest.mark.parametrize("profile", ["current", "legacy"])
+def test_a_scan_parsed_ahead_equals_one_process_reading_everything(tmp_path, profile):
+    _tree(tmp_path)
+    alone = _scan(tmp_path, tmp_path / "cache-alone", "0", profile)
+    ahead = _scan(tmp_path, tmp_path / "cache-ahead", "always", profile)
+    assert alone["primed"] == 0
+    assert ahead["primed"] > 10  # the child's parses were served (not every file read again here)
+    assert ahead["skills"] == alone["skills"]
+    assert ahead["diagnostics"] == alone["diagnostics"]
+    # what was stored for the next run is what one process stores
+    saved = {name: json.loads(next((tmp_path / name).glob("parse-*.json")).read_text())["entries"]
+             for name in ("cache-alone", "cache-ahead")}
+    assert saved["cache-ahead"] == saved["cache-alone"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parse-ahead forks only on Linux")
+def test_turned_off_or_single_threaded_only(monkeypatch):
+    assert not parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "0"})
+    import threading
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait)
+    worker.start()
+    try:
+        assert not parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "always"})  # a fork would copy a thread's locks
+    finally:
+        stop.set()
+        worker.join()
+    monkeypatch.setattr(threading, "active_count", lambda: 1)  # so only the thread it runs on can refuse
+    assert parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "always"})
+    elsewhere: list[bool] = []
+    off_main = threading.Thread(target=lambda: elsewhere.append(parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "always"})))
+    off_main.start()
+    off_main.join()
+    assert elsewhere == [False]  # the app's loads run on worker threads
+    assert not parse_ahead.worth_it(0, 5, 0, {})  # a few dirs: not worth a fork at the start
+    assert parse_ahead.worth_it(3, 5, parse_ahead.MIN_FILES_BEFORE, {})
+    assert not parse_ahead.worth_it(4, 5, 10_000, {})  # one dir left
+
+
+def test_a_parse_is_served_only_for_the_key_its_file_had_when_read(tmp_path):
+    cache = parse_cache.ParseCache(None, ["context"])
+    payload = {"fm": {"description": "x"}, "bs": 0, "sz": 1, "bd": None, "dg": []}
+    key = (1, 2, 3, 4, 5)
+    cache.prime({"/a/SKILL.md": (key, payload)})
+    assert cache.get("/a/SKILL.md", (1, 2, 3, 4, 6)) is None  # changed since (ctime): read again
+    assert cache.get("/a/SKILL.md", key) == payload
+    assert cache.entries["/a/SKILL.md"] == [list(key), payload] and cache.dirty  # saved for the next run
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parse-ahead forks only on Linux")
+def test_a_file_edited_after_the_child_parsed_it_is_listed_as_edited(tmp_path):
+    """The parent stats every file whose parse it takes: the stored answer of `listing` notices a later
+    edit of a file only the child read."""
+    files = _tree(tmp_path)
+    home = tmp_path / "home"
+    packages = sorted((tmp_path / "packages").iterdir())
+    # the CLI with no racy margin (a tree written a moment ago may be replayed: see test_output_memo's no_margin)
+    runner = ("import sys; from skillmanager.core.load import input_trace; input_trace.RACY_MARGIN_NS = 0; "
+              "from skillmanager.cli import entry; raise SystemExit(entry())")
+    argv = [sys.executable, "-c", runner, "listing", "--home", str(home), "--cwd", str(home), "--no-managed"]
+    for package in packages:
+        argv += ["--add-dir", str(package)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SKILLMANAGER_PARSE_AHEAD": "always",
+           parse_cache.CACHE_DIR_ENV: str(tmp_path / "cache")}
+    first = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    assert first.returncode in (0, 1), first.stderr
+    assert list((tmp_path / "cache").glob("memo-*.json")), "the answer was stored for a replay"
+    assert "- bom: bom\n" in first.stdout
+    target = next(f for f in files if f.parent.name == "bom")  # in the last dir: the child's
+    before = target.stat()
+    target.write_text("\ufeff---\ndescription: BOM\n---\nbody\n", encoding="utf-8")  # same size and mtime:
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))  # only its ctime tells
+    second = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    assert "- bom: BOM\n" in second.stdout
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parse-ahead forks only on Linux")
+def test_a_child_that_fails_hangs_or_is_never_met_leaves_no_process(tmp_path):
+    script = r"""
+import os, sys, time
+from skillmanager.core.load.parse_ahead import ParseAhead
+from skillmanager.core.versions.profiles import get_profile
+profile = get_profile("current")
+def boom(index):
+    raise RuntimeError("no listing")
+failed = ParseAhead.start(4, 0, boom, profile)
+assert failed is not None
+time.sleep(0.3)  # (likely) dead by now, having claimed dir 3: not a condition of what is asserted
+for at in range(4):
+    failed.taken(at)  # a child that died answers nothing: every dir is loaded here
+failed.finish()
+assert failed.parses == {}, failed.parses
+unmet = ParseAhead.start(4, 0, lambda index: [], profile)
+unmet.finish()
+import skillmanager.core.load.parse_ahead as parse_ahead
+parse_ahead.MIN_PATIENCE_S = 0.5
+stuck = ParseAhead.start(4, 0, lambda index: time.sleep(3600), profile)
+time.sleep(0.3)  # (likely) it has claimed dir 3 by now, and hangs there
+started = time.monotonic()
+for at in range(4):
+    stuck.taken(at)  # a child that hangs is stopped once this process has waited long enough
+stuck.finish()
+assert stuck.parses == {} and time.monotonic() - started < 60
+try:
+    os.waitpid(-1, os.WNOHANG)
+except ChildProcessError:
+    print("no children")
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "no children"
