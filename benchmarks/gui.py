@@ -6,7 +6,7 @@ row updated, and → listing and token counts rebuilt), time until every audit /
     python benchmarks/gui.py [--skills 5000] [--edits 15] [--only-while-checks | --only-badges | --only-watcher]
 
 Targets (issue): keystroke < 30 ms, clearing < 150 ms with 200 groups; watcher p90 ≤ 100 ms, listing refreshed
-≤ 150 ms; audit badges ≤ 0.5 ms per skill (here: every badge arrived ≤ 0.6 ms per skill file, wall). Anchors:
+≤ 150 ms; audit badges ≤ 0.5 ms per skill (wall from the first paint until every badge arrived). Anchors:
 the engine scan of the same workspace, and check_skill over the same files in-process, measured in the same run.
 Runs offscreen unless QT_QPA_PLATFORM is set.
 """
@@ -213,7 +213,8 @@ def badges_wall(app: QApplication, workspace, temp: Path) -> None:
     anchor_wall = time.perf_counter() - anchor_wall
     count = len(files)
     print(f"audit + lint badges, first paint → all {count:,} skill files checked ({reports[0]} progress reports): "
-          f"{wall:.2f} s, {wall / count * 1000:.2f} ms per skill file  [target ≤ 0.6 ms]; "
+          f"{wall:.2f} s, {wall / count * 1000:.2f} ms per skill file  [target ≤ 0.5 ms: "
+          f"{'met' if wall / count <= 0.0005 else 'NOT met'}]; "
           f"the app process's CPU meanwhile {cpu:.2f} s")
     if children_cpu_s is not None:
         print(f"  the {children} checks processes' CPU (start-up included) {children_cpu_s:.2f} s, "
