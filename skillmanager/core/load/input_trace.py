@@ -30,6 +30,7 @@ Key = list[int]  # [mode, dev, ino, size, mtime_ns, ctime_ns], or [-1, errno] wh
 
 
 _real_stat, _real_lstat = os.stat, os.lstat  # not the recording stand-ins
+untraced_open = os.open  # for what reads nothing (a read-ahead hint): a file read later is noted then
 _POSIX = os.sep == "/" and os.altsep is None
 
 
@@ -181,8 +182,18 @@ def _stand_ins(trace: InputTrace, real: dict[str, Callable[..., Any]]) -> dict[s
             trace.note(kind, path, key_of_result(kind, result))
         return result
 
+    real_lstat = real["lstat"]
+
     def lstat(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
-        return stat(path, *args, **{**kwargs, "follow_symlinks": False})
+        if args or kwargs or type(path) is not str:
+            return stat(path, *args, **{**kwargs, "follow_symlinks": False})
+        try:  # the common call (a scan's lstat of each file), without stat's keyword handling
+            result: os.stat_result = real_lstat(path)
+        except OSError as error:
+            trace.note(LSTAT, path, [-1, error.errno or 0])
+            raise
+        trace.note(LSTAT, path, key_of_result(LSTAT, result))
+        return result
 
     def scandir(path: Any = ".") -> _RecordingScandir:
         trace.note(LISTED, "." if path is None else path)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator, Union
 
 from ..model import Diagnostic, Severity
+from .input_trace import untraced_open
 
 # Claude Code reads a skill file whole; skillmanager stops at this size so one stray multi-GB
 # file cannot freeze a scan. Real skills are a few KB (the corpus maximum is well under 1 MB).
@@ -236,8 +237,8 @@ class ReadAhead:
 def hint_read(path: str) -> None:
     """Ask the kernel to start reading a regular file into the page cache, without waiting; links and
     special files are left alone (opening non-blocking: a FIFO cannot hang it), errors ignored."""
-    try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _NOFOLLOW)
+    try:  # not noted by a recording input trace: a hint reads nothing (the read that follows is noted)
+        fd = untraced_open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _NOFOLLOW)
     except OSError:
         return
     try:
