@@ -65,8 +65,16 @@ def test_list_imports_no_other_command_nor_the_gui(tmp_path: Path, argv: tuple[s
 
 
 def test_list_does_not_import_shutil_for_the_help_width(tmp_path: Path) -> None:
-    _modules_after(tmp_path, "list", "--no-managed")  # the first run writes the parse cache (tempfile: shutil)
     assert "shutil" not in _modules_after(tmp_path, "list", "--no-managed")
+    assert "shutil" not in _modules_after(tmp_path, "list", "--no-managed")
+
+
+def test_writing_the_caches_imports_no_tempfile(tmp_path: Path) -> None:
+    """A first run writes the parse cache and the stored answer through app_dirs.new_private_file: tempfile (with
+    random and shutil, ~4 ms) is not imported."""
+    modules = _modules_after(tmp_path, "listing", "--no-managed")
+    assert list((tmp_path / "cache" / "skillmanager").glob("parse-*.json"))  # it did write
+    assert not {"tempfile", "random", "shutil"} & modules
 
 
 def test_repeat_listing_and_simple_front_matter_need_no_pyyaml(tmp_path: Path) -> None:
@@ -101,3 +109,29 @@ def test_a_replayed_listing_imports_neither_the_loader_nor_the_listing(tmp_path:
              "skillmanager.core.model", "yaml", "regex", "logging", "tempfile"}
     assert not heavy & replayed, heavy & replayed
     assert list((tmp_path / "cache" / "skillmanager").glob("memo-*.json"))
+
+
+def test_a_private_file_is_new_owner_only_and_never_an_existing_one(tmp_path: Path) -> None:
+    from skillmanager.core.app_dirs import new_private_file
+
+    made = []
+    for _ in range(50):
+        fd, path = new_private_file(tmp_path, ".parse-")
+        os.close(fd)
+        made.append(path)
+        assert os.path.dirname(path) == str(tmp_path) and os.path.basename(path).startswith(".parse-")
+        if os.name == "posix":
+            assert os.stat(path).st_mode & 0o777 == 0o600
+    assert len(set(made)) == 50
+    target = tmp_path / "elsewhere"
+    target.write_text("kept", encoding="utf-8")
+    import skillmanager.core.app_dirs as app_dirs
+    real_urandom = os.urandom
+    try:  # every name it draws is taken (a link to another file): it never opens one of them
+        os.urandom = lambda n: bytes(n)  # type: ignore[assignment]
+        (tmp_path / f".memo-{bytes(6).hex()}.tmp").symlink_to(target)
+        with pytest.raises(FileExistsError):
+            app_dirs.new_private_file(tmp_path, ".memo-")
+    finally:
+        os.urandom = real_urandom
+    assert target.read_text(encoding="utf-8") == "kept"

@@ -61,10 +61,10 @@ def run_or_replay(args: argparse.Namespace, out: TextIO, run: Callable[[argparse
         sys.stderr.write(stored["stderr"])
         return int(stored["code"])
     try:
-        import tempfile  # only when the command runs (a replay never writes)
+        from skillmanager.core.app_dirs import new_private_file  # only when the command runs (a replay never writes)
 
         directory.mkdir(parents=True, exist_ok=True)
-        probe_fd, temp = tempfile.mkstemp(prefix=".memo-", suffix=".tmp", dir=directory)
+        probe_fd, temp = new_private_file(directory, ".memo-")
     except OSError:
         return run(args, out)  # no cache dir: run without a memo
     trace = InputTrace(ignored_prefixes=(os.fspath(directory),))

@@ -34,3 +34,18 @@ def app_data_dir(env: Mapping[str, str] | None = None, platform: str | None = No
     # The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
     base = Path(xdg) if xdg and os.path.isabs(xdg) else home / ".local" / "share"
     return base / APP_NAME
+
+
+def new_private_file(directory: str | os.PathLike[str], prefix: str, suffix: str = ".tmp") -> tuple[int, str]:
+    """(descriptor, path) of a new file in `directory` only this user can read, under a random name, opened to
+    write: what tempfile.mkstemp gives, without importing tempfile (with random and shutil, ~4 ms of a command
+    that writes its caches)."""
+    flags = (os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+             | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0))
+    for _attempt in range(100):
+        path = os.path.join(directory, f"{prefix}{os.urandom(6).hex()}{suffix}")
+        try:
+            return os.open(path, flags, 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {directory}")

@@ -227,9 +227,9 @@ class ParseCache:
         if not self._pruned:
             self._drop_gone()
         try:
-            import tempfile
+            from ..app_dirs import new_private_file
             self.file.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=".parse-", suffix=".tmp", dir=self.file.parent)
+            fd, temp = new_private_file(self.file.parent, ".parse-")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
                     handle.write(self._encode())
