@@ -123,6 +123,8 @@ class ListingEntry:
 
 @dataclass(slots=True)
 class EntryResult:
+    """One listing entry: what it would be at full level, what the model is sent, and why."""
+
     name: str
     shown_name: str  # current may add ` (display name)`
     kind: EntryKind
@@ -146,6 +148,8 @@ class EntryResult:
 
 @dataclass
 class ListingTotals:
+    """The listing against its budget: the sizes, the level reached, whether it is over."""
+
     budget: int
     used: int  # Σ shown widths + newlines between entries (bundled counted at their measured width)
     full_total: int  # the same for the listing at full level
@@ -167,6 +171,8 @@ class ListingTotals:
 
 @dataclass
 class ListingResult:
+    """The skill listing exactly as the model receives it, with every entry's result and the totals."""
+
     text: str  # exactly what the model receives (wrapper and header included)
     body: str  # the entries joined by newlines
     placement: str
@@ -184,6 +190,8 @@ class ListingResult:
 
 @dataclass(frozen=True)
 class BudgetFacts:
+    """The listing's character budget and where it comes from, in plain words."""
+
     budget: int
     context_window: int | None
     bytes_per_token: int
@@ -436,6 +444,8 @@ def placeholder_text(entry: ListingEntry) -> str:
 
 @dataclass(slots=True)
 class _Row:
+    """One entry's texts and sizes for the budget pass."""
+
     entry: ListingEntry
     name: str
     full: str  # text printed at full level (placeholder for bundled)
@@ -788,6 +798,8 @@ class DiscoveredDir:
 
 @dataclass
 class DeltaResult:
+    """What a session sends when the listing changes mid-session (new skills discovered)."""
+
     blocks: list[str]  # each system message (SYSTEM) or `<system-reminder>` block (REMINDER)
     placement: str
     listing: ListingResult | None

@@ -30,6 +30,8 @@ _WS_RUN = lazy_re(rf"[{JS_WS}]*")
 
 @dataclass
 class ParsedDocument:
+    """A SKILL.md split into its front matter (parsed) and body."""
+
     front_matter: dict[str, Any]
     body: str
     has_front_matter: bool

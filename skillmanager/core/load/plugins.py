@@ -31,6 +31,8 @@ _PLUGIN_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 @dataclass
 class Plugin:
+    """A plugin folder, its manifest and whether it is enabled (and by which setting)."""
+
     name: str
     root: Path
     plugin_id: str  # `name@marketplace` or `name@inline`

@@ -19,6 +19,8 @@ _BINARY_SNIFF = 8192
 
 @dataclass
 class ReadResult:
+    """A file's text as read safely, or None with the reasons (diagnostics)."""
+
     text: str | None
     size: int = 0
     truncated: bool = False

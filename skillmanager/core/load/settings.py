@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class SettingsFile:
+    """One settings file of one scope, as read."""
+
     scope: str
     path: Path
     data: dict[str, Any] | None  # None: absent or ignored
@@ -192,6 +194,8 @@ def merge_settings(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class EffectiveSettings:
+    """Every settings file merged as Claude Code merges them, with the rules a skill's state depends on."""
+
     files: list[SettingsFile] = field(default_factory=list)
     merged: dict[str, Any] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)

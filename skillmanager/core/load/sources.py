@@ -31,6 +31,8 @@ Progress = Callable[[str], None] | None
 
 @dataclass
 class ScanResult:
+    """The skills and commands of the file sources, in load order, with what the scan noticed."""
+
     skills: list[Skill] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 

@@ -48,6 +48,8 @@ def _dir_or_error(path: Path, what: str) -> Path:
 
 @dataclass
 class Workspace:
+    """Where a session starts: home, working directory, extra folders and the release whose rules apply."""
+
     home: Path
     cwd: Path
     managed_root: Path | None = None  # stands for /etc/claude-code; None = no managed layer

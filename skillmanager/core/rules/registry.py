@@ -33,6 +33,8 @@ _SOURCE_RANK_WORDS = {
 
 @dataclass
 class Conflict:
+    """Copies of one skill name: the one that wins and the others, each with why it loses."""
+
     name: str
     winner: Skill
     losers: list[tuple[Skill, str]]
@@ -40,6 +42,8 @@ class Conflict:
 
 @dataclass
 class Registry:
+    """Every skill of a workspace with its decided state, and what decided it."""
+
     skills: list[Skill]
     diagnostics: list[Diagnostic]
     settings: EffectiveSettings
