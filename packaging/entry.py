@@ -58,6 +58,6 @@ if __name__ == "__main__":
     opens_window = not sys.argv[1:] or sys.argv[1] in ("--demo", "--smoke-test")
     if os.environ.get(PROBE) and opens_window:  # the probe imports Qt: keep CLI commands free of it
         install_first_paint_probe(os.environ[PROBE])
-    from skillmanager.cli import main
+    from skillmanager.cli import entry  # as the `skillmanager` command: collector paused for start-up, no teardown
 
-    sys.exit(main())
+    sys.exit(entry())
