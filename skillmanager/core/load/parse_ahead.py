@@ -30,7 +30,6 @@ import itertools
 import marshal
 import mmap
 import os
-import signal
 import struct
 import sys
 import time
@@ -170,6 +169,7 @@ class ParseAhead:
         try:
             while True:
                 if not select.select([self._reader], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                    import signal
                     os.kill(self._pid, signal.SIGKILL)
                     chunks = []
                     break
