@@ -110,7 +110,7 @@ class ParseAhead:
 
     @classmethod
     def start(cls, dirs: int, first: int, files_of: FilesOf, profile: Profile) -> "ParseAhead | None":
-        """Fork the child for dirs `first`..dirs-1 (`files_of(j)`: dir j's files in load order), `first`
+        """Fork the child for dirs `first`..dirs-1 (`files_of(j)`: the files dir j loads, in any order), `first`
         claimed by this process (loaded next); None when it did not start (this process then reads
         everything itself)."""
         try:
