@@ -117,12 +117,15 @@ def test_turned_off_or_single_threaded_only(monkeypatch):
         stop.set()
         worker.join()
     monkeypatch.setattr(threading, "active_count", lambda: 1)  # so only the thread it runs on can refuse
+    monkeypatch.delitem(sys.modules, "PySide6.QtCore", raising=False)  # (pytest-qt loads it here)
     assert parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "always"})
     elsewhere: list[bool] = []
     off_main = threading.Thread(target=lambda: elsewhere.append(parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "always"})))
     off_main.start()
     off_main.join()
     assert elsewhere == [False]  # the app's loads run on worker threads
+    monkeypatch.setitem(sys.modules, "PySide6.QtCore", object())  # Qt's threads are not Python's to count
+    assert not parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "always"})
     assert not parse_ahead.worth_it(0, 5, 0, {})  # a few dirs: not worth a fork at the start
     assert parse_ahead.worth_it(3, 5, parse_ahead.MIN_FILES_BEFORE, {})
     assert not parse_ahead.worth_it(4, 5, 10_000, {})  # one dir left

@@ -66,10 +66,11 @@ def usable_cores() -> int:
 
 
 def _main_thread_only() -> bool:
-    """Called on the main thread, no other Python thread running (the app loads on worker threads, beside Qt's:
-    a fork there would copy locks other threads hold)."""
+    """Called on the main thread, no other Python thread running, in a process without Qt (the app loads on
+    worker threads, beside Qt's own, which Python does not count: a fork there would copy locks they hold)."""
     import threading
-    return threading.current_thread() is threading.main_thread() and threading.active_count() == 1
+    return (threading.current_thread() is threading.main_thread() and threading.active_count() == 1
+            and "PySide6.QtCore" not in sys.modules)
 
 
 def setting(env: Mapping[str, str] | None = None) -> str:
