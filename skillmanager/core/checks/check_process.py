@@ -96,11 +96,8 @@ def pool_size() -> int:
     """How many children a CheckPool starts: one per core this process may run on, at most MAX_CHILDREN. Every core,
     the UI's included: the children run at nice +10, so the UI thread gets its core back whenever it needs it, and
     otherwise that core checks too (on 2 cores one child leaves the badges at check_skill's CPU per file)."""
-    try:
-        cores = len(os.sched_getaffinity(0))  # Linux: the cores this process may run on (a container's, a taskset's)
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, MAX_CHILDREN))
+    from ..cores import usable_cores
+    return max(1, min(usable_cores(), MAX_CHILDREN))
 
 
 # the app's own side of a pass (keys, requests, answers, the cache, showing the badges) costs ~0.2 ms CPU per file,

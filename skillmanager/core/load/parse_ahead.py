@@ -36,6 +36,7 @@ import time
 from typing import Callable, Iterable, Mapping
 
 from . import parse_cache
+from ..cores import usable_cores
 from ..versions.profiles import Profile
 
 # a first run loads this many files before a child is worth its fork (or starts with this many skills dirs)
@@ -56,13 +57,6 @@ _PIPE_SIZE = 1 << 20
 Parses = dict[str, tuple[parse_cache.StatKey, parse_cache.Payload]]
 # the index of a skills dir -> the files it loads (sources.skills_dirs_files of that one dir, in any order)
 FilesOf = Callable[[int], Iterable[str]]
-
-
-def usable_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def _main_thread_only() -> bool:
