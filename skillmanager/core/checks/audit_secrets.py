@@ -148,11 +148,10 @@ _RUNS_TO_X = bytes(32 if c in _RUN_SEPARATORS else 120 for c in range(256))
 _LONG_BYTE_RUN = b"x" * 24
 
 
-def _long_runs(text: str, data: bytes | None = None) -> list[tuple[int, int]]:
+def _long_runs(text: str, data: bytes | None = None, errors: str = "replace") -> list[tuple[int, int]]:
     """_LONG_RUN's matches as spans, searched only inside the byte runs of 24+ bytes (one C search per
     such run instead of a regex step at every character). `data`: the bytes `text` was decoded from (UTF-8,
-    errors replaced), else text.encode("utf-8", "surrogatepass")."""
-    errors = "replace"
+    with these `errors`), else text.encode("utf-8", "surrogatepass")."""
     if data is None:
         data, errors = text.encode("utf-8", "surrogatepass"), "surrogatepass"
     marks = data.translate(_RUNS_TO_X)
@@ -206,10 +205,12 @@ def blob_hits(text: str, *, fast: bool = True, data: bytes | None = None) -> lis
     replaced), when at hand."""
     hits: list[Hit] = []
     if fast:
-        data = data if data is not None else text.encode("utf-8", "surrogatepass")
+        errors = "replace"  # how `data` decodes to `text`: a lone surrogate only round-trips with surrogatepass
+        if data is None:
+            data, errors = text.encode("utf-8", "surrogatepass"), "surrogatepass"
         runs = _base64_runs(text, data)
         spans = runs if runs is not None else [(max(0, start - 1), min(len(text), end + 1))
-                                               for start, end in _long_runs(text, data)]
+                                               for start, end in _long_runs(text, data, errors)]
     else:
         spans = [(0, len(text))]
     matches = sorted(((m.start(), m) for regex in (_B64, _HEX) for start, end in spans
