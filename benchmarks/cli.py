@@ -108,7 +108,7 @@ def main() -> int:
 
         def first_one_core():  # the same first run without its parse-ahead child (core/load/parse_ahead.py)
             shutil.rmtree(empty_cache, ignore_errors=True)
-            return _run(listing, {**_env(empty_cache), "SKILLMANAGER_PARSE_AHEAD": "0"})
+            return _run(listing, {**_env(empty_cache), "SKILLMANAGER_FORK": "0"})
 
         rounds = {"floor process (read + CSafeLoader)": lambda: _run(floor, _env(empty_cache)),
                   "skillmanager listing, empty cache": first,

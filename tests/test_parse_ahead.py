@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from skillmanager.core import forking
 from skillmanager.core.load import parse_ahead, parse_cache
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,6 +30,28 @@ from skillmanager.core.load.workspace import Workspace
 from skillmanager.core.rules.registry import load_registry
 
 tmp, cache_dir, profile = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+fault, _, package = (sys.argv[4] if len(sys.argv) > 4 else "").partition(":")
+if fault in ("dies-at", "hangs-at"):  # the child ends (exit code 1) or hangs when it comes to this package's dir
+    import time
+    from skillmanager.core.load import parse_ahead, skill_file
+    parse_ahead.MIN_PATIENCE_S = 0.5
+    parse = skill_file.parse_cache_entry
+    def parse_or_fail(where, *args):
+        if f"/{package}/" in where:
+            if fault == "hangs-at":
+                time.sleep(3600)
+            raise RuntimeError("the child dies here")
+        return parse(where, *args)
+    skill_file.parse_cache_entry = parse_or_fail
+elif fault == "garbles-at":  # the child sends something unreadable for this package's dir
+    import marshal
+    from skillmanager.core.load import parse_ahead
+    class Garbling:
+        loads = staticmethod(marshal.loads)
+        @staticmethod
+        def dumps(parses):
+            return b"\xffnot marshal" if any(f"/{package}/" in where for where in parses) else marshal.dumps(parses)
+    parse_ahead.marshal = Garbling
 packages = sorted((tmp / "packages").iterdir())
 ws = Workspace.create(home=tmp / "home", cwd=tmp / "home", managed_root=None, env={}, profile=profile,
                       add_dirs=packages)
@@ -73,6 +96,8 @@ def _tree(tmp: Path) -> list[Path]:
     (last / "fifo").mkdir()
     os.mkfifo(last / "fifo" / "SKILL.md")
     (last / "linked").symlink_to(dirs[1] / "s001")
+    (last / "file-link").mkdir()
+    (last / "file-link" / "SKILL.md").symlink_to(files[0])  # the child's open follows it: this process stats it
     os.makedirs(tmp / "home" / "repo", exist_ok=True)
     past = time.time() - 60  # not racily clean
     for path in files:
@@ -80,9 +105,9 @@ def _tree(tmp: Path) -> list[Path]:
     return files
 
 
-def _scan(tmp: Path, cache_dir: Path, mode: str, profile: str = "current") -> dict:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SKILLMANAGER_PARSE_AHEAD": mode}
-    proc = subprocess.run([sys.executable, "-c", SCAN, str(tmp), str(cache_dir), profile], env=env,
+def _scan(tmp: Path, cache_dir: Path, mode: str, profile: str = "current", fault: str = "") -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SKILLMANAGER_FORK": mode}
+    proc = subprocess.run([sys.executable, "-c", SCAN, str(tmp), str(cache_dir), profile, fault], env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
@@ -105,27 +130,41 @@ def test_a_scan_parsed_ahead_equals_one_process_reading_everything(tmp_path, pro
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parse-ahead forks only on Linux")
+@pytest.mark.parametrize("fault", ["dies-at", "hangs-at", "garbles-at"])
+def test_dirs_a_child_never_sent_are_loaded_here(tmp_path, fault):
+    """A child that dies, hangs (stopped once this process has waited for it) or sends something unreadable
+    halfway through its share: the dirs it sent before serve their parses, every other dir is loaded by this
+    process, and nothing is lost or loaded twice."""
+    _tree(tmp_path)
+    alone = _scan(tmp_path, tmp_path / "cache-alone", "0")
+    broken = _scan(tmp_path, tmp_path / "cache-broken", "always", fault=f"{fault}:p{PACKAGES - 4:02d}")
+    assert broken["primed"] > 0  # the last three packages came before the fault
+    assert broken["skills"] == alone["skills"]
+    assert broken["diagnostics"] == alone["diagnostics"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parse-ahead forks only on Linux")
 def test_turned_off_or_single_threaded_only(monkeypatch):
-    assert not parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "0"})
+    assert not forking.allowed({"SKILLMANAGER_FORK": "0"})
     import threading
     stop = threading.Event()
     worker = threading.Thread(target=stop.wait)
     worker.start()
     try:
-        assert not parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "always"})  # a fork would copy a thread's locks
+        assert not forking.allowed({"SKILLMANAGER_FORK": "always"})  # a fork would copy a thread's locks
     finally:
         stop.set()
         worker.join()
     monkeypatch.setattr(threading, "active_count", lambda: 1)  # so only the thread it runs on can refuse
     monkeypatch.delitem(sys.modules, "PySide6.QtCore", raising=False)  # (pytest-qt loads it here)
-    assert parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "always"})
+    assert forking.allowed({"SKILLMANAGER_FORK": "always"})
     elsewhere: list[bool] = []
-    off_main = threading.Thread(target=lambda: elsewhere.append(parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "always"})))
+    off_main = threading.Thread(target=lambda: elsewhere.append(forking.allowed({"SKILLMANAGER_FORK": "always"})))
     off_main.start()
     off_main.join()
     assert elsewhere == [False]  # the app's loads run on worker threads
     monkeypatch.setitem(sys.modules, "PySide6.QtCore", object())  # Qt's threads are not Python's to count
-    assert not parse_ahead.allowed({"SKILLMANAGER_PARSE_AHEAD": "always"})
+    assert not forking.allowed({"SKILLMANAGER_FORK": "always"})
     assert not parse_ahead.worth_it(0, 5, 0, {})  # a few dirs: not worth a fork at the start
     assert parse_ahead.worth_it(3, 5, parse_ahead.MIN_FILES_BEFORE, {})
     assert not parse_ahead.worth_it(4, 5, 10_000, {})  # one dir left
@@ -135,10 +174,23 @@ def test_a_parse_is_served_only_for_the_key_its_file_had_when_read(tmp_path):
     cache = parse_cache.ParseCache(None, ["context"])
     payload = {"fm": {"description": "x"}, "bs": 0, "sz": 1, "bd": None, "dg": []}
     key = (1, 2, 3, 4, 5)
-    cache.prime({"/a/SKILL.md": (key, payload)})
+    cache.prime({"/a/SKILL.md": (key, payload, -1)})
     assert cache.get("/a/SKILL.md", (1, 2, 3, 4, 6)) is None  # changed since (ctime): read again
     assert cache.get("/a/SKILL.md", key) == payload
     assert cache.entries["/a/SKILL.md"] == [list(key), payload] and cache.dirty  # saved for the next run
+
+
+def test_a_parse_made_through_a_link_is_not_taken_without_a_stat():
+    """take_primed hands over a parse only when the child's stat is the path's lstat (no link followed)."""
+    cache = parse_cache.ParseCache(None, ["context"])
+    payload = {"fm": {"description": "x"}, "bs": 0, "sz": 1, "bd": None, "dg": []}
+    key = (1, 2, 3, 4, 5)
+    cache.prime({"/plain/SKILL.md": (key, payload, 0o100644), "/link/SKILL.md": (key, payload, -1)})
+    assert cache.take_primed("/link/SKILL.md") is None and cache.primed_hits == 0
+    assert cache.get("/link/SKILL.md", key) == payload  # served once this process's own stat gives its key
+    assert cache.take_primed("/plain/SKILL.md") == (key, payload, 0o100644)
+    assert cache.entries["/plain/SKILL.md"] == [list(key), payload] and cache.primed_hits == 2
+    assert cache.take_primed("/plain/SKILL.md") is None  # taken once
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parse-ahead forks only on Linux")
@@ -154,7 +206,7 @@ def test_a_file_edited_after_the_child_parsed_it_is_listed_as_edited(tmp_path):
     argv = [sys.executable, "-c", runner, "listing", "--home", str(home), "--cwd", str(home), "--no-managed"]
     for package in packages:
         argv += ["--add-dir", str(package)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SKILLMANAGER_PARSE_AHEAD": "always",
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SKILLMANAGER_FORK": "always",
            parse_cache.CACHE_DIR_ENV: str(tmp_path / "cache")}
     first = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
     assert first.returncode in (0, 1), first.stderr
@@ -180,10 +232,13 @@ def boom(index):
 failed = ParseAhead.start(4, 0, boom, profile)
 assert failed is not None
 time.sleep(0.3)  # (likely) dead by now, having claimed dir 3: not a condition of what is asserted
+assert failed.arrived() == []
 for at in range(4):
-    failed.taken(at)  # a child that died answers nothing: every dir is loaded here
+    if failed.taken(at):  # a child that died sends nothing: the dirs it claimed are loaded here
+        assert failed.rest() == []
+        break
 failed.finish()
-assert failed.parses == {}, failed.parses
+assert failed.sent == [], failed.sent
 unmet = ParseAhead.start(4, 0, lambda index: [], profile)
 unmet.finish()
 import skillmanager.core.load.parse_ahead as parse_ahead
@@ -192,9 +247,11 @@ stuck = ParseAhead.start(4, 0, lambda index: time.sleep(3600), profile)
 time.sleep(0.3)  # (likely) it has claimed dir 3 by now, and hangs there
 started = time.monotonic()
 for at in range(4):
-    stuck.taken(at)  # a child that hangs is stopped once this process has waited long enough
+    if stuck.taken(at):
+        assert stuck.rest() == []  # a child that hangs is stopped once this process has waited long enough
+        break
 stuck.finish()
-assert stuck.parses == {} and time.monotonic() - started < 60
+assert stuck.sent == [] and time.monotonic() - started < 60
 try:
     os.waitpid(-1, os.WNOHANG)
 except ChildProcessError:

@@ -45,9 +45,14 @@ def key_of(kind: str, path: str) -> Key:
 def key_of_result(kind: str, st: os.stat_result) -> Key:
     """A folder that was only stat'd (is it a folder, a link?) counts by its identity: entries coming and
     going in /tmp or the home folder do not change what was read from it. A listed folder counts whole."""
-    if kind != LISTED and _S_ISDIR(st.st_mode):
-        return [st.st_mode, st.st_dev, st.st_ino, 0, 0, 0]
-    return [st.st_mode, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+    return key_of_fields(kind, st.st_mode, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def key_of_fields(kind: str, mode: int, dev: int, ino: int, size: int, mtime_ns: int, ctime_ns: int) -> Key:
+    """key_of_result of a stat result with these fields."""
+    if kind != LISTED and _S_ISDIR(mode):
+        return [mode, dev, ino, 0, 0, 0]
+    return [mode, dev, ino, size, mtime_ns, ctime_ns]
 
 
 class InputTrace:
@@ -250,14 +255,28 @@ def recording(trace: InputTrace, probe_fd: int | None = None) -> Iterator[InputT
     setattr(builtins, "open", open_file)
     setattr(io, "open", open_file)  # pathlib opens through io.open
     _unpatch.append(lambda: _restore(real, real_open))
+    _recording.append(trace)
     try:
         yield trace
     finally:
+        _recording.pop()
         _unpatch.pop()
         _restore(real, real_open)
 
 
 _unpatch: list[Callable[[], None]] = []  # of the recordings in progress, innermost last
+_recording: list[InputTrace] = []  # their traces, in the same order
+
+
+def note_lstat(path: str, mode: int, stat_key: tuple[int, int, int, int, int]) -> None:
+    """What `os.lstat(path)` would note in every recording in progress, from a stat made elsewhere that stands
+    for it (a parse-ahead child's fstat of the file, opened with O_NOFOLLOW): its mode and its
+    (dev, ino, size, mtime_ns, ctime_ns)."""
+    if not _recording:
+        return
+    key = key_of_fields(LSTAT, mode, *stat_key)
+    for trace in _recording:
+        trace.note(LSTAT, path, key)
 
 
 def _restore(real: dict[str, Callable[..., Any]], real_open: Callable[..., Any]) -> None:
@@ -270,5 +289,6 @@ def _restore(real: dict[str, Callable[..., Any]], real_open: Callable[..., Any])
 def stop_recording() -> None:
     """In a forked child that only computes for its parent: `os` and `open` as before any recording (the
     parent's trace notes what it uses of the child's work itself)."""
+    _recording.clear()
     while _unpatch:
         _unpatch.pop()()  # innermost first: the outermost restores the functions as they were before all

@@ -4,16 +4,21 @@ first ones.
 A first run (the parse cache serves nothing yet) spends most of its time reading and parsing SKILL.md files one
 after another, on one core. Where the platform forks cheaply and another core is free, `ParseAhead.start` forks a
 child that takes the skills dirs from the last one backwards and, for each file, makes the parse the cache would
-keep (skill_file.parse_cache_entry), while this process loads the dirs from the first one on, as before. They
-meet somewhere in the middle, wherever their speeds put it: two counters in shared memory say how far each has
-come. Before each dir this process calls `taken(index)`; once the child has taken that dir, this process stops
-the child and receives what it parsed (one batch, written when it stops), and the parse cache serves those
-parses (ParseCache.prime): each of those files then costs an lstat (its key must be the one it had when the child
-read it) and the making of its Skill, as on a repeat run.
+keep (skill_file.parse_cache_entry), while this process loads the dirs from the first one on. Two counters in
+shared memory say how far each has come: before each of its dirs this process calls `taken(index)`, and once the
+child has taken that dir this process stops reading files itself.
+
+The child sends each dir's parses as soon as it has them. Before each of its own dirs, this process loads the
+dirs the child has sent so far (`arrived`): the parse cache serves their parses (ParseCache.prime), so each file
+costs the making of its Skill, as on a repeat run, and no stat (the child opened it without following a link:
+its fstat is the file's lstat, noted in the input trace as this process's own would be). Loading those first
+keeps the child busy the longest: every file it parses is one this process does not read. Each dir's skills and
+diagnostics are kept in that dir's place, so the result is in load order whoever loaded what.
 
 Who loads a dir: the child claims dir j only when this process has not claimed it (it reads this process's
-counter, then publishes its own), and this process skips dir i only when it sees that the child claimed it. In
-a race both may load the same dir (this process keeps its own result); no dir is left to nobody.
+counter, then publishes its own), and this process stops at dir i only when it sees that the child claimed it.
+In a race both may load the same dir (this process keeps its own result); a dir the child claimed but never sent
+(it died, hung or sent something unreadable) is loaded here at the end: no dir is left to nobody.
 
 On a busy machine the split follows the cores that are free: the child runs at nice +10, so with no idle core it
 gets little time and claims few dirs, and this process loads nearly all of them itself, as without it (an earlier
@@ -22,7 +27,8 @@ helper that split the files in fixed shares cost 30–150 ms there). The child n
 
 The child only reads: it writes no file, prints nothing and runs no exit handler (os._exit). Anything unusual (no
 fork, a second thread, too few cores, a child that dies, hangs or answers something unreadable) leaves this
-process reading those files itself: the same result, only slower. `SKILLMANAGER_PARSE_AHEAD=0` turns it off.
+process reading those files itself: the same result, only slower. When a process may fork: core/forking.py
+(`SKILLMANAGER_FORK=0` turns it off).
 """
 from __future__ import annotations
 
@@ -31,12 +37,11 @@ import marshal
 import mmap
 import os
 import struct
-import sys
 import time
 from typing import Callable, Iterable, Mapping
 
 from . import parse_cache
-from ..cores import usable_cores
+from .. import forking
 from ..versions.profiles import Profile
 
 # a first run loads this many files before a child is worth its fork (or starts with this many skills dirs)
@@ -50,44 +55,20 @@ MIN_PATIENCE_S = 10.0
 _COUNTER = struct.Struct("=i")
 _PARENT_AT = 0  # this process has claimed every dir below this
 _CHILD_AT = 4  # the child has claimed every dir from this on
-_LENGTH = struct.Struct("=I")  # before each dir's batch
+_FRAME = struct.Struct("=iI")  # before each dir's batch: its index and length
 _MAX_BATCH = 1 << 30  # all batches together
 _PIPE_SIZE = 1 << 20
 
-Parses = dict[str, tuple[parse_cache.StatKey, parse_cache.Payload]]
+Parses = dict[str, parse_cache.Primed]
 # the index of a skills dir -> the files it loads (sources.skills_dirs_files of that one dir, in any order)
 FilesOf = Callable[[int], Iterable[str]]
-
-
-def _main_thread_only() -> bool:
-    """Called on the main thread, no other Python thread running, in a process without Qt (the app loads on
-    worker threads, beside Qt's own, which Python does not count: a fork there would copy locks they hold)."""
-    import threading
-    return (threading.current_thread() is threading.main_thread() and threading.active_count() == 1
-            and "PySide6.QtCore" not in sys.modules)
-
-
-def setting(env: Mapping[str, str] | None = None) -> str:
-    """SKILLMANAGER_PARSE_AHEAD: "0" never, "always" whenever it can fork (however few cores or files:
-    for tests), anything else: when it is likely to pay."""
-    value = (os.environ if env is None else env).get("SKILLMANAGER_PARSE_AHEAD", "")
-    return value if value in ("0", "always") else "auto"
-
-
-def allowed(env: Mapping[str, str] | None = None) -> bool:
-    """Whether this process may fork a parse-ahead child now: Linux (elsewhere unverified: macOS system
-    libraries are not safe after a fork without exec), the main thread alone (never in the app), a second
-    usable core (unless "always"), not turned off."""
-    mode = setting(env)
-    return (mode != "0" and sys.platform.startswith("linux") and hasattr(os, "fork") and _main_thread_only()
-            and (mode == "always" or usable_cores() >= 2))
 
 
 def worth_it(at: int, dirs: int, loaded: int, env: Mapping[str, str] | None = None) -> bool:
     """Before skills dir `at` of `dirs`, `loaded` skills in: enough work is likely left to pay for a fork."""
     if dirs - at < 2:
         return False
-    return setting(env) == "always" or loaded >= MIN_FILES_BEFORE or (at == 0 and dirs >= MIN_DIRS_AT_START)
+    return forking.setting(env) == "always" or loaded >= MIN_FILES_BEFORE or (at == 0 and dirs >= MIN_DIRS_AT_START)
 
 
 class ParseAhead:
@@ -98,10 +79,10 @@ class ParseAhead:
         self._reader = reader
         self._counters = counters
         self._dirs = dirs
-        self._child_from = dirs  # the child's claim as last read
         self._started = time.monotonic()
-        self.delivered = False
-        self.parses: Parses = {}
+        self._pending = bytearray()  # what came through the pipe after the last whole dir
+        self._done = False  # the child is reaped (or never answers again)
+        self.sent: list[int] = []  # the dirs whose parses came, in the order they came
 
     @classmethod
     def start(cls, dirs: int, first: int, files_of: FilesOf, profile: Profile) -> "ParseAhead | None":
@@ -115,86 +96,123 @@ class ParseAhead:
             reader, writer = os.pipe()
         except OSError:
             return None
-        try:  # the batches in a few writes, not 64 KB at a time (pipe-max-size: 1 MB by default)
+        try:  # a big dir's parses in one write, not 64 KB at a time (pipe-max-size: 1 MB by default)
             import fcntl
             fcntl.fcntl(writer, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
         except (ImportError, AttributeError, OSError):
             pass
         from . import yaml12_loader  # noqa: F401  the child inherits the YAML loader (else both import it: ~25 ms)
-        sys.stdout.flush()  # nothing buffered is written twice (the child never flushes: os._exit)
-        sys.stderr.flush()
-        try:
-            pid = os.fork()
-        except OSError:
+
+        def child() -> None:
+            os.close(reader)
+            _child(counters, dirs, files_of, profile, writer)
+
+        pid = forking.fork(child)
+        if pid is None:
             os.close(reader)
             os.close(writer)
             return None
-        if pid == 0:  # the child
-            code = 1
-            try:
-                os.close(reader)
-                _child(counters, dirs, files_of, profile, writer)
-                code = 0
-            finally:
-                os._exit(code)  # no exit handler, no flush of the parent's buffers, no teardown
         os.close(writer)
+        os.set_blocking(reader, False)  # `arrived` takes what is there and never waits
         return cls(pid, reader, counters, dirs)
 
     def taken(self, index: int) -> bool:
-        """Called before loading dir `index` (in order): True when the child has taken it, so its files'
-        parses are in the cache (received now, once); False: this process loads it (and has claimed it)."""
-        if self.delivered:
-            return index >= self._child_from
+        """Called before loading dir `index` (in order): True when the child has taken it (this process then
+        loads no more dirs of its own: `rest` waits for the child's); False: this process loads it (and has
+        claimed it)."""
+        if self._done:
+            return False  # a child that stopped answering: every dir it has not sent is loaded here
         _COUNTER.pack_into(self._counters, _PARENT_AT, index + 1)  # claim it, then look at the child's claim
-        self._child_from = _COUNTER.unpack_from(self._counters, _CHILD_AT)[0]
-        if index < self._child_from:
-            return False
-        self._receive()
-        return True
+        child_from: int = _COUNTER.unpack_from(self._counters, _CHILD_AT)[0]
+        return index >= child_from
 
-    def _receive(self) -> None:
-        """Wait for the child's batch (it stops at the dir this process claimed) and reap it. A child that has
-        not answered after PATIENCE times as long as this process took to meet it (at least MIN_PATIENCE_S) is
-        stopped, and this process loads the rest itself."""
+    def arrived(self) -> list[int]:
+        """The dirs whose parses came since the last call (primed in the active parse cache), without waiting."""
+        if self._done:
+            return []
+        try:
+            while True:
+                chunk = os.read(self._reader, _PIPE_SIZE)
+                if not chunk:  # the child ended: anything it sends has come
+                    return self._take(ended=True)
+                self._pending += chunk
+        except BlockingIOError:
+            return self._take(ended=False)
+        except OSError:
+            self._stop()
+            return []
+
+    def rest(self) -> list[int]:
+        """After `taken` said the child has this process's next dir: wait for the child's last dirs and reap it.
+        A child that has not ended after PATIENCE times as long as this process took to meet it (at least
+        MIN_PATIENCE_S) is stopped; the dirs it has not sent are loaded here."""
         import select
-        self.delivered = True
-        chunks: list[bytes] = []
+        if self._done:
+            return []
         now = time.monotonic()
         deadline = now + max(MIN_PATIENCE_S, PATIENCE * (now - self._started))
         try:
             while True:
                 if not select.select([self._reader], [], [], max(0.0, deadline - time.monotonic()))[0]:
-                    import signal
-                    os.kill(self._pid, signal.SIGKILL)
-                    chunks = []
-                    break
-                chunk = os.read(self._reader, 1 << 20)
+                    self._stop()
+                    return self._take(ended=False)
+                chunk = os.read(self._reader, _PIPE_SIZE)
                 if not chunk:
-                    break
-                chunks.append(chunk)
+                    return self._take(ended=True)
+                self._pending += chunk
         except OSError:
-            chunks = []
-        finally:
-            self._close()
-        parses = _batches(b"".join(chunks))
-        if parses is None:
-            self._child_from = self._dirs  # nothing usable: every remaining dir is loaded here
-            return
-        self.parses = parses
-        cache = parse_cache.active()
-        if cache is not None:
-            cache.prime(parses)
+            self._stop()
+            return []
 
     def finish(self) -> None:
-        """After the last dir: stop a child that was never met (this process loaded everything) and reap it."""
-        if not self.delivered:
-            self.delivered = True
+        """After the last dir (or on the way out of an error): stop a child still running and reap it."""
+        if not self._done:
             _COUNTER.pack_into(self._counters, _PARENT_AT, self._dirs)
-            self._close()
+            self._stop()
 
-    def _close(self) -> None:
+    def _take(self, ended: bool) -> list[int]:
+        """The whole dirs in what came (their parses primed); the child reaped once it `ended` (a dir it was
+        cut short in is left out). Anything that is not what the child writes stops it: what it sent before
+        stands."""
+        dirs: list[int] = []
+        parses: Parses = {}
+        data = self._pending
+        at = 0
         try:
-            os.close(self._reader)  # a child still writing gets EPIPE and ends
+            while len(data) - at >= _FRAME.size:
+                index, length = _FRAME.unpack_from(data, at)
+                if length > len(data) - at - _FRAME.size:
+                    break
+                batch = marshal.loads(memoryview(data)[at + _FRAME.size:at + _FRAME.size + length])
+                if (type(batch) is not dict or not 0 <= index < self._dirs
+                        or not all(type(entry) is tuple and len(entry) == 3 for entry in batch.values())):
+                    raise ValueError("not a batch of parses")
+                at += _FRAME.size + length
+                parses.update(batch)
+                dirs.append(index)
+        except (ValueError, EOFError, TypeError, struct.error):
+            ended = True
+        del data[:at]
+        if ended:
+            self._stop()
+        cache = parse_cache.active()
+        if cache is not None and parses:
+            cache.prime(parses)
+        self.sent += dirs
+        return dirs
+
+    def _stop(self) -> None:
+        """Stop the child (if it still runs) and reap it; nothing more is read from it."""
+        if self._done:
+            return
+        self._done = True
+        try:
+            import signal
+            os.kill(self._pid, signal.SIGKILL)  # ended already: a zombie, reaped below
+        except OSError:
+            pass
+        try:
+            os.close(self._reader)
         except OSError:
             pass
         try:
@@ -205,16 +223,11 @@ class ParseAhead:
 
 
 def _child(counters: mmap.mmap, dirs: int, files_of: FilesOf, profile: Profile, writer: int) -> None:
-    import gc
-    gc.disable()  # everything it makes lives until it exits; the inherited heap is never re-walked
     try:
         os.nice(NICE)  # with no idle core the parent keeps its own: the child only takes what is left over
     except OSError:
         pass
-    from . import input_trace
     from .skill_file import parse_cache_entry, skill_read_ahead
-    input_trace.stop_recording()  # what it reads is noted by the parent, which stats every file it serves
-    batches: list[bytes] = []  # one per dir, each marshalled as soon as it is parsed (the parent waits for the last)
     at = [dirs - 1]  # the dir being parsed
     # with a cold page cache a read that waits starts the reads of the next files, across dirs as the child goes
     ahead = skill_read_ahead(lambda: itertools.chain.from_iterable(map(files_of, range(at[0], -1, -1))))
@@ -233,31 +246,9 @@ def _child(counters: mmap.mmap, dirs: int, files_of: FilesOf, profile: Profile, 
             batch = marshal.dumps(parses)
         except ValueError:  # a value marshal cannot hold (a date from YAML): the parent reads those files itself
             batch = marshal.dumps({where: entry for where, entry in parses.items() if parse_cache.is_plain(entry[1])})
-        size += _LENGTH.size + len(batch)
+        size += _FRAME.size + len(batch)
         if size > _MAX_BATCH:
             return
-        batches += (_LENGTH.pack(len(batch)), batch)
-    view = memoryview(b"".join(batches))
-    while view:
-        view = view[os.write(writer, view):]
-
-
-def _batches(data: bytes) -> Parses | None:
-    """The child's answer: its per-dir batches merged; None when it is cut short or not what the child writes."""
-    parses: Parses = {}
-    at = 0
-    view = memoryview(data)
-    try:
-        while at < len(data):
-            (length,) = _LENGTH.unpack_from(data, at)
-            at += _LENGTH.size
-            if at + length > len(data):
-                return None
-            batch = marshal.loads(view[at:at + length])
-            at += length
-            if type(batch) is not dict:
-                return None
-            parses.update(batch)
-    except (ValueError, EOFError, TypeError, struct.error):
-        return None
-    return parses if at == len(data) else None
+        view = memoryview(_FRAME.pack(index, len(batch)) + batch)  # sent now: the parent builds it meanwhile
+        while view:
+            view = view[os.write(writer, view):]

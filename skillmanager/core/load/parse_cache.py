@@ -40,6 +40,9 @@ StatKey = tuple[int, int, int, int, int]
 ParseContext = tuple[object, ...]  # plain values (JSON-able) besides the file that decide its entry
 # an entry's payload: the plain JSON data skill_file stores (front matter, diagnostics, body offset, size)
 Payload = dict[str, Any]
+# a parse made by another process for this scan (core/load/parse_ahead.py): the file's stat key when it was
+# read, the payload, and the file's st_mode when its path is no symbolic link (the stat is its lstat), else -1
+Primed = tuple[StatKey, Payload, int]
 
 
 def _log() -> "logging.Logger":
@@ -109,7 +112,7 @@ class ParseCache:
         self.misses = 0
         # parses made for this scan by another process (parse_ahead): path -> (stat key, payload); served
         # when the file's key is the same, and kept as entries then
-        self.primed: dict[str, tuple[StatKey, Payload]] = {}
+        self.primed: dict[str, Primed] = {}
         self.primed_hits = 0
 
     @classmethod
@@ -190,10 +193,24 @@ class ParseCache:
         self._used.add(path)
         self.dirty = True
 
-    def prime(self, parses: dict[str, tuple[StatKey, Payload]]) -> None:
+    def prime(self, parses: dict[str, Primed]) -> None:
         """Parses of files read for this scan by another process (core/load/parse_ahead.py), each with the
         stat key its file had when it was read."""
         self.primed.update(parses)
+
+    def take_primed(self, path: str) -> Primed | None:
+        """The parse another process made of the file at `path` when that path is no symbolic link (its stat
+        is the lstat this process would make: the caller notes it in the input trace), kept as the file's
+        entry; None otherwise (get() then serves it only for the file's key as it is now)."""
+        primed = self.primed.get(path)
+        if primed is None or primed[2] < 0:
+            return None
+        del self.primed[path]
+        self.entries[path] = [list(primed[0]), primed[1]]
+        self._used.add(path)
+        self.dirty = True
+        self.primed_hits += 1
+        return primed
 
     def entry_file(self, name: str) -> str:
         """The file an entry is about (the entry's name here)."""

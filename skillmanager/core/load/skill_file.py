@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, TypedDict
 
 from .frontmatter import ParsedDocument, description_from_body, parse_boolean, parse_document
 from ..model import Diagnostic, FileBodySkill, Severity, Skill, SkillKind, SourceKind
-from . import parse_cache
+from . import input_trace, parse_cache
 from ..versions.features import Feature
 from ..versions.profiles import Profile
 from .safe_read import READ_AHEAD_SUPPORTED, ReadAhead, read_text_file
@@ -102,6 +102,15 @@ def load_skill_file(path: Path, *, name: str, kind: SkillKind, source: SourceKin
     cache = parse_cache.active()
     known = None
     plain = False  # `where` is no symbolic link (so realpath_dedupe need not lstat it)
+    if cache is not None and cache.primed:
+        primed = cache.take_primed(where)  # parsed ahead by another process, from a path that is no link
+        if primed is not None:
+            primed_key, parsed, mode = primed
+            input_trace.note_lstat(where, mode, primed_key)  # its stat stands for this process's lstat
+            skill = _skill_from_payload(parsed, where, primed_key, options)
+            if skill is not None:
+                skill._plain_file = where
+                return skill
     # an empty cache (a first run) answers nothing, so no lstat; but for files another process parsed ahead
     if cache is not None and (cache.can_serve() or where in cache.primed):
         try:
@@ -164,10 +173,10 @@ def _payload(doc: ParsedDocument, body_start: int, size: int, parse_diagnostics:
             "bd": _body_line(doc.body) if from_body else None, "dg": parse_diagnostics}
 
 
-def parse_cache_entry(where: str, profile: Profile, ahead: ReadAhead | None = None
-                      ) -> tuple[parse_cache.StatKey, parse_cache.Payload] | None:
-    """(stat key, payload) that load_skill_file would store in the parse cache for the file at `where`, read
-    now; None when it cannot be read (the loader reads it itself, and says why). For a reader that only parses
+def parse_cache_entry(where: str, profile: Profile, ahead: ReadAhead | None = None) -> parse_cache.Primed | None:
+    """(stat key, payload, mode) that load_skill_file would store in the parse cache for the file at `where`,
+    read now (mode: its st_mode when `where` is no symbolic link, so the stat is its lstat too; else -1);
+    None when it cannot be read (the loader reads it itself, and says why). For a reader that only parses
     (core/load/parse_ahead.py): the diagnostics keep no path, as in the cache."""
     result = read_text_file(where, ahead=ahead)
     if result.text is None or result.stat is None:
@@ -177,8 +186,9 @@ def parse_cache_entry(where: str, profile: Profile, ahead: ReadAhead | None = No
                          unique_keys=not profile.supports(Feature.YAML_LAST_KEY_WINS))
     parse_diagnostics = [[d.severity.value, d.code, d.message, d.line] for d in (*result.diagnostics, *doc.diagnostics)]
     from_body = coerce_description(doc.front_matter.get("description")) is None
-    return parse_cache.stat_key(result.stat), _payload(doc, len(text) - len(doc.body), result.size,
-                                                       parse_diagnostics, from_body=from_body)
+    return (parse_cache.stat_key(result.stat), _payload(doc, len(text) - len(doc.body), result.size,
+                                                        parse_diagnostics, from_body=from_body),
+            result.stat.st_mode if result.link is False else -1)
 
 
 def skill_read_ahead(upcoming: Callable[[], Iterable[str]]) -> ReadAhead | None:

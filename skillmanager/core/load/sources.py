@@ -460,21 +460,41 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     may_fork = _may_parse_ahead()
     if may_fork:
         from . import parse_ahead
-    try:
-        for at, (message, base, source, scope) in enumerate(skills_dirs):
+    # each dir's skills and diagnostics in its place: with a parse-ahead child, dirs are loaded out of order
+    loaded: list[list[Skill] | None] = [None] * len(skills_dirs)
+    dir_diags: list[list[Diagnostic]] = [[] for _ in skills_dirs]
+    loaded_files = 0  # by this process, before a child starts
+
+    def load(at: int) -> None:
+        if loaded[at] is None:  # (a dir both claimed in a race: this process's own load stands)
+            message, base, source, scope = skills_dirs[at]
             report(message)
-            upcoming.current = at
+            loaded[at] = load_skills_dir(base, source, profile, dir_diags[at], scope_dir=scope,
+                                         staged=upcoming.dirs[at][1], ahead=ahead, base_text=texts[at])
+
+    try:
+        for at in range(len(skills_dirs)):
             if helper is not None:
-                helper.taken(at)  # claimed here, or parsed by the child: its parses serve the rest
-            elif may_fork and parse_ahead.worth_it(at, len(skills_dirs), len(skills)):
+                for sent in helper.arrived():  # the child's dirs so far: built while it parses on
+                    load(sent)
+                if helper.taken(at):
+                    for sent in helper.rest():
+                        load(sent)
+                    break
+            elif may_fork and parse_ahead.worth_it(at, len(skills_dirs), loaded_files):
                 helper = parse_ahead.ParseAhead.start(  # (the child parses; the order of its reads is its own)
                     len(skills_dirs), at, lambda j: skills_dirs_files([upcoming.dirs[j]], profile, ordered=False),
                     profile)
-            skills += load_skills_dir(base, source, profile, diags, scope_dir=scope, staged=upcoming.dirs[at][1],
-                                      ahead=ahead, base_text=texts[at])
+            upcoming.current = at
+            load(at)
+            loaded_files += len(loaded[at] or ())
     finally:
         if helper is not None:
             helper.finish()
+    for at in range(len(skills_dirs)):
+        load(at)  # the dirs a child claimed and never sent (it died or hung)
+        skills += loaded[at] or ()
+        diags += dir_diags[at]
 
     report("legacy commands")
     commands: list[Skill] = []
@@ -506,8 +526,8 @@ def _may_parse_ahead() -> bool:
     cache = parse_cache.active()
     if cache is None or cache.can_serve():
         return False
-    from .parse_ahead import allowed
-    return allowed()
+    from .. import forking
+    return forking.allowed()
 
 
 def _project_skill_dirs(workspace: Workspace) -> list[Path]:
