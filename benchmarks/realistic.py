@@ -299,6 +299,6 @@ def build_or_reuse(root: Path, skills: int, packages: int = 200, display_share: 
 def age_cache(cache_dir: Path, seconds: float = 5.0) -> None:
     """Date the parse cache file after the skill files, as it is when they were written well before the
     last run (a tree built seconds ago would otherwise count as racily clean and be re-read)."""
-    for f in Path(cache_dir).glob("parse-*.json"):
+    for f in Path(cache_dir).glob("parse-*.bin"):
         st = f.stat()
         os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + int(seconds * 1e9)))

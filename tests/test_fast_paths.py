@@ -236,7 +236,7 @@ def test_realpath_shortcut_equals_os_realpath(tmp_path, cached):
         cache_dir = tmp_path / "cache"
         with parse_cache.using(parse_cache.ParseCache.open(profile, cache_dir)):
             load()
-        for entry in cache_dir.glob("parse-*.json"):  # written after the files: not racily clean
+        for entry in cache_dir.glob("parse-*.bin"):  # written after the files: not racily clean
             st = entry.stat()
             os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns + 5 * 10**9))
         cache = parse_cache.ParseCache.open(profile, cache_dir)

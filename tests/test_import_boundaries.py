@@ -73,7 +73,7 @@ def test_writing_the_caches_imports_no_tempfile(tmp_path: Path) -> None:
     """A first run writes the parse cache and the stored answer through app_dirs.new_private_file: tempfile (with
     random and shutil, ~4 ms) is not imported."""
     modules = _modules_after(tmp_path, "listing", "--no-managed")
-    assert list((tmp_path / "cache" / "skillmanager").glob("parse-*.json"))  # it did write
+    assert list((tmp_path / "cache" / "skillmanager").glob("parse-*.bin"))  # it did write
     assert not {"tempfile", "random", "shutil"} & modules
 
 
@@ -108,7 +108,7 @@ def test_a_replayed_listing_imports_neither_the_loader_nor_the_listing(tmp_path:
     heavy = {"skillmanager.core.rules.registry", "skillmanager.core.load.sources", "skillmanager.core.layers.listing",
              "skillmanager.core.model", "yaml", "regex", "logging", "tempfile"}
     assert not heavy & replayed, heavy & replayed
-    assert list((tmp_path / "cache" / "skillmanager").glob("memo-*.json"))
+    assert list((tmp_path / "cache" / "skillmanager").glob("memo-*.bin"))
 
 
 def test_a_private_file_is_new_owner_only_and_never_an_existing_one(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from skillmanager import cli
 from skillmanager.commands import output_memo
-from skillmanager.core.load import input_trace, parse_cache
+from skillmanager.core.load import cache_file, input_trace, parse_cache
 from skillmanager.core.load.input_trace import InputTrace, recording, still_valid
 
 # A tick of the file system's clock: a file written before it is older than the probe taken after it
@@ -83,7 +83,7 @@ def test_a_repeat_run_replays_without_loading_and_says_the_same(tmp_path, cache_
     time.sleep(TICK)
     first = _run(argv)
     assert first[0] == 0 and "Alpha helps." in first[1]
-    assert list(cache_dir.glob("memo-*.json"))
+    assert list(cache_dir.glob("memo-*.bin"))
 
     def must_not_run(args, out):
         raise AssertionError("the listing was computed again although nothing changed")
@@ -97,25 +97,37 @@ def test_no_cache_neither_reads_nor_writes_a_memo(tmp_path, cache_dir, no_margin
     argv = _tree(tmp_path)
     time.sleep(TICK)
     _run(argv + ["--no-cache"])
-    assert not cache_dir.exists() or not list(cache_dir.glob("memo-*.json"))
+    assert not cache_dir.exists() or not list(cache_dir.glob("memo-*.bin"))
 
 
 def test_files_written_within_the_margin_are_not_vouched_for(tmp_path, cache_dir):
     argv = _tree(tmp_path)  # just written: well within the 2 s margin
     _run(argv)
-    assert not list(cache_dir.glob("memo-*.json"))
+    assert not list(cache_dir.glob("memo-*.bin"))
 
 
 def test_a_damaged_memo_is_ignored_and_replaced(tmp_path, cache_dir, no_margin):
     argv = _tree(tmp_path)
     time.sleep(TICK)
     expected = _run(argv)
-    for memo in cache_dir.glob("memo-*.json"):
-        memo.write_bytes(b'{"format": 1, "key": ')
+    memos = list(cache_dir.glob("memo-*.bin"))
+    assert memos
+    for memo in memos:
+        memo.write_bytes(memo.read_bytes()[:-1])  # cut short
     assert _run(argv) == expected
-    for memo in cache_dir.glob("memo-*.json"):
-        json.loads(memo.read_text(encoding="utf-8"))
+    for memo in memos:
+        assert cache_file.loads(memo.read_bytes())["stdout"] == expected[1]  # stored again, whole
     assert not list(cache_dir.glob(".memo-*"))  # no temp file left behind
+
+
+def test_a_json_memo_of_format_1_is_removed_when_a_memo_is_stored(tmp_path, cache_dir, no_margin):
+    argv = _tree(tmp_path)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    old = cache_dir / "memo-0123abcd.json"
+    old.write_text('{"format": 1}', encoding="utf-8")
+    time.sleep(TICK)
+    _run(argv)
+    assert not old.exists() and list(cache_dir.glob("memo-*.bin"))
 
 
 def test_the_environment_and_options_are_part_of_the_key(tmp_path, cache_dir, no_margin, monkeypatch):
@@ -165,8 +177,8 @@ def test_skillmanager_code_is_an_input(tmp_path, cache_dir, no_margin):
     argv = _tree(tmp_path)
     time.sleep(TICK)
     _run(argv)
-    (memo,) = cache_dir.glob("memo-*.json")
-    inputs = json.loads(memo.read_text(encoding="utf-8"))["inputs"]
+    (memo,) = cache_dir.glob("memo-*.bin")
+    inputs = cache_file.loads(memo.read_bytes())["inputs"]
     traced = {os.path.join(folder, row[1]) for folder, rows in inputs.items() for row in rows}
     import skillmanager.core.rules.registry as registry_module
     assert registry_module.__file__ in traced
@@ -314,7 +326,7 @@ def test_a_same_size_rewrite_with_the_old_mtime_is_seen(tmp_path, cache_dir, no_
     alpha = tmp_path / "ws" / "home" / ".claude" / "skills" / "alpha" / "SKILL.md"
     time.sleep(TICK)
     first = _run(argv)
-    assert _run(argv) == first and list(cache_dir.glob("memo-*.json"))
+    assert _run(argv) == first and list(cache_dir.glob("memo-*.bin"))
     before = alpha.stat()
     alpha.write_text(alpha.read_text(encoding="utf-8").replace("Alpha helps.", "Alpha fails."), encoding="utf-8")
     os.utime(alpha, ns=(before.st_atime_ns, before.st_mtime_ns))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from skillmanager.core import forking
-from skillmanager.core.load import parse_ahead, parse_cache
+from skillmanager.core.load import cache_file, parse_ahead, parse_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = Path(__file__).parent / "data" / "corpus_sample"
@@ -124,7 +124,7 @@ def test_a_scan_parsed_ahead_equals_one_process_reading_everything(tmp_path, pro
     assert ahead["skills"] == alone["skills"]
     assert ahead["diagnostics"] == alone["diagnostics"]
     # what was stored for the next run is what one process stores
-    saved = {name: json.loads(next((tmp_path / name).glob("parse-*.json")).read_text())["entries"]
+    saved = {name: cache_file.loads(next((tmp_path / name).glob("parse-*.bin")).read_bytes())["entries"]
              for name in ("cache-alone", "cache-ahead")}
     assert saved["cache-ahead"] == saved["cache-alone"]
 
@@ -210,7 +210,7 @@ def test_a_file_edited_after_the_child_parsed_it_is_listed_as_edited(tmp_path):
            parse_cache.CACHE_DIR_ENV: str(tmp_path / "cache")}
     first = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
     assert first.returncode in (0, 1), first.stderr
-    assert list((tmp_path / "cache").glob("memo-*.json")), "the answer was stored for a replay"
+    assert list((tmp_path / "cache").glob("memo-*.bin")), "the answer was stored for a replay"
     assert "- bom: bom\n" in first.stdout
     target = next(f for f in files if f.parent.name == "bom")  # in the last dir: the child's
     before = target.stat()

@@ -9,12 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skillmanager import cli
 from skillmanager.commands.common import skill_to_json
-from skillmanager.core.load import parse_cache
+from skillmanager.core.load import cache_file as cache_file_format, parse_cache
 from skillmanager.core.load.frontmatter import parse_document
 from skillmanager.core.load.workspace import Workspace
 from skillmanager.core.rules.registry import load_registry
@@ -57,9 +58,19 @@ def _scan(tmp: Path, cache_dir: Path | None, profile: str = "current"):
     return registry, cache
 
 
+def _read(cache_file: Path) -> dict:
+    data = cache_file_format.loads(cache_file.read_bytes())
+    assert type(data) is dict, cache_file
+    return data
+
+
+def _write(cache_file: Path, data: object) -> None:
+    cache_file.write_bytes(cache_file_format.dumps(data))
+
+
 def _age(cache_dir: Path, seconds: float = 5.0) -> None:
     """Make the saved cache look written well after the files (so their entries are not racily clean)."""
-    for f in cache_dir.glob("parse-*.json"):
+    for f in cache_dir.glob("parse-*.bin"):
         st = f.stat()
         os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + int(seconds * 1e9)))
 
@@ -76,7 +87,7 @@ def test_repeat_scan_from_the_cache_equals_a_fresh_read(tmp_path):
     assert _snapshot(second) == _snapshot(first) == _snapshot(fresh)
     for profile in ("legacy", "current"):  # each parse context has its own file
         _scan(tmp_path, cache_dir, profile)
-    assert len(list(cache_dir.glob("parse-*.json"))) == 2
+    assert len(list(cache_dir.glob("parse-*.bin"))) == 2
 
 
 def test_bodies_are_read_on_demand_byte_for_byte(tmp_path):
@@ -121,7 +132,7 @@ def test_racily_clean_entries_are_re_read(tmp_path):
     cache_dir = tmp_path / "cache"
     _scan(tmp_path, cache_dir)
     st = path.stat()
-    cache_file = next(cache_dir.glob("parse-*.json"))
+    cache_file = next(cache_dir.glob("parse-*.bin"))
     os.utime(cache_file, ns=(st.st_mtime_ns, st.st_mtime_ns))  # cache written in the file's own tick
     _, cache = _scan(tmp_path, cache_dir)
     assert cache.hits == 0 and cache.misses == 1
@@ -155,23 +166,58 @@ def test_corrupt_or_foreign_cache_files_are_ignored_and_rebuilt(tmp_path):
     cache_dir = tmp_path / "cache"
     fresh, _ = _scan(tmp_path, None)
     _scan(tmp_path, cache_dir)
-    cache_file = next(cache_dir.glob("parse-*.json"))
+    cache_file = next(cache_dir.glob("parse-*.bin"))
     good = cache_file.read_bytes()
-    for bad in (b"", b"\x00\xff garbage", good[: len(good) // 2], b"[]", b'{"format": 1}',
-                json.dumps({"format": 1, "context": ["other"], "entries": {}}).encode(),
-                good.replace(b'"fm":{', b'"fm":[{', 1).replace(b"}", b"}]", 0)):
+    document = _read(cache_file)
+    flipped = bytearray(good)
+    flipped[-10] ^= 0x01  # one bit of one entry: the checksum no longer matches
+    other_python = bytearray(good)
+    other_python[9] ^= 0x01  # the header's writer: another Python's marshal
+    for bad in (b"", b"\x00\xff garbage", good[: len(good) // 2], good + b"x", bytes(flipped), bytes(other_python),
+                json.dumps(document).encode(),  # the JSON of format 1
+                cache_file_format.dumps([]), cache_file_format.dumps({"format": parse_cache.FORMAT}),
+                cache_file_format.dumps({**document, "context": ["other"]}),
+                cache_file_format.dumps({**document, "entries": [1, 2]})):
         cache_file.write_bytes(bad)
         _age(cache_dir)
         registry, _ = _scan(tmp_path, cache_dir)
         assert _snapshot(registry) == _snapshot(fresh)
-        json.loads(cache_file.read_text(encoding="utf-8"))  # rewritten whole
+        assert _read(cache_file)["entries"]  # rewritten whole
+
+
+def test_a_cache_file_cut_short_or_changed_anywhere_reads_as_none():
+    """cache_file checks the header, length and checksum before marshal reads a byte."""
+    value = {"format": 2, "entries": {"/a/SKILL.md": [[1, 2, 3, 4, 5], {"fm": {"description": "d"}, "sz": 9}]}}
+    good = cache_file_format.dumps(value)
+    assert cache_file_format.loads(good) == value
+    for cut in range(len(good)):
+        with pytest.raises(ValueError):
+            cache_file_format.loads(good[:cut])
+    for at in range(len(good)):
+        for bit in (0x01, 0x80):
+            changed = bytearray(good)
+            changed[at] ^= bit
+            with pytest.raises(ValueError):
+                cache_file_format.loads(bytes(changed))
+
+
+def test_a_json_cache_of_format_1_is_removed_at_the_next_save(tmp_path):
+    _fill(tmp_path)
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    old = cache_dir / "parse-0123abcd.json"
+    old.write_text('{"format":1,"context":[],"entries":{}}', encoding="utf-8")
+    unrelated = cache_dir / "memo-0123abcd.bin"
+    unrelated.write_bytes(b"x")
+    _scan(tmp_path, cache_dir)
+    assert not old.exists() and unrelated.exists() and list(cache_dir.glob("parse-*.bin"))
 
 
 def test_an_unparsable_cache_file_is_logged(tmp_path, caplog):
     _fill(tmp_path)
     cache_dir = tmp_path / "cache"
     _scan(tmp_path, cache_dir)
-    cache_file = next(cache_dir.glob("parse-*.json"))
+    cache_file = next(cache_dir.glob("parse-*.bin"))
     cache_file.write_bytes(b"\x00\xff garbage")
     with caplog.at_level("INFO", logger="skillmanager"):
         _scan(tmp_path, cache_dir)
@@ -182,11 +228,11 @@ def test_malformed_entries_fall_back_to_reading(tmp_path):
     _fill(tmp_path)
     cache_dir = tmp_path / "cache"
     fresh, _ = _scan(tmp_path, cache_dir)
-    cache_file = next(cache_dir.glob("parse-*.json"))
-    data = json.loads(cache_file.read_text(encoding="utf-8"))
+    cache_file = next(cache_dir.glob("parse-*.bin"))
+    data = _read(cache_file)
     for i, entry in enumerate(data["entries"].values()):
         entry[1] = [{"fm": "not a map"}, {"dg": [[1, 2]]}, {}, "x"][i % 4]
-    cache_file.write_text(json.dumps(data), encoding="utf-8")
+    _write(cache_file, data)
     _age(cache_dir)
     registry, _ = _scan(tmp_path, cache_dir)
     assert _snapshot(registry) == _snapshot(fresh)
@@ -202,7 +248,7 @@ def test_cli_uses_xdg_cache_home_and_no_cache_bypasses_it(tmp_path, monkeypatch)
     assert not (tmp_path / "xdg").exists()
     first, second = io.StringIO(), io.StringIO()
     assert cli.main(args, out=first) == 0
-    assert list((tmp_path / "xdg" / "skillmanager").glob("parse-*.json"))
+    assert list((tmp_path / "xdg" / "skillmanager").glob("parse-*.bin"))
     _age(tmp_path / "xdg" / "skillmanager")
     assert cli.main(args, out=second) == 0
     assert first.getvalue() == second.getvalue() == plain.getvalue()
@@ -221,21 +267,27 @@ def test_concurrent_processes_share_the_cache_safely(tmp_path):
         assert outputs == [expected] * 4
         _age(tmp_path / "cache")
     for f in (tmp_path / "cache").iterdir():
-        assert f.name.startswith("parse-") and f.suffix == ".json"  # no temp file left behind
-        json.loads(f.read_text(encoding="utf-8"))
+        assert f.name.startswith("parse-") and f.suffix == ".bin"  # no temp file left behind
+        assert _read(f)["entries"]
 
 
 def test_cache_holds_plain_data_only(tmp_path):
     path = _skills_dir(tmp_path) / "a" / "SKILL.md"
     path.parent.mkdir(parents=True)
     path.write_text("---\ndescription: d\nblob: !!binary aGVsbG8=\nset: !!set {a, b}\n---\nbody\n", encoding="utf-8")
+    dated = _skills_dir(tmp_path) / "b" / "SKILL.md"
+    dated.parent.mkdir(parents=True)
+    dated.write_text("---\ndescription: d\nwhen: !!timestamp 2024-01-31\n---\nbody\n", encoding="utf-8")
     cache_dir = tmp_path / "cache"
     fresh, _ = _scan(tmp_path, None)
     _scan(tmp_path, cache_dir)
     _age(cache_dir)
     registry, cache = _scan(tmp_path, cache_dir)
-    assert cache.hits == 0  # bytes and sets do not round-trip through JSON: never cached
-    assert registry.find("a").front_matter == fresh.find("a").front_matter
+    # bytes and sets come back as they were; a date cannot be written: that file is read each time
+    assert cache.hits == 1 and cache.misses == 1
+    for name in ("a", "b"):
+        assert registry.find(name).front_matter == fresh.find(name).front_matter
+    assert type(registry.find("a").front_matter["set"]) is set
 
 
 _CONTENTS = st.sampled_from([
@@ -332,12 +384,12 @@ def test_entries_of_files_that_are_gone_are_dropped_at_the_next_save(tmp_path):
     cache_dir = tmp_path / "cache"
     _scan(kept, cache_dir)
     _scan(deleted, cache_dir)
-    (file,) = cache_dir.glob("parse-*.json")
-    assert set(json.loads(file.read_text())["entries"]) == {str(f) for f in kept_files + deleted_files}
+    (file,) = cache_dir.glob("parse-*.bin")
+    assert set(_read(file)["entries"]) == {str(f) for f in kept_files + deleted_files}
     shutil.rmtree(deleted)
     (kept_files[0].parent / "SKILL.md").write_text("---\ndescription: edited\n---\nbody\n")  # makes the next scan save
     _scan(kept, cache_dir)
-    assert set(json.loads(file.read_text())["entries"]) == {str(f) for f in kept_files}
+    assert set(_read(file)["entries"]) == {str(f) for f in kept_files}
     _age(cache_dir)
     _, cache = _scan(kept, cache_dir)
     assert cache.hits == len(kept_files) and cache.misses == 0

@@ -310,7 +310,7 @@ def test_files_the_parse_cache_serves_are_not_hinted(tmp_path, monkeypatch):
     with parse_cache.using(cache):
         load_registry(workspace)
     cache.save()
-    for f in cache_dir.glob("parse-*.json"):  # written well after the files: no racily clean entries
+    for f in cache_dir.glob("parse-*.bin"):  # written well after the files: no racily clean entries
         st = f.stat()
         os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
     skills = tmp_path / "home" / ".claude" / "skills"

@@ -15,13 +15,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, BinaryIO, Callable, TextIO
 
 from skillmanager import __version__
+from skillmanager.core.load import cache_file
 from skillmanager.core.load.input_trace import STAT, InputTrace, recording, still_valid
 from skillmanager.core.load.parse_cache import app_cache_dir
 
-FORMAT = 1
+FORMAT = 2  # in the caches' format (core/load/cache_file.py); 1: JSON (memo-*.json, removed when a memo is stored)
 KEPT_MEMOS = 16  # one per distinct command line; the oldest beyond these are removed
 
 
@@ -54,7 +55,7 @@ def run_or_replay(args: argparse.Namespace, out: TextIO, run: Callable[[argparse
                   directory: Path | None = None) -> int:
     directory = directory if directory is not None else app_cache_dir()
     key = memo_key(args, out)
-    file = directory / f"memo-{binascii.crc32(json.dumps(key, sort_keys=True).encode('utf-8', 'surrogatepass')):08x}.json"
+    file = directory / f"memo-{binascii.crc32(json.dumps(key, sort_keys=True).encode('utf-8', 'surrogatepass')):08x}.bin"
     stored = _load(file, key)
     if stored is not None:
         out.write(stored["stdout"])
@@ -70,7 +71,7 @@ def run_or_replay(args: argparse.Namespace, out: TextIO, run: Callable[[argparse
     trace = InputTrace(ignored_prefixes=(os.fspath(directory),))
     tee_out, tee_err, real_err = _Tee(out), _Tee(sys.stderr), sys.stderr
     stored_ok = False
-    handle = os.fdopen(probe_fd, "w", encoding="utf-8")  # the probe becomes the memo: closed exactly once
+    handle = os.fdopen(probe_fd, "wb")  # the probe becomes the memo: closed exactly once
     try:
         sys.stderr = tee_err  # type: ignore[assignment]
         try:
@@ -107,8 +108,8 @@ def _note_code(trace: InputTrace) -> None:
 def _load(file: Path, key: dict[str, Any]) -> dict[str, Any] | None:
     try:
         with open(file, "rb") as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError, RecursionError):
+            data = cache_file.loads(handle.read())
+    except (OSError, ValueError):
         return None  # none yet, or damaged: the command runs and a new memo replaces it
     if (type(data) is not dict or data.get("format") != FORMAT or data.get("key") != key
             or type(data.get("stdout")) is not str or type(data.get("stderr")) is not str
@@ -117,9 +118,9 @@ def _load(file: Path, key: dict[str, Any]) -> dict[str, Any] | None:
     return data if still_valid(data.get("inputs")) else None
 
 
-def _store(handle: TextIO, temp: str, file: Path, document: dict[str, Any]) -> bool:
+def _store(handle: BinaryIO, temp: str, file: Path, document: dict[str, Any]) -> bool:
     try:
-        handle.write(json.dumps(document, separators=(",", ":")))  # ASCII: json escapes the rest
+        cache_file.write(handle, document)
         handle.close()
         os.replace(temp, file)
         return True
@@ -129,9 +130,11 @@ def _store(handle: TextIO, temp: str, file: Path, document: dict[str, Any]) -> b
 
 def _prune(directory: Path) -> None:
     try:
-        memos = sorted((entry.stat().st_mtime_ns, entry.path) for entry in os.scandir(directory)
-                       if entry.name.startswith("memo-") and entry.name.endswith(".json"))
-        for _mtime, path in memos[:-KEPT_MEMOS]:
+        with os.scandir(directory) as entries:
+            names = [(entry.name, entry.path) for entry in entries if entry.name.startswith("memo-")]
+        memos = sorted((os.stat(path).st_mtime_ns, path) for name, path in names if name.endswith(".bin"))
+        stale = [path for name, path in names if name.endswith(".json")]  # format 1 (JSON): never read again
+        for path in stale + [path for _mtime, path in memos[:-KEPT_MEMOS]]:
             os.unlink(path)
     except OSError:
         pass

@@ -40,7 +40,7 @@ import struct
 import time
 from typing import Callable, Iterable, Mapping
 
-from . import parse_cache
+from . import cache_file, parse_cache
 from .. import forking
 from ..versions.profiles import Profile
 
@@ -245,7 +245,7 @@ def _child(counters: mmap.mmap, dirs: int, files_of: FilesOf, profile: Profile, 
         try:
             batch = marshal.dumps(parses)
         except ValueError:  # a value marshal cannot hold (a date from YAML): the parent reads those files itself
-            batch = marshal.dumps({where: entry for where, entry in parses.items() if parse_cache.is_plain(entry[1])})
+            batch = marshal.dumps({where: entry for where, entry in parses.items() if cache_file.can_hold(entry)})
         size += _FRAME.size + len(batch)
         if size > _MAX_BATCH:
             return

@@ -1,7 +1,7 @@
 """A persistent cache of parsed SKILL.md files, so a repeat scan stats files instead of reading them.
 
-One JSON file per parse context (skillmanager's version + the profile's parse-affecting features) under
-the app's cache dir. An entry is keyed by the path and (device, inode, size, mtime_ns, ctime_ns) of the
+One file per parse context (skillmanager's version, the Python that writes it and the profile's parse-affecting
+features) under the app's cache dir, in the caches' format (core/load/cache_file.py: marshal behind a checksum). An entry is keyed by the path and (device, inode, size, mtime_ns, ctime_ns) of the
 file; it holds only plain data (front matter, diagnostics, where the body starts, the body's first line),
 never code. It is never served stale:
 - any change to the stat key (an edit, a rename over the file, a chmod that moves ctime) is a miss;
@@ -21,8 +21,9 @@ import stat
 import sys
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, BinaryIO, Mapping
 
+from . import cache_file
 from ..versions.features import Feature
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
     from ..versions.profiles import Profile
 
-FORMAT = 1
+FORMAT = 2  # 1: JSON (parse-*.json, removed at the next save)
 CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
 # Profile fields that change what a file parses to (used until profiles name their feature sets).
 # The release features a cached parse depends on (front matter, body offset, parse diagnostics).
@@ -74,26 +75,12 @@ def parse_context(profile: Profile) -> ParseContext:
     """What besides the file decides its parse: skillmanager's version and the profile's parse features."""
     from ... import __version__
     features = tuple((feature.value, profile.supports(feature)) for feature in PARSE_FEATURES)
-    return (__version__, FORMAT, features)
+    # the Python too: two Pythons sharing the cache dir keep a file each (each reads only its own marshal)
+    return (__version__, FORMAT, features, "%d.%d" % sys.version_info[:2])
 
 
 def stat_key(st: os.stat_result) -> StatKey:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def is_plain(value: Any, depth: int = 0) -> bool:
-    """True when JSON gives back exactly this value (types included): str keys, no tuples/bytes/sets."""
-    if value is None or isinstance(value, (bool, str)):
-        return True
-    if isinstance(value, (int, float)):  # NaN and infinities round-trip through Python's json
-        return True
-    if depth > 50:
-        return False
-    if type(value) is list:
-        return all(is_plain(v, depth + 1) for v in value)
-    if type(value) is dict:
-        return all(type(k) is str and is_plain(v, depth + 1) for k, v in value.items())
-    return False
 
 
 class ParseCache:
@@ -121,7 +108,7 @@ class ParseCache:
         # a short name per context (the context itself is stored in the file and checked on load)
         digest = f"{binascii.crc32(json.dumps(_jsonable(context)).encode()):08x}"
         directory = directory if directory is not None else app_cache_dir()
-        cache = cls(directory / f"parse-{digest}.json", context)
+        cache = cls(directory / f"parse-{digest}.bin", context)
         cache._load()
         return cache
 
@@ -131,10 +118,10 @@ class ParseCache:
         try:
             with open(self.file, "rb") as handle:
                 st = os.fstat(handle.fileno())
-                data = json.loads(handle.read())
+                data = cache_file.loads(handle.read())
         except FileNotFoundError:
             return  # no cache yet
-        except (OSError, ValueError, RecursionError) as error:
+        except (OSError, ValueError) as error:
             _log().warning("the parse cache %s cannot be used (%s); skills are read from their files and the cache "
                            "is rewritten", self.file, error)
             return
@@ -226,16 +213,15 @@ class ParseCache:
         for name in gone:
             del self.entries[name]
 
-    def _encode(self) -> str:
-        """One C-encoder pass (json.dump would stream through the pure-Python encoder); entries holding a
-        value JSON would not give back as it was are left out."""
+    def _write(self, handle: BinaryIO) -> None:
+        """The file's bytes; entries holding a value that would not come back as it was are left out."""
         def document() -> dict[str, Any]:
             return {"format": FORMAT, "context": self.context, "entries": self.entries}
         try:
-            return json.dumps(document(), separators=(",", ":"), default=_refuse)
-        except (TypeError, ValueError, RecursionError):
-            self.entries = {path: entry for path, entry in self.entries.items() if is_plain(entry)}
-            return json.dumps(document(), separators=(",", ":"), default=_refuse)
+            cache_file.write(handle, document())
+        except ValueError:  # a value marshal cannot hold (a date from a YAML tag)
+            self.entries = {path: entry for path, entry in self.entries.items() if cache_file.can_hold(entry)}
+            cache_file.write(handle, document())
 
     def save(self) -> None:
         """Write atomically (temp file + rename); errors are ignored: the cache is only an optimisation."""
@@ -248,10 +234,11 @@ class ParseCache:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             fd, temp = new_private_file(self.file.parent, ".parse-")
             try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    handle.write(self._encode())
+                with os.fdopen(fd, "wb") as handle:
+                    self._write(handle)
                 os.replace(temp, self.file)
                 self._servable = bool(self.entries)
+                _remove_json_caches(self.file.parent)
             except BaseException:
                 try:
                     os.unlink(temp)
@@ -264,8 +251,15 @@ class ParseCache:
         self.dirty = False
 
 
-def _refuse(value: Any) -> Any:
-    raise TypeError(type(value).__name__)
+def _remove_json_caches(directory: Path) -> None:
+    """The parse caches skillmanager wrote as JSON (format 1): never read again."""
+    try:
+        with os.scandir(directory) as entries:
+            stale = [entry.path for entry in entries if entry.name.startswith("parse-") and entry.name.endswith(".json")]
+        for path in stale:
+            os.unlink(path)
+    except OSError:
+        pass
 
 
 def _jsonable(value: Any) -> Any:
