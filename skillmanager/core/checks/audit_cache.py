@@ -1,7 +1,7 @@
 """A persistent cache of audit reports, so a repeat audit stats a skill's files instead of reading them.
 
-It is the parse cache's store (load/parse_cache: one JSON file in the app's cache dir, atomic writes, a
-corrupt file ignored, plain data only) with the audit's key: the path, the name it is audited under and
+It is the parse cache's store (load/parse_cache: one file in the app's cache dir in the caches' format,
+core/load/cache_file.py; atomic writes, a corrupt file ignored, plain data only) with the audit's key: the path, the name it is audited under and
 (device, inode, size, mtime_ns, ctime_ns) of the skill file and of every entry of its folder
 (audit.prepare_audit). Its context holds skillmanager's version and a digest of the audit rules'
 source, so a rule change never serves an old verdict. An entry any of whose files changed within the
@@ -12,6 +12,7 @@ from __future__ import annotations
 import binascii
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -21,7 +22,7 @@ from .audit_base import AuditFinding, SkillAudit
 if TYPE_CHECKING:
     from .audit import AuditCacheKey
 
-FORMAT = 1
+FORMAT = 2  # 1: JSON (audit-*.json, removed at the next save)
 _RULE_MODULES = ("audit.py", "audit_base.py", "audit_commands.py", "audit_scan.py", "audit_secrets.py",
                  "audit_text.py", "audit_cache.py")
 
@@ -45,10 +46,10 @@ class AuditCache(ParseCache):
 
     @classmethod
     def open_for_audit(cls, directory: Path | None = None) -> "AuditCache":
-        context = ("audit", FORMAT, rules_digest())
+        context = ("audit", FORMAT, rules_digest(), "%d.%d" % sys.version_info[:2])  # each Python its own file
         directory = directory if directory is not None else app_cache_dir()
         digest = f"{binascii.crc32(json.dumps(context).encode()):08x}"
-        cache = cls(directory / f"audit-{digest}.json", context)
+        cache = cls(directory / f"audit-{digest}.bin", context)
         cache._load()
         return cache
 

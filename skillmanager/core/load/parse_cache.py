@@ -1,9 +1,10 @@
 """A persistent cache of parsed SKILL.md files, so a repeat scan stats files instead of reading them.
 
 One file per parse context (skillmanager's version, the Python that writes it and the profile's parse-affecting
-features) under the app's cache dir, in the caches' format (core/load/cache_file.py: marshal behind a checksum). An entry is keyed by the path and (device, inode, size, mtime_ns, ctime_ns) of the
-file; it holds only plain data (front matter, diagnostics, where the body starts, the body's first line),
-never code. It is never served stale:
+features) under the app's cache dir, in the caches' format (core/load/cache_file.py: marshal behind a checksum).
+An entry is keyed by the path and (device, inode, size, mtime_ns, ctime_ns) of the file; it holds only plain
+data (front matter, diagnostics, where the body starts, the body's first line), never code. It is never served
+stale:
 - any change to the stat key (an edit, a rename over the file, a chmod that moves ctime) is a miss;
 - an entry whose mtime or ctime is not older than the cache file's own mtime is "racily clean" (as git
   treats index entries): the file may have been written again within the same timestamp tick, so it is
@@ -17,6 +18,7 @@ import binascii
 import contextvars
 import json
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from ..versions.profiles import Profile
 
 FORMAT = 2  # 1: JSON (parse-*.json, removed at the next save)
+_JSON_CACHE_NAME = re.compile(r"[0-9a-f]{8}\.json")
 CACHE_DIR_ENV = "SKILLMANAGER_CACHE_DIR"
 # Profile fields that change what a file parses to (used until profiles name their feature sets).
 # The release features a cached parse depends on (front matter, body offset, parse diagnostics).
@@ -238,7 +241,7 @@ class ParseCache:
                     self._write(handle)
                 os.replace(temp, self.file)
                 self._servable = bool(self.entries)
-                _remove_json_caches(self.file.parent)
+                _remove_json_caches(self.file.parent, self.file.name.partition("-")[0])
             except BaseException:
                 try:
                     os.unlink(temp)
@@ -251,11 +254,13 @@ class ParseCache:
         self.dirty = False
 
 
-def _remove_json_caches(directory: Path) -> None:
-    """The parse caches skillmanager wrote as JSON (format 1): never read again."""
+def _remove_json_caches(directory: Path, kind: str) -> None:
+    """The caches of this kind ("parse", "audit") skillmanager wrote as JSON (`<kind>-<8 hex digits>.json`,
+    format 1): never read again."""
     try:
         with os.scandir(directory) as entries:
-            stale = [entry.path for entry in entries if entry.name.startswith("parse-") and entry.name.endswith(".json")]
+            stale = [entry.path for entry in entries if entry.name.startswith(kind + "-")
+                     and _JSON_CACHE_NAME.fullmatch(entry.name[len(kind) + 1:])]
         for path in stale:
             os.unlink(path)
     except OSError:
