@@ -221,7 +221,8 @@ def test_an_unparsable_cache_file_is_logged(tmp_path, caplog):
     cache_file.write_bytes(b"\x00\xff garbage")
     with caplog.at_level("INFO", logger="skillmanager"):
         _scan(tmp_path, cache_dir)
-    assert any(str(cache_file) in r.getMessage() and "cannot be used" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+    assert any(str(cache_file) in r.getMessage() and "is damaged (not a skillmanager cache file)" in r.getMessage()
+               and r.levelname == "WARNING" for r in caplog.records)
 
 
 def test_malformed_entries_fall_back_to_reading(tmp_path):

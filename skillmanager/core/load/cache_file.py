@@ -55,7 +55,7 @@ def loads(data: bytes) -> Any:
     """The value `dumps` wrote; ValueError saying why when `data` is not such a file whole (see the module's
     docstring)."""
     if len(data) < _HEADER.size:
-        raise ValueError("not a skillmanager cache file (too short)")
+        raise ValueError("not a skillmanager cache file")
     magic, writer, crc, length = _HEADER.unpack_from(data)
     view = memoryview(data)[_HEADER.size:]
     if magic != MAGIC:

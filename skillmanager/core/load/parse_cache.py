@@ -124,13 +124,15 @@ class ParseCache:
                 data = cache_file.loads(handle.read())
         except FileNotFoundError:
             return  # no cache yet
-        except (OSError, ValueError) as error:
+        except OSError as error:
             _log().warning("the parse cache %s cannot be used (%s); skills are read from their files and the cache "
-                           "is rewritten", self.file, error)
+                           "is rewritten", self.file, error.strerror or error)
             return
+        except ValueError as error:
+            data = error
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
-            _log().warning("the parse cache %s is damaged; skills are read from their files and the cache is "
-                           "rewritten", self.file)
+            _log().warning("the parse cache %s is damaged (%s); skills are read from their files and the cache is "
+                           "rewritten", self.file, data if isinstance(data, ValueError) else "not what it holds")
             return
         if data.get("context") != self.context:
             return  # another profile's cache under a clashing short name: not a problem, just not ours
