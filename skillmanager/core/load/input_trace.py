@@ -255,6 +255,8 @@ def recording(trace: InputTrace, probe_fd: int | None = None) -> Iterator[InputT
     setattr(builtins, "open", open_file)
     setattr(io, "open", open_file)  # pathlib opens through io.open
     _unpatch.append(lambda: _restore(real, real_open))
+    if not _recording:
+        _outermost_open[:] = [real["open"]]
     _recording.append(trace)
     try:
         yield trace
@@ -266,6 +268,31 @@ def recording(trace: InputTrace, probe_fd: int | None = None) -> Iterator[InputT
 
 _unpatch: list[Callable[[], None]] = []  # of the recordings in progress, innermost last
 _recording: list[InputTrace] = []  # their traces, in the same order
+_outermost_open: list[Callable[..., int]] = []  # os.open as it was when the outermost recording began
+
+
+def open_noted(path: str | os.PathLike[str], flags: int) -> tuple[int, os.stat_result]:
+    """`os.open(path, flags)` and the fstat of what it opened, noted in every recording in progress as the
+    recording `os.open` notes it (which makes a second fstat of its own); an error is noted and raised."""
+    try:
+        fd = (_outermost_open[0] if _recording else os.open)(path, flags)  # (not a recording stand-in)
+    except OSError:
+        if _recording:
+            kind = LSTAT if flags & getattr(os, "O_NOFOLLOW", 0) else STAT
+            for trace in _recording:
+                trace.note(kind, path)  # what stands there now (a chmod or a new file moves its key)
+        raise
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        os.close(fd)
+        raise
+    if _recording:
+        kind = LSTAT if flags & getattr(os, "O_NOFOLLOW", 0) else STAT
+        key = key_of_result(kind, st)
+        for trace in _recording:
+            trace.note(kind, path, key)
+    return fd, st
 
 
 def note_lstat(path: str, mode: int, stat_key: tuple[int, int, int, int, int]) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator, Union
 
 from ..model import Diagnostic, Severity
-from .input_trace import untraced_open
+from .input_trace import open_noted, untraced_open
 
 # Claude Code reads a skill file whole; skillmanager stops at this size so one stray multi-GB
 # file cannot freeze a scan. Real skills are a few KB (the corpus maximum is well under 1 MB).
@@ -266,7 +266,7 @@ def read_text_file(path: Path | str, *, max_bytes: int = MAX_SKILL_BYTES, known:
             # one open that refuses a symbolic link (ELOOP) instead of stat + open: non-blocking, so a FIFO
             # cannot hang it, and the fstat below refuses anything but a regular file before a read
             try:
-                fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _NOFOLLOW)
+                fd, st = open_noted(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _NOFOLLOW)
                 link = False
             except OSError as error:
                 if error.errno not in (errno.ELOOP, errno.EMLINK):  # EMLINK: the BSDs' answer
@@ -276,10 +276,9 @@ def read_text_file(path: Path | str, *, max_bytes: int = MAX_SKILL_BYTES, known:
             if known is None:
                 check_regular(path)
             # raw descriptor: open, fstat, read, close and nothing else (a file object adds an fstat, an
-            # ioctl and a seek per file)
-            fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+            # ioctl and a seek per file; a recording os.open another fstat)
+            fd, st = open_noted(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
         try:
-            st = os.fstat(fd)
             if _stat.S_ISDIR(st.st_mode):  # swapped after the stat check
                 raise IsADirectoryError(21, "Is a directory", os.fsdecode(path))
             if not _stat.S_ISREG(st.st_mode):
