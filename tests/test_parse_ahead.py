@@ -43,6 +43,9 @@ if fault in ("dies-at", "hangs-at"):  # the child ends (exit code 1) or hangs wh
             raise RuntimeError("the child dies here")
         return parse(where, *args)
     skill_file.parse_cache_entry = parse_or_fail
+elif fault == "small-pipe":  # a pipe of one page: the child keeps what does not fit and parses on
+    from skillmanager.core.load import parse_ahead
+    parse_ahead._PIPE_SIZE = 4096
 elif fault == "garbles-at":  # the child sends something unreadable for this package's dir
     import marshal
     from skillmanager.core.load import parse_ahead
@@ -114,11 +117,11 @@ def _scan(tmp: Path, cache_dir: Path, mode: str, profile: str = "current", fault
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parse-ahead forks only on Linux")
-@pytest.mark.parametrize("profile", ["current", "legacy"])
-def test_a_scan_parsed_ahead_equals_one_process_reading_everything(tmp_path, profile):
+@pytest.mark.parametrize("profile,fault", [("current", ""), ("legacy", ""), ("current", "small-pipe")])
+def test_a_scan_parsed_ahead_equals_one_process_reading_everything(tmp_path, profile, fault):
     _tree(tmp_path)
     alone = _scan(tmp_path, tmp_path / "cache-alone", "0", profile)
-    ahead = _scan(tmp_path, tmp_path / "cache-ahead", "always", profile)
+    ahead = _scan(tmp_path, tmp_path / "cache-ahead", "always", profile, fault)
     assert alone["primed"] == 0
     assert ahead["primed"] > 10  # the child's parses were served (not every file read again here)
     assert ahead["skills"] == alone["skills"]

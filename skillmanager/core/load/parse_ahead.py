@@ -232,6 +232,8 @@ def _child(counters: mmap.mmap, dirs: int, files_of: FilesOf, profile: Profile, 
     # with a cold page cache a read that waits starts the reads of the next files, across dirs as the child goes
     ahead = skill_read_ahead(lambda: itertools.chain.from_iterable(map(files_of, range(at[0], -1, -1))))
     size = 0
+    unsent = bytearray()  # what the pipe had no room for yet: the child parses on instead of waiting
+    os.set_blocking(writer, False)
     for index in range(dirs - 1, -1, -1):
         if index < _COUNTER.unpack_from(counters, _PARENT_AT)[0]:
             break  # the parent has claimed it
@@ -249,6 +251,13 @@ def _child(counters: mmap.mmap, dirs: int, files_of: FilesOf, profile: Profile, 
         size += _FRAME.size + len(batch)
         if size > _MAX_BATCH:
             return
-        view = memoryview(_FRAME.pack(index, len(batch)) + batch)  # sent now: the parent builds it meanwhile
-        while view:
-            view = view[os.write(writer, view):]
+        unsent += _FRAME.pack(index, len(batch))
+        unsent += batch
+        try:  # sent now, as far as the pipe takes it: the parent builds it meanwhile
+            del unsent[:os.write(writer, unsent)]
+        except BlockingIOError:
+            pass
+    os.set_blocking(writer, True)
+    view = memoryview(unsent)
+    while view:
+        view = view[os.write(writer, view):]
