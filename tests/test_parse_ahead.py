@@ -57,14 +57,22 @@ elif fault == "garbles-at":  # the child sends something unreadable for this pac
     parse_ahead.marshal = Garbling
 packages = sorted((tmp / "packages").iterdir())
 ws = Workspace.create(home=tmp / "home", cwd=tmp / "home", managed_root=None, env={}, profile=profile,
-                      add_dirs=packages)
+                      add_dirs=packages, plugin_dirs=[tmp / "plugin"])
 cache = parse_cache.ParseCache.open(ws.profile, cache_dir)
+taken = []
+take = cache.take_primed
+def take_and_count(where):
+    primed = take(where)
+    if primed is not None:
+        taken.append(where)
+    return primed
+cache.take_primed = take_and_count
 with parse_cache.using(cache):
     registry = load_registry(ws)
 skills = [[skill_to_json(s), s.body, s.description, s.display_name, [d.code for d in s.diagnostics]]
           for s in registry.skills]
 print(json.dumps({"skills": skills, "diagnostics": sorted([d.code, str(d.path), d.message] for d in registry.diagnostics),
-                  "primed": cache.primed_hits}))
+                  "primed": cache.primed_hits, "plugin_primed": sum("/plugin/" in where for where in taken)}))
 """
 
 
@@ -101,6 +109,18 @@ def _tree(tmp: Path) -> list[Path]:
     (last / "linked").symlink_to(dirs[1] / "s001")
     (last / "file-link").mkdir()
     (last / "file-link" / "SKILL.md").symlink_to(files[0])  # the child's open follows it: this process stats it
+    # a plugin: its default skills dir, a custom one and a path that is one skill (its parses come first)
+    plugin = tmp / "plugin"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "kit", "skills": ["./custom", "./one"]}')
+    for i, src in enumerate(sources[:6]):
+        dest = plugin / ("skills" if i % 2 else "custom") / f"k{i}" / "SKILL.md"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+        files.append(dest)
+    (plugin / "one").mkdir()
+    shutil.copyfile(sources[-1], plugin / "one" / "SKILL.md")
+    files.append(plugin / "one" / "SKILL.md")
     os.makedirs(tmp / "home" / "repo", exist_ok=True)
     past = time.time() - 60  # not racily clean
     for path in files:
@@ -124,6 +144,8 @@ def test_a_scan_parsed_ahead_equals_one_process_reading_everything(tmp_path, pro
     ahead = _scan(tmp_path, tmp_path / "cache-ahead", "always", profile, fault)
     assert alone["primed"] == 0
     assert ahead["primed"] > 10  # the child's parses were served (not every file read again here)
+    # the plugin's skills first of all (legacy loads no default skills/ dir beside the manifest's)
+    assert ahead["plugin_primed"] == (7 if profile == "current" else 4)
     assert ahead["skills"] == alone["skills"]
     assert ahead["diagnostics"] == alone["diagnostics"]
     # what was stored for the next run is what one process stores

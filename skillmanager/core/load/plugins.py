@@ -15,7 +15,7 @@ import stat
 from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..js.json_parse import js_int
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
@@ -225,24 +225,44 @@ def _entry_realpath(path: Path, real_root: str | None) -> str:
     the entry is no link: then one lstat of the file stands for realpath's one per part of the path."""
     if real_root is not None:
         try:
-            if not stat.S_ISLNK(os.lstat(path).st_mode):
+            if not stat.S_ISLNK(os.lstat(os.fspath(path)).st_mode):  # (a text: the quick way through a trace)
                 return real_root + path.parent.name + os.sep + path.name
         except OSError:
             pass
     return os.path.realpath(path)
 
 
+def _skills_roots(plugin: Plugin, profile: Profile) -> list[Path]:
+    """The skills paths of a plugin, in the order its skills load."""
+    roots = _manifest_paths(plugin, "skills")
+    if roots is None:
+        return [plugin.root / "skills"]
+    if profile.supports(Feature.PLUGIN_DEFAULT_SKILLS_DIR_KEPT) and plugin.root / "skills" not in roots:
+        # current also loads the default `skills/` dir, first, beside the manifest's `"skills": "./custom-skills"`
+        # (fuzz-reg seeds 20, 30, 32: `kit0:ignored-0` listed between the plugin's commands and its custom skills)
+        return [plugin.root / "skills"] + roots
+    return roots
+
+
+def skill_file_listers(plugins: list[Plugin], profile: Profile) -> list[Callable[[], list[str]]]:
+    """For a reader that parses ahead (core/load/parse_ahead.py): per skills path of the enabled plugins, what
+    gives the SKILL.md files load_plugin_skills reads there (a path that is one skill: its own; else one per
+    folder or link in it), named as it names them, in any order. Nothing is read until one is called."""
+    def lister(root: Path) -> Callable[[], list[str]]:
+        def files() -> list[str]:
+            direct = os.path.join(root, "SKILL.md")
+            if os.path.isfile(direct):
+                return [direct]
+            from .sources import skills_dirs_files
+            return list(skills_dirs_files([(root, None)], profile, ordered=False))
+        return files
+    return [lister(root) for plugin in plugins if plugin.enabled for root in _skills_roots(plugin, profile)]
+
+
 def _plugin_skills(plugin: Plugin, profile: Profile, diagnostics: list[Diagnostic]) -> list[Skill]:
     seen: set[str] = set()
     out: list[Skill] = []
-    roots = _manifest_paths(plugin, "skills")
-    if roots is None:
-        roots = [plugin.root / "skills"]
-    elif profile.supports(Feature.PLUGIN_DEFAULT_SKILLS_DIR_KEPT) and plugin.root / "skills" not in roots:
-        # current also loads the default `skills/` dir, first, beside the manifest's `"skills": "./custom-skills"`
-        # (fuzz-reg seeds 20, 30, 32: `kit0:ignored-0` listed between the plugin's commands and its custom skills)
-        roots = [plugin.root / "skills"] + roots
-    for root in roots:
+    for root in _skills_roots(plugin, profile):
         direct = root / "SKILL.md"
         if direct.is_file():  # a skills path that is itself one skill
             candidates = [(root.name, root, True)]

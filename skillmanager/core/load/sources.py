@@ -13,7 +13,7 @@ import stat as _stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Protocol, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar, Union
 
 from ..model import Diagnostic, Severity, Skill, SourceKind, SkillKind
 from ..js.collation import ascii_compare_key, locale_compare_key
@@ -433,8 +433,11 @@ def _inode_dedupe(skills: list[Skill]) -> None:
             seen[(st.st_dev, st.st_ino)] = skill
 
 
-def collect_file_sources(workspace: Workspace, progress: Progress = None) -> ScanResult:
-    """managed, user, project levels, add-dirs, legacy commands: the part getSkillDirCommands loads."""
+def collect_file_sources(workspace: Workspace, progress: Progress = None,
+                         also_parse: Sequence[Callable[[], Iterable[str]]] = ()) -> ScanResult:
+    """managed, user, project levels, add-dirs, legacy commands: the part getSkillDirCommands loads.
+    `also_parse`: what lists files loaded after the scan (a plugin's skills): a parse-ahead child parses them
+    too, first, into the active parse cache."""
     profile = workspace.profile
     result = ScanResult()
     diags = result.diagnostics
@@ -466,7 +469,8 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
     loaded_files = 0  # by this process, before a child starts
 
     def load(at: int) -> None:
-        if loaded[at] is None:  # (a dir both claimed in a race: this process's own load stands)
+        # (a dir both claimed in a race: this process's own load stands; past the skills dirs: parses only)
+        if at < len(loaded) and loaded[at] is None:
             message, base, source, scope = skills_dirs[at]
             report(message)
             loaded[at] = load_skills_dir(base, source, profile, dir_diags[at], scope_dir=scope,
@@ -482,9 +486,12 @@ def collect_file_sources(workspace: Workspace, progress: Progress = None) -> Sca
                         load(sent)
                     break
             elif may_fork and parse_ahead.worth_it(at, len(skills_dirs), loaded_files):
+                def files_of(j: int) -> Iterable[str]:  # the skills dirs, then what loads after the scan
+                    if j < len(skills_dirs):
+                        return skills_dirs_files([upcoming.dirs[j]], profile, ordered=False)
+                    return also_parse[j - len(skills_dirs)]()
                 helper = parse_ahead.ParseAhead.start(  # (the child parses; the order of its reads is its own)
-                    len(skills_dirs), at, lambda j: skills_dirs_files([upcoming.dirs[j]], profile, ordered=False),
-                    profile)
+                    len(skills_dirs) + len(also_parse), at, files_of, profile)
             upcoming.current = at
             load(at)
             loaded_files += len(loaded[at] or ())

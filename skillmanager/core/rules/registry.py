@@ -16,7 +16,7 @@ from ..load import parse_cache
 from ..load.mcp import load_mcp_skills
 from ..model import (BundledOff, BundledOffCause, Diagnostic, Invoker, Listed, Severity, Skill,
                      SkillKind, SkillState, SourceKind)
-from ..load.plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path
+from ..load.plugins import Plugin, load_plugin_skills, marketplace_plugins, plugin_from_path, skill_file_listers
 from ..versions.profiles import Profile
 from ..load.settings import DenyRule, EffectiveSettings, display_names, load_settings
 from ..load.sources import collect_file_sources
@@ -206,13 +206,17 @@ def _load_registry(workspace: Workspace, progress: Callable[[str], None] | None)
     if profile.bundled_problem is not None:
         diagnostics.append(Diagnostic(Severity.ERROR, "bundled-data-unreadable", profile.bundled_problem))
 
-    scan = collect_file_sources(workspace, progress)
-    diagnostics += scan.diagnostics
-    report("plugins")
-    plugins = [plugin_from_path(p, p.name, diagnostics) for p in workspace.plugin_dirs]
+    # the plugins are found first (their diagnostics still come after the scan's), so that a first scan's
+    # parse-ahead child parses their skills too
+    plugin_diagnostics: list[Diagnostic] = []
+    plugins = [plugin_from_path(p, p.name, plugin_diagnostics) for p in workspace.plugin_dirs]
     session_names = {p.name for p in plugins}
-    plugins += [p for p in marketplace_plugins(workspace.config_home, settings.enabled_plugins, diagnostics,
+    plugins += [p for p in marketplace_plugins(workspace.config_home, settings.enabled_plugins, plugin_diagnostics,
                                                dict(workspace.env)) if p.name not in session_names]
+    scan = collect_file_sources(workspace, progress, also_parse=skill_file_listers(plugins, profile))
+    diagnostics += scan.diagnostics
+    diagnostics += plugin_diagnostics
+    report("plugins")
     plugin_skills = load_plugin_skills(plugins, profile, diagnostics)
     report("MCP skills")
     mcp_skills = load_mcp_skills(workspace.mcp_skills_file, profile, diagnostics)
