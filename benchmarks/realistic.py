@@ -222,8 +222,15 @@ def slope(points: list[tuple[int, float]]) -> str:
     return f"{math.log(t1 / t0) / math.log(n1 / n0):.2f} (t{n1}/t{n0} = {t1 / t0:.2f} for {n1 / n0:.0f}x skills)"
 
 
-MACHINE_NOTE = ("figures from a shared, loaded machine (2 cores, other test runs in parallel): "
-                "interleaved runs, medians")
+def load_note() -> str:
+    """How busy the machine was when the benchmark started (it may be shared): the 1-minute load average."""
+    try:
+        return f"load average {os.getloadavg()[0]:.2f} at the start (1 min); interleaved runs, medians"
+    except (AttributeError, OSError):
+        return "load average unknown; interleaved runs, medians"
+
+
+MACHINE_NOTE = load_note()  # read when a benchmark starts (it imports this module first)
 
 
 def machine() -> str:
