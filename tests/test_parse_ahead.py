@@ -31,6 +31,22 @@ from skillmanager.core.rules.registry import load_registry
 
 tmp, cache_dir, profile = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 fault, _, package = (sys.argv[4] if len(sys.argv) > 4 else "").partition(":")
+# the child runs at nice +10: on a busy machine it may parse nothing before this process has read everything.
+# So that what is tested does not depend on the scheduler, this process waits after the fork until the child
+# has claimed every dir down to the second one (or, with a fault that stops it, the faulty package's dir)
+import time
+from skillmanager.core.load import parse_ahead as _parse_ahead
+stop_at = 1 + int(package[1:]) if fault in ("dies-at", "hangs-at") else 1
+_start = _parse_ahead.ParseAhead.start.__func__
+def start_and_wait(cls, *args):
+    helper = _start(cls, *args)
+    if helper is not None:
+        deadline = time.monotonic() + 60
+        while (_parse_ahead._COUNTER.unpack_from(helper._counters, _parse_ahead._CHILD_AT)[0] > stop_at
+               and time.monotonic() < deadline):
+            time.sleep(0.002)
+    return helper
+_parse_ahead.ParseAhead.start = classmethod(start_and_wait)
 if fault in ("dies-at", "hangs-at"):  # the child ends (exit code 1) or hangs when it comes to this package's dir
     import time
     from skillmanager.core.load import parse_ahead, skill_file
