@@ -201,6 +201,20 @@ def test_a_cache_file_cut_short_or_changed_anywhere_reads_as_none():
                 cache_file_format.loads(bytes(changed))
 
 
+def test_a_checked_body_marshal_refuses_is_a_value_error():
+    """A body with a valid header that marshal cannot read (an unknown type code, nesting past marshal's limit,
+    a list cut short) is reported as unreadable, never as marshal's own exception."""
+    import marshal
+    import struct
+    import zlib
+    for body in (b"\xff", b"{" * 3000, b"[" + struct.pack("<i", 1000)):
+        header = cache_file_format._HEADER.pack(cache_file_format.MAGIC, cache_file_format._WRITER, zlib.crc32(body),
+                                                len(body))
+        with pytest.raises(ValueError):
+            cache_file_format.loads(header + body)
+    assert cache_file_format.loads(cache_file_format.dumps([1])) == [1] == marshal.loads(marshal.dumps([1]))
+
+
 def test_a_json_cache_of_format_1_is_removed_at_the_next_save(tmp_path):
     _fill(tmp_path)
     cache_dir = tmp_path / "cache"

@@ -8,6 +8,12 @@ key stays an int). It runs no code on load (pickle would), but it is not meant f
 marshal sees a file only once the header, length and checksum say it is one this Python wrote whole: a file cut
 short, changed, written by another Python (whose marshal may differ) or by an older skillmanager is refused
 (ValueError), and the cache is rebuilt.
+
+The checks find damage, not forgery. These files are the app's own state, in the user's own cache folder
+(written 0600): whoever can write them already decides what they say, JSON or not. A forged parse or audit
+cache could show a skill's front matter or verdict other than its file's. A forged file can also make marshal
+allocate and walk huge lists, for a long time. That takes the user's own rights, which also reach the user's
+shell start-up, so the format does not defend against it (docs/limits.md).
 """
 from __future__ import annotations
 
@@ -66,5 +72,5 @@ def loads(data: bytes) -> Any:
         raise ValueError("cut short or changed since it was written")
     try:
         return marshal.loads(view)
-    except (EOFError, TypeError) as error:  # (a checked file never gets here)
-        raise ValueError(f"unreadable ({error})") from None
+    except (EOFError, TypeError, MemoryError, RecursionError) as error:  # (a checked file never gets here)
+        raise ValueError(f"unreadable ({type(error).__name__})") from None
