@@ -274,13 +274,11 @@ _outermost_open: list[Callable[..., int]] = []  # os.open as it was when the out
 def open_noted(path: str | os.PathLike[str], flags: int) -> tuple[int, os.stat_result]:
     """`os.open(path, flags)` and the fstat of what it opened, noted in every recording in progress as the
     recording `os.open` notes it (which makes a second fstat of its own); an error is noted and raised."""
+    kind = LSTAT if flags & getattr(os, "O_NOFOLLOW", 0) else STAT
     try:
         fd = (_outermost_open[0] if _recording else os.open)(path, flags)  # (not a recording stand-in)
     except OSError:
-        if _recording:
-            kind = LSTAT if flags & getattr(os, "O_NOFOLLOW", 0) else STAT
-            for trace in _recording:
-                trace.note(kind, path)  # what stands there now (a chmod or a new file moves its key)
+        _note_everywhere(kind, path)  # what stands there now (a chmod or a new file moves its key)
         raise
     try:
         st = os.fstat(fd)
@@ -288,10 +286,7 @@ def open_noted(path: str | os.PathLike[str], flags: int) -> tuple[int, os.stat_r
         os.close(fd)
         raise
     if _recording:
-        kind = LSTAT if flags & getattr(os, "O_NOFOLLOW", 0) else STAT
-        key = key_of_result(kind, st)
-        for trace in _recording:
-            trace.note(kind, path, key)
+        _note_everywhere(kind, path, key_of_result(kind, st))
     return fd, st
 
 
@@ -299,11 +294,14 @@ def note_lstat(path: str, mode: int, stat_key: tuple[int, int, int, int, int]) -
     """What `os.lstat(path)` would note in every recording in progress, from a stat made elsewhere that stands
     for it (a parse-ahead child's fstat of the file, opened with O_NOFOLLOW): its mode and its
     (dev, ino, size, mtime_ns, ctime_ns)."""
-    if not _recording:
-        return
-    key = key_of_fields(LSTAT, mode, *stat_key)
+    if _recording:
+        _note_everywhere(LSTAT, path, key_of_fields(LSTAT, mode, *stat_key))
+
+
+def _note_everywhere(kind: str, path: Any, key: Key | None = None) -> None:
+    """Note in every recording in progress (none: nothing)."""
     for trace in _recording:
-        trace.note(LSTAT, path, key)
+        trace.note(kind, path, key)
 
 
 def _restore(real: dict[str, Callable[..., Any]], real_open: Callable[..., Any]) -> None:

@@ -145,10 +145,7 @@ class ParseCache:
         if self.primed:
             primed = self.primed.get(path)
             if primed is not None and primed[0] == key:  # read just now, unchanged since: no racy window
-                self.entries[path] = [list(key), primed[1]]
-                self.dirty = True
-                self.primed_hits += 1
-                return primed[1]
+                return self._keep_primed(path, primed)
         payload = self._fresh(self.entries.get(path), key)
         if payload is not None:
             self.hits += 1
@@ -180,7 +177,7 @@ class ParseCache:
         return stat.S_ISREG(st.st_mode) and self._fresh(self.entries.get(path), stat_key(st)) is not None
 
     def put(self, path: str, key: StatKey, payload: Payload) -> None:
-        """Values JSON cannot give back exactly (bytes, sets, dates from YAML tags) are dropped at save."""
+        """Values the caches' format cannot hold (dates from YAML tags) are dropped at save."""
         self.entries[path] = [list(key), payload]
         self._used.add(path)
         self.dirty = True
@@ -197,12 +194,17 @@ class ParseCache:
         primed = self.primed.get(path)
         if primed is None or primed[2] < 0:
             return None
+        self._used.add(path)
+        self._keep_primed(path, primed)
+        return primed
+
+    def _keep_primed(self, path: str, primed: Primed) -> Payload:
+        """A primed parse served: it becomes the file's entry (saved for the next run)."""
         del self.primed[path]
         self.entries[path] = [list(primed[0]), primed[1]]
-        self._used.add(path)
         self.dirty = True
         self.primed_hits += 1
-        return primed
+        return primed[1]
 
     def entry_file(self, name: str) -> str:
         """The file an entry is about (the entry's name here)."""
